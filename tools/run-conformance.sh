@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The main job: builds dmlconf and runs the whole conformance corpus on the
+# default backend (the best one available here), writing the reports into
+# dmlconf-results/ (results.jsonl, summary.json, junit.xml, summary.md,
+# report.html, failures.txt). Extra arguments go to `dmlconf run`.
+# Usage: bash tools/run-conformance.sh [dmlconf run options]
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+jobs=$(nproc 2>/dev/null || echo 2)
+
+bash "$root/tools/install-deps.sh"
+cmake -S "$root" -B "$root/build/release" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$root/build/release" -j "$jobs" --target dmlconf
+exec "$root/build/release/runners/dmlconf" run --report-dir "${DMLCONF_REPORT_DIR:-dmlconf-results}" "$@"

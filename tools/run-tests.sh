@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Builds dmlconf twice (optimised with warnings as errors, then with
+# AddressSanitizer and UndefinedBehaviorSanitizer) and runs every test in
+# both builds. Usage: bash tools/run-tests.sh  (from any directory)
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+jobs=$(nproc 2>/dev/null || echo 2)
+
+bash "$root/tools/install-deps.sh"
+
+run_build() {
+    local name=$1
+    shift
+    local dir="$root/build/$name"
+    echo "== $name: configure and build"
+    cmake -S "$root" -B "$dir" -DDMLCONF_WERROR=ON "$@" >/dev/null
+    cmake --build "$dir" -j "$jobs"
+    echo "== $name: test"
+    ctest --test-dir "$dir" --output-on-failure -j "$jobs"
+}
+
+run_build release -DCMAKE_BUILD_TYPE=RelWithDebInfo
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    run_build sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDMLCONF_SANITIZE=address,undefined
