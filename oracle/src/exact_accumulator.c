@@ -1,0 +1,317 @@
+/*
+ * The exact fixed-point accumulator (see exact_accumulator.h). Limb i holds
+ * units of 2^(32 i - 149); normalised limbs are in [0, 2^32) except the top
+ * one, which is signed, so the normalised limbs read as a 352-bit two's
+ * complement number.
+ */
+#include "exact_accumulator.h"
+
+#include "kernels.h"
+
+#include <string.h>
+
+/* Normalise before a limb could leave the int64_t range: an addition counts
+ * once per 2^32 it may put into a limb, and from normalised limbs 2^30 such
+ * counts stay below 2^62 + 2^32. */
+#define EXACT_ACC_NORMALISE_EVERY (UINT32_C(1) << 30)
+
+#define LIMB_MASK  INT64_C(0xffffffff)
+#define LIMB_RADIX INT64_C(0x100000000)
+
+static uint32_t f32_bits(float x)
+{
+    uint32_t bits;
+    memcpy(&bits, &x, sizeof(bits));
+    return bits;
+}
+
+static uint64_t f64_bits(double x)
+{
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof(bits));
+    return bits;
+}
+
+static double f64_from_bits(uint64_t bits)
+{
+    double x;
+    memcpy(&x, &bits, sizeof(x));
+    return x;
+}
+
+/* 2^e as a double, for -1022 <= e <= 1023. */
+static double pow2(int e)
+{
+    return f64_from_bits((uint64_t)(e + 1023) << 52);
+}
+
+static int highest_bit32(uint32_t x)
+{
+#if defined(__GNUC__)
+    return 31 - __builtin_clz(x);
+#else
+    int p = 0;
+    while (x >>= 1)
+        ++p;
+    return p;
+#endif
+}
+
+static void normalise(exact_acc *acc)
+{
+    int64_t carry = 0;
+    for (int i = 0; i < EXACT_ACC_LIMBS - 1; ++i)
+    {
+        int64_t v = acc->limb[i] + carry;
+        int64_t low = v & LIMB_MASK;
+        /* v - low is an exact multiple of 2^32, so the division is exact
+         * (and avoids right-shifting a negative value). */
+        carry = (v - low) / LIMB_RADIX;
+        acc->limb[i] = low;
+    }
+    acc->limb[EXACT_ACC_LIMBS - 1] += carry;
+    acc->adds = 0;
+}
+
+static void count_adds(exact_acc *acc, uint32_t count)
+{
+    acc->adds += count;
+    if (acc->adds >= EXACT_ACC_NORMALISE_EVERY)
+        normalise(acc);
+}
+
+/* Adds the float32 whose magnitude has bits `bits` (the sign bit is
+ * ignored) with the sign `negative`. */
+static void add_f32_bits(exact_acc *acc, uint32_t bits, bool negative)
+{
+    uint32_t biased = (bits >> 23) & 0xffu;
+    uint32_t mantissa = bits & 0x7fffffu;
+    if (biased == 0xffu)
+    {
+        /* `negative` is the sign of the value added: it decides the Inf. */
+        if (mantissa != 0)
+            acc->specials |= DMLCONF_SPECIAL_NAN;
+        else
+            acc->specials |= negative ? DMLCONF_SPECIAL_NEG_INF : DMLCONF_SPECIAL_POS_INF;
+        return;
+    }
+    if (biased != 0)
+        mantissa |= 0x800000u;
+    /* x = mantissa * 2^(max(biased, 1) - 150): bit position from 2^-149. */
+    uint32_t position = biased != 0 ? biased - 1u : 0u;
+    uint64_t shifted = (uint64_t)mantissa << (position & 31u);
+    int64_t low = (int64_t)(shifted & 0xffffffffu);
+    int64_t high = (int64_t)(shifted >> 32);
+    uint32_t index = position >> 5;
+    if (negative)
+    {
+        acc->limb[index] -= low;
+        acc->limb[index + 1] -= high;
+    }
+    else
+    {
+        acc->limb[index] += low;
+        acc->limb[index + 1] += high;
+    }
+    count_adds(acc, 1);
+}
+
+/* Sets *acc to exact zero with no specials (see exact_accumulator.h). */
+void exact_acc_init(exact_acc *acc)
+{
+    memset(acc, 0, sizeof(*acc));
+}
+
+/* Adds x exactly; a NaN or an infinity is only recorded. */
+void exact_acc_add_f32(exact_acc *acc, float x)
+{
+    uint32_t bits = f32_bits(x);
+    add_f32_bits(acc, bits, (bits >> 31) != 0);
+}
+
+/* Subtracts x exactly; the negation of an infinity is recorded. */
+void exact_acc_sub_f32(exact_acc *acc, float x)
+{
+    uint32_t bits = f32_bits(x);
+    add_f32_bits(acc, bits, (bits >> 31) == 0);
+}
+
+/* Adds x exactly. Precondition: x finite, a multiple of 2^-149, |x| < 2^192. */
+void exact_acc_add_f64(exact_acc *acc, double x)
+{
+    uint64_t bits = f64_bits(x);
+    int biased = (int)((bits >> 52) & 0x7ffu);
+    uint64_t mantissa = bits & UINT64_C(0xfffffffffffff);
+    if (biased == 0)
+        return; /* zero (no multiple of 2^-149 is subnormal in double) */
+    mantissa |= UINT64_C(1) << 52;
+    /* x = mantissa * 2^(biased - 1075); drop trailing zeros so that the
+     * position from 2^-149 is not negative. */
+    int position = biased - 1075 - EXACT_ACC_MIN_EXPONENT;
+    while (position < 0)
+    {
+        mantissa >>= 1;
+        ++position;
+    }
+    int index = position >> 5;
+    int shift = position & 31;
+    uint64_t part_low = (mantissa & 0xffffffffu) << shift; /* < 2^63 */
+    uint64_t part_high = (mantissa >> 32) << shift;        /* < 2^52 */
+    int64_t add[3];
+    add[0] = (int64_t)(part_low & 0xffffffffu);
+    add[1] = (int64_t)(part_low >> 32) + (int64_t)(part_high & 0xffffffffu);
+    add[2] = (int64_t)(part_high >> 32);
+    bool negative = (bits >> 63) != 0;
+    /* Below 2^192 the parts that are not zero stay inside the limbs. */
+    for (int k = 0; k < 3 && index + k < EXACT_ACC_LIMBS; ++k)
+    {
+        if (add[k] == 0)
+            continue;
+        acc->limb[index + k] += negative ? -add[k] : add[k];
+    }
+    count_adds(acc, 2);
+}
+
+/* True when the finite value is exactly zero; normalises the limbs. */
+bool exact_acc_is_zero(exact_acc *acc)
+{
+    if (acc->adds != 0)
+        normalise(acc);
+    for (int i = 0; i < EXACT_ACC_LIMBS; ++i)
+    {
+        if (acc->limb[i] != 0)
+            return false;
+    }
+    return true;
+}
+
+/* Bits [low, low + count) of the magnitude words (count <= 64, low >= 0). */
+static uint64_t extract_bits(const uint32_t *mag, int low, int count)
+{
+    if (count <= 0)
+        return 0;
+    int j = low >> 5;
+    int shift = low & 31;
+    uint64_t w0 = j < EXACT_ACC_LIMBS ? mag[j] : 0;
+    uint64_t w1 = j + 1 < EXACT_ACC_LIMBS ? mag[j + 1] : 0;
+    uint64_t w2 = j + 2 < EXACT_ACC_LIMBS ? mag[j + 2] : 0;
+    uint64_t value = (w0 | (w1 << 32)) >> shift;
+    if (shift != 0)
+        value |= w2 << (64 - shift);
+    if (count < 64)
+        value &= (UINT64_C(1) << count) - 1u;
+    return value;
+}
+
+/* True when a bit below position `position` is set. */
+static bool any_bits_below(const uint32_t *mag, int position)
+{
+    if (position <= 0)
+        return false;
+    int j = position >> 5;
+    for (int i = 0; i < j && i < EXACT_ACC_LIMBS; ++i)
+    {
+        if (mag[i] != 0)
+            return true;
+    }
+    if (j >= EXACT_ACC_LIMBS)
+        return false;
+    return (mag[j] & ((UINT32_C(1) << (position & 31)) - 1u)) != 0;
+}
+
+static double special_result(uint32_t specials)
+{
+    bool pos = (specials & DMLCONF_SPECIAL_POS_INF) != 0;
+    bool neg = (specials & DMLCONF_SPECIAL_NEG_INF) != 0;
+    if ((specials & DMLCONF_SPECIAL_NAN) || (pos && neg))
+        return f64_from_bits(UINT64_C(0x7ff8000000000000));
+    return f64_from_bits(pos ? UINT64_C(0x7ff0000000000000) : UINT64_C(0xfff0000000000000));
+}
+
+/* Rounds once to `precision` bits with a subnormal floor and an overflow
+ * exponent; the result is exact in a double (see exact_accumulator.h). */
+double exact_acc_round(exact_acc *acc, int precision, int min_lsb_exponent, int overflow_exponent, bool *inexact)
+{
+    if (inexact)
+        *inexact = false;
+    if (acc->specials)
+        return special_result(acc->specials);
+
+    if (acc->adds != 0)
+        normalise(acc);
+    bool negative = acc->limb[EXACT_ACC_LIMBS - 1] < 0;
+    uint32_t mag[EXACT_ACC_LIMBS];
+    uint32_t carry = negative ? 1u : 0u;
+    for (int i = 0; i < EXACT_ACC_LIMBS; ++i)
+    {
+        /* Two's complement negation word by word: invert and add one. */
+        uint32_t word = (uint32_t)((uint64_t)acc->limb[i] & 0xffffffffu);
+        if (negative)
+        {
+            uint64_t sum = (uint64_t)(~word) + carry;
+            word = (uint32_t)sum;
+            carry = (uint32_t)(sum >> 32);
+        }
+        mag[i] = word;
+    }
+
+    int top = EXACT_ACC_LIMBS - 1;
+    while (top >= 0 && mag[top] == 0)
+        --top;
+    if (top < 0)
+        return 0.0;
+    int p = 32 * top + highest_bit32(mag[top]); /* highest set bit */
+
+    int floor_position = min_lsb_exponent - EXACT_ACC_MIN_EXPONENT;
+    int lsb = p - precision + 1;
+    if (lsb < floor_position)
+        lsb = floor_position;
+    uint64_t kept;
+    bool round_bit = false, sticky = false;
+    if (lsb <= 0)
+    {
+        lsb = 0;
+        kept = extract_bits(mag, 0, p + 1);
+    }
+    else
+    {
+        kept = extract_bits(mag, lsb, p - lsb + 1);
+        round_bit = extract_bits(mag, lsb - 1, 1) != 0;
+        sticky = any_bits_below(mag, lsb - 1);
+        if (round_bit && (sticky || (kept & 1u)))
+            ++kept;
+    }
+    if (inexact)
+        *inexact = round_bit || sticky;
+
+    /* kept <= 2^53 converts exactly; the scale is a power of two in the
+     * normal double range, so the product is exact. */
+    double value = (double)kept * pow2(lsb + EXACT_ACC_MIN_EXPONENT);
+    if (overflow_exponent <= 1023 && value >= pow2(overflow_exponent))
+        value = f64_from_bits(UINT64_C(0x7ff0000000000000));
+    return negative ? -value : value;
+}
+
+/* Rounds once to float32; NaN results are 0x7fc00000, a zero is +0. */
+float exact_acc_round_f32(exact_acc *acc)
+{
+    double value = exact_acc_round(acc, 24, -149, 128, NULL);
+    if (value != value)
+    {
+        uint32_t nan_bits = 0x7fc00000u;
+        float nan;
+        memcpy(&nan, &nan_bits, sizeof(nan));
+        return nan;
+    }
+    return (float)value;
+}
+
+/* Rounds once to binary16 bits; NaN results are 0x7e00, a zero is +0. */
+uint16_t exact_acc_round_f16(exact_acc *acc)
+{
+    double value = exact_acc_round(acc, 11, -24, 16, NULL);
+    if (value != value)
+        return 0x7e00u;
+    /* The value is a binary16 value (or +-Inf): the conversion is exact. */
+    return dmlconf_half_from_double(value);
+}

@@ -1,0 +1,475 @@
+/*
+ * Exact float32 / float16 prefix products: every output is the exact real
+ * product of its prefix rounded once to the output format (to nearest, ties
+ * to even, subnormals kept, infinity exactly from the overflow threshold on).
+ * Intermediate overflow and underflow are not imitated.
+ *
+ * Fast path. The magnitude of the running product is held as a double-double
+ * significand hi + lo (hi in [1, 2), |lo| <= ulp(hi) / 2) times 2^exponent,
+ * with a 64-bit exponent so that lines of any length stay in range. A step
+ * multiplies by the term's significand x (in [1, 2), at most 24 bits):
+ *   - hi is split into a 29-bit high part and a 24-bit low part, whose
+ *     products with x (53 and 48 bits) are exact; a Fast2Sum of the two gives
+ *     hi * x exactly as s + e;
+ *   - while the product is known exactly ("exact so far") and lo != 0, lo is
+ *     split the same way and the remainders of every error-free
+ *     transformation are kept: the flag stays set only if they all vanish;
+ *   - otherwise lo * x is rounded once and added to e: the relative error of
+ *     the step is below 2^-103.
+ * While the flag is set the double-double is the exact value and rounding is
+ * decided exactly, ties included. Once a step is inexact the product has an
+ * odd significand of more than 53 bits, so it can never be a tie or
+ * representable again; the rounding is then decided from the double-double
+ * when the accumulated error bound (2^-99 per step, far above the real
+ * 2^-103) cannot straddle a rounding midpoint.
+ *
+ * Exact fallback. The rare undecided elements are rounded from an exact
+ * integer product (bignum_product.c) that lags behind: it absorbs the terms
+ * it has not seen yet, once each, only when an element needs it. A line of n
+ * terms therefore costs at most O(n * size) limb operations in the fallback,
+ * size being the limb count of the exact product (24 bits per float32 term,
+ * 11 per float16 term, at most), and rounding from it is O(1) per element;
+ * nothing is ever recomputed from the start. Ordinary data never reaches it:
+ * on random data the bound leaves an element undecided with a probability of
+ * about 2^-52 + n * 2^-74 (n terms so far). The slow exact path is taken
+ * only by products whose odd part has 54 to about 106 bits, which odd
+ * factors leave within a few dozen terms; powers of two skip it.
+ *
+ * Special values: NaN when the prefix holds a NaN, or a zero and an infinity;
+ * otherwise an infinity or a zero when it holds one; the sign is the XOR of
+ * all the signs. NaN results are the default quiet NaN with the sign clear.
+ */
+#include "bignum_product.h"
+#include "kernels.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+/* The fast path relies on double operations being rounded to double. */
+#if !defined(FLT_EVAL_METHOD) || FLT_EVAL_METHOD < 0 || FLT_EVAL_METHOD > 1
+#error "the product kernels need double arithmetic evaluated in double precision"
+#endif
+
+#define DOUBLE_MANTISSA_MASK UINT64_C(0x000fffffffffffff)
+#define DOUBLE_EXPONENT_ONE  (UINT64_C(1023) << 52)
+/* Clearing the low 24 mantissa bits keeps a 29-bit high part. */
+#define DOUBLE_SPLIT_MASK (~UINT64_C(0xffffff))
+
+/* Error bound per multiplication step, in units of the value (see above). */
+#define STEP_ERROR 0x1p-99
+
+/* state_round's answer when the fast path cannot decide. */
+#define ROUND_UNDECIDED UINT32_MAX
+
+/* The output format of a kernel. */
+typedef struct product_format
+{
+    bignum_format big;
+    bool half;          /* binary16 bit patterns in and out */
+    uint32_t fraction;  /* stored significand bits: 23 or 10 */
+    int32_t bias;       /* exponent bias: 127 or 15 */
+    double subnormal;   /* the smallest subnormal, 2^-149 or 2^-24 */
+    uint32_t sign_bit;  /* 0x80000000 or 0x8000 */
+    uint32_t magnitude; /* mask of the bits below the sign */
+    uint32_t infinity;  /* 0x7f800000 or 0x7c00 */
+    uint32_t nan;       /* default quiet NaN */
+    uint32_t one;       /* 1.0, the exclusive scan's first output */
+} product_format;
+
+static const product_format format_float32 = {
+    {24u, -149, 127}, false, 23u, 127, 0x1p-149, 0x80000000u, 0x7fffffffu, 0x7f800000u, 0x7fc00000u, 0x3f800000u,
+};
+
+static const product_format format_float16 = {
+    {11u, -24, 15}, true, 10u, 15, 0x1p-24, 0x8000u, 0x7fffu, 0x7c00u, 0x7e00u, 0x3c00u,
+};
+
+/* The magnitude of the running product of the finite nonzero terms. */
+typedef struct product_state
+{
+    double hi;        /* in [1, 2) */
+    double lo;        /* |lo| <= ulp(hi) / 2 */
+    int64_t exponent; /* magnitude ~ (hi + lo) * 2^exponent */
+    double error;     /* relative error bound: STEP_ERROR per step */
+    bool exact;       /* hi + lo is exactly the product's significand */
+} product_state;
+
+/* The lagging exact product used by undecided elements. */
+typedef struct product_fallback
+{
+    bignum_product big;
+    bool started;    /* big is initialised */
+    size_t absorbed; /* input elements [0, absorbed) are in big */
+} product_fallback;
+
+static double double_from_bits(uint64_t bits)
+{
+    double value;
+    memcpy(&value, &bits, sizeof(value));
+    return value;
+}
+
+static uint64_t double_bits(double value)
+{
+    uint64_t bits;
+    memcpy(&bits, &value, sizeof(bits));
+    return bits;
+}
+
+/* 2^e for -1022 <= e <= 1023. */
+static double power_of_two(int64_t e)
+{
+    return double_from_bits((uint64_t)(e + 1023) << 52);
+}
+
+/* The high part of a double: its low 24 mantissa bits cleared. */
+static double split_high(double value)
+{
+    return double_from_bits(double_bits(value) & DOUBLE_SPLIT_MASK);
+}
+
+static uint32_t load_bits(const product_format *format, const void *in, size_t i)
+{
+    if (format->half)
+        return ((const uint16_t *)in)[i];
+    uint32_t bits;
+    memcpy(&bits, (const float *)in + i, sizeof(bits));
+    return bits;
+}
+
+static void store_bits(const product_format *format, void *out, size_t i, uint32_t bits)
+{
+    if (format->half)
+    {
+        ((uint16_t *)out)[i] = (uint16_t)bits;
+        return;
+    }
+    float value;
+    memcpy(&value, &bits, sizeof(value));
+    ((float *)out)[i] = value;
+}
+
+/* True for a zero, an infinity or a NaN (magnitude bits given). */
+static bool is_special(const product_format *format, uint32_t magnitude)
+{
+    /* magnitude - 1 wraps for zero. */
+    return magnitude - 1u >= format->infinity - 1u;
+}
+
+/* A finite nonzero magnitude as significand * 2^exponent, significand in
+ * [1, 2) with at most 24 bits. Integer operations only, so that a DAZ mode
+ * cannot flush subnormal inputs. */
+static double decode_finite(const product_format *format, uint32_t magnitude, int32_t *exponent)
+{
+    uint32_t field = magnitude >> format->fraction;
+    uint64_t fraction = magnitude & ((UINT32_C(1) << format->fraction) - 1u);
+    if (field != 0)
+    {
+        *exponent = (int32_t)field - format->bias;
+        return double_from_bits((fraction << (52u - format->fraction)) | DOUBLE_EXPONENT_ONE);
+    }
+    /* Subnormal: a normal double once converted. */
+    uint64_t bits = double_bits((double)magnitude * format->subnormal);
+    *exponent = (int32_t)(bits >> 52) - 1023;
+    return double_from_bits((bits & DOUBLE_MANTISSA_MASK) | DOUBLE_EXPONENT_ONE);
+}
+
+/* A finite nonzero magnitude as an odd integer times 2^exponent. */
+static uint32_t decode_odd(const product_format *format, uint32_t magnitude, int32_t *exponent)
+{
+    uint32_t field = magnitude >> format->fraction;
+    uint32_t significand = magnitude & ((UINT32_C(1) << format->fraction) - 1u);
+    if (field != 0)
+    {
+        significand |= UINT32_C(1) << format->fraction;
+        *exponent = (int32_t)field - format->bias - (int32_t)format->fraction;
+    }
+    else
+    {
+        *exponent = format->big.min_exponent;
+    }
+    while (!(significand & 1u))
+    {
+        significand >>= 1;
+        ++*exponent;
+    }
+    return significand;
+}
+
+/* hi * x exactly as s + e (x with at most 24 significant bits). */
+static void multiply_high(double hi, double x, double *s, double *e)
+{
+    double hh = split_high(hi);
+    double hl = hi - hh;
+    double a = hh * x; /* 29 x 24 bits: exact */
+    double b = hl * x; /* 24 x 24 bits: exact */
+    *s = a + b;
+    *e = b - (*s - a); /* Fast2Sum: a + b = s + e, |a| >= |b| */
+}
+
+/* Multiplies the state by x * 2^exponent, x in [1, 2) with at most 24
+ * significant bits. */
+static void state_multiply(product_state *state, double x, int32_t exponent)
+{
+    double lo = state->lo;
+    double s, e, new_hi, new_lo;
+    if (!state->exact || lo == 0.0)
+    {
+        /* lo * x rounded once; exact when lo is 0 (then w = e and the
+         * Fast2Sum returns s, e). */
+        multiply_high(state->hi, x, &s, &e);
+        double w = e + lo * x;
+        new_hi = s + w;
+        new_lo = w - (new_hi - s);
+    }
+    else if (x == 1.0)
+    {
+        /* A power of two: only the exponent moves. */
+        state->exponent += exponent;
+        return;
+    }
+    else
+    {
+        /* Keep every remainder: the product is exact only if they vanish. */
+        multiply_high(state->hi, x, &s, &e);
+        double lh = split_high(lo);
+        double ll = lo - lh;
+        double c = lh * x, d = ll * x; /* exact, c + d = lo * x */
+        double t = c + d;
+        double tv = t - c;
+        double t_err = (c - (t - tv)) + (d - tv); /* TwoSum */
+        double u = e + t;
+        double uv = u - e;
+        double u_err = (e - (u - uv)) + (t - uv); /* TwoSum */
+        new_hi = s + u;
+        double v = u - (new_hi - s); /* Fast2Sum, |s| >= 1 > |u| */
+        double z = u_err + t_err;
+        double zv = z - u_err;
+        double z_err = (u_err - (z - zv)) + (t_err - zv);
+        double w = v + z;
+        double wv = w - v;
+        double w_err = (v - (w - wv)) + (z - wv);
+        if (z_err != 0.0 || w_err != 0.0)
+            state->exact = false;
+        double r = new_hi + w;
+        new_lo = w - (r - new_hi); /* Fast2Sum renormalisation, exact */
+        new_hi = r;
+    }
+    /* new_hi is in [1 - 2^-53, 4): bring it back to [1, 2). */
+    uint64_t bits = double_bits(new_hi);
+    int64_t shift = (int64_t)(bits >> 52) - 1023;
+    new_hi = double_from_bits((bits & DOUBLE_MANTISSA_MASK) | DOUBLE_EXPONENT_ONE);
+    new_lo *= power_of_two(-shift);
+    if (fabs(new_lo) < 0x1p-900 && new_lo != 0.0)
+    {
+        /* Never seen in practice; keeps every later step clear of double
+         * underflow at a cost (2^-900) far inside the step bound. */
+        new_lo = 0.0;
+        state->exact = false;
+    }
+    state->hi = new_hi;
+    state->lo = new_lo;
+    state->exponent += exponent + shift;
+    state->error += STEP_ERROR;
+}
+
+/* Rounds the state to the format. Returns the magnitude bits, or
+ * ROUND_UNDECIDED when the error bound straddles a rounding midpoint. */
+static uint32_t state_round(const product_state *state, const product_format *format)
+{
+    const int64_t p = format->big.precision;
+    const int64_t min_exponent = format->big.min_exponent;
+    int64_t e = state->exponent;
+    /* The magnitude is within a factor 1 +- 2^-52 of [2^e, 2^(e+1)). */
+    if (e > format->big.max_exponent)
+        return format->infinity;
+    if (e < min_exponent - 2)
+    {
+        /* Below 2^(min_exponent - 1), half the smallest subnormal. */
+        return 0;
+    }
+    int64_t q = e - (p - 1); /* exponent of the last kept bit */
+    if (q < min_exponent)
+        q = min_exponent;
+    double scale = power_of_two(e - q); /* e - q in [-2, p - 1] */
+    double h = state->hi * scale;       /* exact; the value is h + l units */
+    double l = state->lo * scale;
+    double k = (h + 0x1p52) - 0x1p52; /* h rounded to an integer, ties to even */
+    double fh = h - k;                /* exact, |fh| <= 1/2 */
+    double f = fh + l;
+    int32_t adjust = 0;
+    if (state->exact)
+    {
+        /* fh + l = f + f_err exactly. */
+        double fv = f - fh;
+        double f_err = (fh - (f - fv)) + (l - fv);
+        double af = fabs(f);
+        if (af > 0.5 || (af == 0.5 && (f > 0.0) == (f_err > 0.0) && f_err != 0.0))
+            adjust = f > 0.0 ? 1 : -1;
+        else if (af == 0.5 && f_err == 0.0 && ((uint32_t)k & 1u))
+            adjust = f > 0.0 ? 1 : -1; /* a tie, k is odd */
+    }
+    else
+    {
+        /* |exact - (k + f)| <= error * h + 2^-53 (the last term covers f's
+         * own rounding, at most 2^-54). Comparisons of rounded sums are safe:
+         * rounding is monotonic and 0.5 is representable. */
+        double bound = state->error * h + 0x1p-53;
+        double af = fabs(f);
+        if (af + bound < 0.5)
+            adjust = 0;
+        else if (af - bound > 0.5)
+            adjust = f > 0.0 ? 1 : -1;
+        else
+            return ROUND_UNDECIDED;
+    }
+    uint32_t units = (uint32_t)((int32_t)k + adjust);
+    return ((uint32_t)(q - min_exponent) << (p - 1)) + units;
+}
+
+/* Rounds the exact product of input elements [0, end) (all finite and
+ * nonzero) after absorbing those the fallback has not seen. Returns false
+ * when memory runs out. */
+static bool fallback_round(product_fallback *fallback, const product_format *format, const void *in, size_t end,
+                           uint32_t *bits)
+{
+    if (!fallback->started)
+    {
+        if (!bignum_product_init(&fallback->big))
+            return false;
+        fallback->started = true;
+        fallback->absorbed = 0;
+    }
+    /* Odd factors are batched while their product fits in 32 bits. */
+    uint64_t batch = 1;
+    int64_t batch_exponent = 0;
+    for (size_t i = fallback->absorbed; i < end; ++i)
+    {
+        uint32_t magnitude = load_bits(format, in, i) & format->magnitude;
+        if (is_special(format, magnitude))
+            continue; /* never in a prefix the fast path rounds */
+        int32_t exponent;
+        uint32_t factor = decode_odd(format, magnitude, &exponent);
+        if (batch * factor > UINT32_MAX)
+        {
+            if (!bignum_product_mul(&fallback->big, (uint32_t)batch, batch_exponent))
+                return false;
+            batch = 1;
+            batch_exponent = 0;
+        }
+        batch *= factor;
+        batch_exponent += exponent;
+    }
+    if (!bignum_product_mul(&fallback->big, (uint32_t)batch, batch_exponent))
+        return false;
+    fallback->absorbed = end;
+    *bits = bignum_product_round(&fallback->big, &format->big);
+    return true;
+}
+
+/* The shared kernel. Outputs go to out[first + i] for the prefixes of
+ * elements [0, i] (first = 1 for an exclusive scan). */
+static int product_line(const product_format *format, bool exclusive, size_t n, const void *in, void *out,
+                        size_t fallback_period, dmlconf_error *err)
+{
+    if (n == 0)
+        return 0;
+    size_t first = 0, count = n;
+    if (exclusive)
+    {
+        store_bits(format, out, 0, format->one);
+        first = 1;
+        count = n - 1;
+    }
+
+    product_state state = {1.0, 0.0, 0, 0.0, true};
+    product_fallback fallback = {{NULL, 0, 0, 0}, false, 0};
+    uint32_t sign = 0;
+    bool nan = false, zero = false, infinity = false;
+    int status = 0;
+    size_t i = 0;
+
+    /* Finite nonzero terms only. */
+    for (; i < count; ++i)
+    {
+        uint32_t bits = load_bits(format, in, i);
+        uint32_t magnitude = bits & format->magnitude;
+        if (is_special(format, magnitude))
+            break;
+        sign ^= bits & format->sign_bit;
+        int32_t exponent;
+        double x = decode_finite(format, magnitude, &exponent);
+        state_multiply(&state, x, exponent);
+        uint32_t result = state_round(&state, format);
+        if (result == ROUND_UNDECIDED || (fallback_period != 0 && (first + i) % fallback_period == 0))
+        {
+            if (!fallback_round(&fallback, format, in, i + 1, &result))
+            {
+                oracle_set_error(err, "cumulative product: out of memory in the exact fallback at element %zu of %zu",
+                                 i, n);
+                status = -1;
+                goto done;
+            }
+        }
+        store_bits(format, out, first + i, result | sign);
+    }
+
+    /* From the first zero, infinity or NaN on, only the specials and the
+     * sign matter. */
+    for (; i < count; ++i)
+    {
+        uint32_t bits = load_bits(format, in, i);
+        uint32_t magnitude = bits & format->magnitude;
+        sign ^= bits & format->sign_bit;
+        if (magnitude > format->infinity)
+            nan = true;
+        else if (magnitude == format->infinity)
+            infinity = true;
+        else if (magnitude == 0)
+            zero = true;
+        uint32_t result;
+        if (nan || (zero && infinity))
+            result = format->nan;
+        else if (infinity)
+            result = sign | format->infinity;
+        else
+            result = sign;
+        store_bits(format, out, first + i, result);
+    }
+
+done:
+    if (fallback.started)
+        bignum_product_free(&fallback.big);
+    return status;
+}
+
+/* Exact float32 prefix products of in[0..n) into out[0..n) (exclusive: 1.0
+ * first, the total never). Returns 0, or -1 with err set (err may be NULL)
+ * when the exact fallback cannot allocate; out is then partly written. */
+int oracle_product_f32(bool exclusive, size_t n, const float *in, float *out, dmlconf_error *err)
+{
+    return product_line(&format_float32, exclusive, n, in, out, 0, err);
+}
+
+/* The same for binary16 bit patterns. */
+int oracle_product_f16(bool exclusive, size_t n, const uint16_t *in, uint16_t *out, dmlconf_error *err)
+{
+    return product_line(&format_float16, exclusive, n, in, out, 0, err);
+}
+
+/* oracle_product_f32, with every fallback_period-th output (0: none) forced
+ * through the exact fallback; for tests. */
+int oracle_product_f32_tuned(bool exclusive, size_t n, const float *in, float *out, size_t fallback_period,
+                             dmlconf_error *err)
+{
+    return product_line(&format_float32, exclusive, n, in, out, fallback_period, err);
+}
+
+/* oracle_product_f16, with every fallback_period-th output (0: none) forced
+ * through the exact fallback; for tests. */
+int oracle_product_f16_tuned(bool exclusive, size_t n, const uint16_t *in, uint16_t *out, size_t fallback_period,
+                             dmlconf_error *err)
+{
+    return product_line(&format_float16, exclusive, n, in, out, fallback_period, err);
+}

@@ -1,0 +1,309 @@
+/*
+ * Exact float32 prefix sums: every output is the exact real prefix sum S
+ * rounded once to float32.
+ *
+ * The running sum is an unevaluated double-word s + t: s is the plain double
+ * sum and t collects the exact TwoSum remainders, so the only error is the
+ * rounding of the additions into t (each at most 2^-53 |t|) plus, after a
+ * resynchronisation, the rounding of the exact value to s. A bound b is
+ * carried along with |S - (s + t)| <= 2^-53 b (1 + 2^-30).
+ *
+ * - Blocks of CHUNK elements go first through a serial pass (the double-word
+ *   sum, b growing by |t| at every step) and then a pass that the compiler
+ *   can vectorise: with v = s + t and a radius r covering b, the rounding of
+ *   v and the rounding of v -+ r, the interval [v - r, v + r] holds S, and
+ *   when both ends round to the same float32, so does S, because rounding is
+ *   monotone (subnormal results and overflow included). When every
+ *   remainder in the block is zero, s is exact and (float)s is the answer.
+ * - A block with an element that the test cannot decide is redone one
+ *   element at a time. There, b only grows when an addition into t is
+ *   inexact (checked exactly), so while b is zero S = s + t exactly and the
+ *   result is decided from the two doubles, ties included: (float)(s + t)
+ *   is right unless s + t rounds onto a float32 midpoint, and then the sign
+ *   of the rounding error says which way. Otherwise the interval test runs.
+ * - When that fails too (S at or very near a rounding boundary in an inexact
+ *   state, a zero after cancellation, a NaN or an infinity), a lagging exact
+ *   accumulator absorbs the elements it has not seen yet (amortised O(1) per
+ *   element) and rounds exactly. Then s is reset to the exact sum rounded to
+ *   double and t to 0, with b = |s| when that rounding was inexact and 0
+ *   when it was exact, so the bound does not stay inflated after a
+ *   cancellation.
+ * - The sign of a zero: s starts at -0 and stays -0 exactly while every term
+ *   is -0 (IEEE addition), which is the rule for an exact zero sum; every
+ *   other zero sum is +0.
+ * - Once a NaN or an infinity is in the prefix every later output is special
+ *   too; the rest of the line only tracks which specials occurred.
+ */
+#include "exact_accumulator.h"
+#include "kernels.h"
+
+#include <math.h>
+#include <string.h>
+
+static float f32_from_bits(uint32_t bits)
+{
+    float x;
+    memcpy(&x, &bits, sizeof(x));
+    return x;
+}
+
+static uint32_t f32_bits(float x)
+{
+    uint32_t bits;
+    memcpy(&bits, &x, sizeof(bits));
+    return bits;
+}
+
+/* The float32 result of a prefix with these specials (at least one set). */
+static float special_sum(uint32_t specials)
+{
+    bool pos = (specials & DMLCONF_SPECIAL_POS_INF) != 0;
+    bool neg = (specials & DMLCONF_SPECIAL_NEG_INF) != 0;
+    if ((specials & DMLCONF_SPECIAL_NAN) || (pos && neg))
+        return f32_from_bits(0x7fc00000u);
+    return f32_from_bits(pos ? 0x7f800000u : 0xff800000u);
+}
+
+/* Outputs for a tail of the line once the prefix holds a special value:
+ * only the set of specials matters from here on. */
+static void special_tail(uint32_t specials, size_t n, const float *in, float *out)
+{
+    for (size_t i = 0; i < n; ++i)
+    {
+        uint32_t bits = f32_bits(in[i]);
+        if ((bits & 0x7f800000u) == 0x7f800000u)
+        {
+            if (bits & 0x7fffffu)
+                specials |= DMLCONF_SPECIAL_NAN;
+            else
+                specials |= (bits >> 31) ? DMLCONF_SPECIAL_NEG_INF : DMLCONF_SPECIAL_POS_INF;
+        }
+        out[i] = special_sum(specials);
+    }
+}
+
+/* True when the double d lies exactly halfway between two consecutive
+ * float32 values of its binade (its low 29 fraction bits are 0x10000000).
+ * Meaningful for |d| in the normal float32 range, where it also finds the
+ * overflow threshold 2^128 (1 - 2^-25). */
+static bool is_f32_midpoint(double d)
+{
+    uint64_t bits;
+    memcpy(&bits, &d, sizeof(bits));
+    return (bits & UINT64_C(0x1fffffff)) == UINT64_C(0x10000000);
+}
+
+/* Elements per block of the fast path. */
+#define CHUNK 32
+
+/* The state of one line's scan. */
+typedef struct sum_state
+{
+    double s; /* the plain double sum; -0 only while every term is -0 */
+    double t; /* exact TwoSum remainders, added with rounding */
+    double b; /* bound: sum of |t| since the last reset (plus the reset's error) */
+    exact_acc acc;
+    size_t absorbed; /* acc holds in[0 .. absorbed - 1] */
+} sum_state;
+
+/* Tries CHUNK elements at once: the serial pass, then the interval test
+ * with the bound at the end of the block, which is at least every element's
+ * own. Returns false, with the state unchanged, when some element needs more
+ * care; `out` may then hold partial results, which the caller overwrites. */
+static bool sum_chunk(sum_state *st, const float *in, float *out)
+{
+    double sums[CHUNK], remainders[CHUNK];
+    double s = st->s, t = st->t, b = st->b;
+    for (int k = 0; k < CHUNK; ++k)
+    {
+        double x = (double)in[k];
+        double sum = s + x;
+        double x_part = sum - s;
+        double error = (s - (sum - x_part)) + (x - x_part);
+        s = sum;
+        t += error;
+        b += fabs(t);
+        sums[k] = s;
+        remainders[k] = t;
+    }
+    if (b == 0.0)
+    {
+        /* Every remainder was zero (a NaN would make b NaN): s is exact. */
+        for (int k = 0; k < CHUNK; ++k)
+            out[k] = (float)sums[k];
+        st->s = s;
+        return true;
+    }
+    uint64_t start_bits;
+    memcpy(&start_bits, &st->s, sizeof(start_bits));
+    if (start_bits == UINT64_C(0x8000000000000000))
+    {
+        /* Every term so far is -0: an early prefix of the block may still
+         * be a -0 sum, which the interval test would make +0. */
+        return false;
+    }
+    int differ = 0;
+    for (int k = 0; k < CHUNK; ++k)
+    {
+        double v = sums[k] + remainders[k];
+        /* |S - v| <= 2^-53 (b (1 + 2^-30) + |v|); the radius is eight times
+         * that, which also absorbs the rounding of v -+ r. */
+        double r = (b + fabs(v)) * 0x1p-50;
+        float low = (float)(v - r);
+        float high = (float)(v + r);
+        differ |= low != high;
+        /* Equal ends: high is the result (+0, never -0, for a zero sum;
+         * NaNs never compare equal). */
+        out[k] = high;
+    }
+    if (differ)
+        return false;
+    st->s = s;
+    st->t = t;
+    st->b = b;
+    return true;
+}
+
+/* The exact result for element i, from the lagging accumulator; resets the
+ * double-word sum to it. Returns false when the prefix holds a NaN or an
+ * infinity (out[i] is then set and the caller finishes the line). */
+static bool sum_slow(sum_state *st, size_t i, const float *in, float *out)
+{
+    for (; st->absorbed <= i; ++st->absorbed)
+        exact_acc_add_f32(&st->acc, in[st->absorbed]);
+    if (st->acc.specials)
+    {
+        out[i] = special_sum(st->acc.specials);
+        return false;
+    }
+    /* The exact sum S rounded to double is d. When that is exact, (float)d
+     * rounds S once. When it is not, S is a normal-range value (a multiple
+     * of 2^-149 needing more than 53 bits) strictly between d and a double
+     * neighbour, and (float)d rounds S the same way unless d itself is a
+     * float32 rounding midpoint: only then is the accumulator rounded to 24
+     * bits directly. Here some term is not -0 (the exact paths took every
+     * -0 prefix), so a zero sum is +0, which is what both roundings give. */
+    bool inexact = false;
+    double d = exact_acc_round(&st->acc, 53, -1074, 1024, &inexact);
+    if (inexact && is_f32_midpoint(d))
+        out[i] = exact_acc_round_f32(&st->acc);
+    else
+        out[i] = (float)d;
+    st->s = d;
+    st->t = 0.0;
+    st->b = inexact ? fabs(d) : 0.0;
+    return true;
+}
+
+/* The float32 rounding of the exact sum s + t (b is 0: no rounding error so
+ * far). */
+static float round_exact_pair(double s, double t)
+{
+    if (t == 0.0)
+        return (float)s; /* keeps the -0 of an all -0 prefix */
+    double v = s + t;
+    double t_part = v - s;
+    double w = (s - (v - t_part)) + (t - t_part); /* S = v + w exactly */
+    if (w != 0.0 && is_f32_midpoint(v))
+    {
+        /* S is strictly on w's side of the midpoint v, within half a double
+         * ulp: the double next to v on that side rounds like S. */
+        uint64_t bits;
+        memcpy(&bits, &v, sizeof(bits));
+        bits = ((w > 0.0) == (v > 0.0)) ? bits + 1u : bits - 1u;
+        memcpy(&v, &bits, sizeof(v));
+    }
+    return (float)v;
+}
+
+/* Elements [i, end) one at a time. Returns false when a special value ended
+ * the line (every output up to n is then written). */
+static bool sum_elements(sum_state *st, size_t i, size_t end, size_t n, const float *in, float *out)
+{
+    double s = st->s, t = st->t, b = st->b;
+    for (; i < end; ++i)
+    {
+        double x = (double)in[i];
+        double sum = s + x;
+        double x_part = sum - s;
+        double error = (s - (sum - x_part)) + (x - x_part);
+        s = sum;
+        double t_new = t + error;
+        /* The addition was exact iff both differences give the operands
+         * back (the larger operand's difference is always exact, so a
+         * rounded sum fails one of them; a NaN fails both). */
+        bool exact = t_new - t == error && t_new - error == t;
+        t = t_new;
+        if (!exact)
+            b += fabs(t);
+        if (b == 0.0)
+        {
+            out[i] = round_exact_pair(s, t);
+            continue;
+        }
+        double v = s + t;
+        double r = (b + fabs(v)) * 0x1p-50;
+        float low = (float)(v - r);
+        float high = (float)(v + r);
+        if (low == high)
+        {
+            out[i] = high;
+            continue;
+        }
+        if (!sum_slow(st, i, in, out))
+        {
+            special_tail(st->acc.specials, n - i - 1, in + i + 1, out + i + 1);
+            return false;
+        }
+        s = st->s;
+        t = st->t;
+        b = st->b;
+    }
+    st->s = s;
+    st->t = t;
+    st->b = b;
+    return true;
+}
+
+static void sum_inclusive(size_t n, const float *in, float *out)
+{
+    sum_state st;
+    st.s = -0.0;
+    st.t = 0.0;
+    st.b = 0.0;
+    st.absorbed = 0;
+    exact_acc_init(&st.acc);
+
+    size_t i = 0;
+    while (i < n)
+    {
+        if (n - i >= CHUNK && sum_chunk(&st, in + i, out + i))
+        {
+            i += CHUNK;
+            continue;
+        }
+        size_t end = n - i >= CHUNK ? i + CHUNK : n;
+        if (!sum_elements(&st, i, end, n, in, out))
+            return;
+        i = end;
+    }
+}
+
+/* Exact float32 prefix sums (see the file comment). `in` and `out` hold n
+ * elements and do not overlap. An exclusive scan writes +0 first and then
+ * the inclusive sums of in[0 .. n - 2]. NaN results are the default quiet
+ * NaN (0x7fc00000). Never fails, allocates nothing. */
+void oracle_sum_f32(bool exclusive, size_t n, const float *in, float *out)
+{
+    if (n == 0)
+        return;
+    if (exclusive)
+    {
+        out[0] = 0.0f;
+        sum_inclusive(n - 1, in, out + 1);
+    }
+    else
+    {
+        sum_inclusive(n, in, out);
+    }
+}
