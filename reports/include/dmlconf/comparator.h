@@ -1,0 +1,240 @@
+/*
+ * The comparator: judges a backend's output against the oracle, element by
+ * element, with the tolerance rule of the project's oracle notes ("The
+ * comparator rule"). It never knows which backend produced the values.
+ *
+ * Float outputs are judged against a bound that every legitimate evaluation
+ * order meets (sequential, Hillis-Steele, Blelloch, chunked, decoupled
+ * look-back; float32 accumulation with flush-to-zero; float16 data
+ * accumulated in float32 and converted with round-toward-zero or
+ * round-to-nearest). Integer outputs are bit-exact.
+ *
+ * Every function is reentrant and keeps no global state.
+ */
+#ifndef DMLCONF_COMPARATOR_H
+#define DMLCONF_COMPARATOR_H
+
+#include <dmlconf/oracle.h>
+#include <dmlconf/result.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How a float result may legitimately differ from the exact one. Start
+ * from dmlconf_tolerance_default; a case file may override any field. */
+typedef struct dmlconf_tolerance
+{
+    double ulp;                     /* U: rounding slack in ulps of the output format (>= 0) */
+    dmlconf_data_type accumulation; /* FLOAT32 (default) or FLOAT16 (float16 data computed in
+                                     * float16; opt-in, unjudgeable past m = 2049) */
+    bool ftz;                       /* the accumulator may flush subnormal operands and results */
+    bool strict_signed_zero;        /* false: +0 equals -0 */
+    bool bit_exact;                 /* compare bits (any NaN matches any NaN; zeros by the
+                                     * signed-zero setting) */
+} dmlconf_tolerance;
+
+/* The verdict on one element. */
+typedef enum dmlconf_verdict
+{
+    DMLCONF_VERDICT_PASS,
+    DMLCONF_VERDICT_FAIL,
+    DMLCONF_VERDICT_UNJUDGED, /* accepted without judgement: some legitimate order may
+                               * overflow, or the bound is infinite */
+} dmlconf_verdict;
+
+/* Which part of the rule decided an element (dmlconf_judge_bits). */
+typedef enum dmlconf_rule
+{
+    DMLCONF_RULE_INVALID,      /* the judge was not usable (unknown type or operator) */
+    DMLCONF_RULE_INTEGER,      /* integer output: bit-exact */
+    DMLCONF_RULE_BIT_EXACT,    /* tolerance.bit_exact */
+    DMLCONF_RULE_NAN,          /* expected NaN: any NaN */
+    DMLCONF_RULE_INF_INPUT,    /* expected +-Inf from an Inf input: the same Inf */
+    DMLCONF_RULE_EXACT,        /* exact by construction: bit-exact up to the output conversion */
+    DMLCONF_RULE_AMBIGUOUS,    /* range-ambiguous or unbounded: unjudged unless out of tolerance */
+    DMLCONF_RULE_ZERO_PRODUCT, /* a product with a zero factor: exactly zero */
+    DMLCONF_RULE_BOUND,        /* the error bound |actual - expected| <= tol */
+} dmlconf_rule;
+
+/* The judgement of one element. Every field is a number, never NaN.
+ * error_ulps is +INFINITY when exactly one of the two values is a NaN;
+ * tolerance_fraction is +INFINITY when the difference cannot be measured
+ * against the tolerance (a NaN where a number was due, a wrong sign of zero
+ * under strict_signed_zero, any difference where the tolerance is 0). For
+ * PASS, tolerance_fraction <= 1; for FAIL, tolerance_fraction > 1; for
+ * UNJUDGED it is informative only (0 when the tolerance is infinite). */
+typedef struct dmlconf_judgement
+{
+    dmlconf_verdict verdict;
+    dmlconf_rule rule;
+    double error_ulps;         /* distance in ulps of the output format (floats: steps
+                                * between the two values, +0 and -0 one value; integers:
+                                * modular distance min(d, 2^w - d)) */
+    double tolerance;          /* the absolute tolerance used; 0 for exact checks, except
+                                * after a narrowing conversion: the gap to the expected
+                                * value's neighbour toward zero, which may be taken (the
+                                * fraction is then exactly 1) */
+    double tolerance_fraction; /* |actual - expected| / tolerance; 0 when both are 0 */
+} dmlconf_judgement;
+
+/* A judge prepared for one operator, output type and tolerance, so that
+ * judging an element costs no set-up. Fill it with dmlconf_judge_init; the
+ * derived fields are read-only. */
+typedef struct dmlconf_judge
+{
+    dmlconf_operator op;
+    dmlconf_data_type type;
+    dmlconf_tolerance tol;
+    bool valid; /* false: set-up failed, every element fails (rule INVALID) */
+    /* Derived: the output format (floats only). */
+    bool is_float;
+    unsigned out_bits;        /* 16 or 32 (floats), 32 or 64 (integers) */
+    int out_precision;        /* significand bits, hidden bit included */
+    double out_max;           /* largest finite value */
+    double out_threshold;     /* exact values from here round to Inf: 2^(emax+1) (1 - 2^-(p+1)) */
+    double out_top_ulp;       /* ulp of the largest binade */
+    bool narrowing;           /* the accumulator is wider than the output (float16 output
+                               * from float32 accumulation) */
+    double conversion_factor; /* 1 + 2^-p_out when narrowing, else 1 */
+    /* Derived: the accumulator. */
+    int acc_precision;        /* p_acc: 24 or 11 */
+    int acc_emin;             /* -126 or -14 */
+    int acc_emax;             /* 127 or 15 */
+    double acc_unit_roundoff; /* u_acc: 2^-24 or 2^-11 */
+    double acc_omega;         /* Omega: FLT_MAX or 65504 */
+    double acc_threshold;     /* the accumulator's overflow threshold */
+    double acc_log2_omega;    /* log2(Omega) */
+    double acc_min_normal;    /* 2^acc_emin: what one flush to zero may lose */
+    double acc_tau;           /* products' underflow error per operation: 2^acc_emin with FTZ,
+                               * half the smallest subnormal without */
+    double acc_zero_log2;     /* log2 of the magnitude below which a product may become 0 */
+} dmlconf_judge;
+
+/* Room for one element printed by dmlconf_format_element, terminator
+ * included ("-1.17549435e-38 (0x80800000)", "-9223372036854775808
+ * (0x8000000000000000)"). */
+#define DMLCONF_ELEMENT_TEXT_SIZE 48u
+
+/* ---- tolerance ------------------------------------------------------------ */
+
+/* Fills *tol with the defaults for an output of `type`: FLOAT32: U = 1,
+ * float32 accumulation, FTZ allowed; FLOAT16: U = 2, float32 accumulation,
+ * no FTZ; integers: bit-exact. Signed zeros are loose. Returns false (with
+ * the FLOAT32 defaults in *tol) when `type` is not computable. */
+bool dmlconf_tolerance_default(dmlconf_data_type type, dmlconf_tolerance *tol);
+
+/* Checks that *tol makes sense for an output of `type`: U finite and >= 0,
+ * accumulation FLOAT32 or FLOAT16, FLOAT16 accumulation only for FLOAT16
+ * data. Returns 0, or -1 with err->message set (err may be NULL). */
+int dmlconf_tolerance_check(dmlconf_data_type type, const dmlconf_tolerance *tol, dmlconf_error *err);
+
+/* ---- one element ---------------------------------------------------------- */
+
+/* Steps between two elements of a float type (FLOAT32 or FLOAT16 bits, zero
+ * extended): the bits are mapped to an ordered integer (sign-magnitude to
+ * two's complement, +0 and -0 to the same point, Inf one step past the
+ * largest finite value), so the distance is right across zero. Returns
+ * +INFINITY when exactly one of them is a NaN, 0 when both are. For integer
+ * types returns the modular distance min(d, 2^w - d). Returns +INFINITY for
+ * a type that is not computable. */
+double dmlconf_ulp_distance(dmlconf_data_type type, uint64_t a_bits, uint64_t b_bits);
+
+/* The spacing of the float format `type` (FLOAT32 or FLOAT16) at |value|:
+ * the smallest subnormal below the smallest normal (so ulp(0) is the
+ * smallest subnormal), the spacing of the largest binade for values beyond
+ * the largest finite one. Returns 0 for other types and NaN values. */
+double dmlconf_ulp_of(dmlconf_data_type type, double value);
+
+/* Prepares *judge for `op`, an output of `type` and *tol (NULL for the
+ * defaults of `type`). Returns 0, or -1 with err->message set (err may be
+ * NULL) when the operator is not a cumulative one, the type is not
+ * computable or the tolerance is invalid (dmlconf_tolerance_check); *judge
+ * then judges every element as a failure (rule INVALID). */
+int dmlconf_judge_init(dmlconf_judge *judge, dmlconf_operator op, dmlconf_data_type type, const dmlconf_tolerance *tol,
+                       dmlconf_error *err);
+
+/* Judges one output element: `expected_bits` is the oracle's value (or the
+ * case's expected value), `actual_bits` the implementation's, both as raw
+ * bits of the output type zero extended; `side` describes the element's
+ * prefix (dmlconf_scan_line over the input; unused for integers, may then
+ * be NULL). The rule, in order:
+ *   integers: bit-exact;
+ *   bit_exact: bits equal (any NaN matches any NaN);
+ *   expected NaN: actual must be a NaN;
+ *   expected +-Inf from an Inf input: actual must be the same Inf (a NaN is
+ *     accepted, unjudged, where a legitimate order can turn the finite part
+ *     into an opposite Inf or a product into 0 x Inf);
+ *   exact by construction (every order computes the exact value): bit-exact
+ *     up to the output conversion (float16 output from float32 accumulation:
+ *     the expected value, or its neighbour toward zero where the exact value
+ *     may lie between the two);
+ *   range-ambiguous (some order may overflow) or an infinite bound: +-Inf,
+ *     NaN or an in-tolerance value, unjudged;
+ *   a product with a zero factor (and no overflow possible): exactly zero;
+ *   otherwise: finite and |actual - expected| <= tol, where Inf stands for
+ *     the output format's overflow threshold.
+ * +0 equals -0 unless tol.strict_signed_zero. Writes the judgement to *out
+ * (may be NULL) and returns the verdict. */
+dmlconf_verdict dmlconf_judge_bits(const dmlconf_judge *judge, uint64_t expected_bits, uint64_t actual_bits,
+                                   const dmlconf_side_data *side, dmlconf_judgement *out);
+
+/* dmlconf_judge_init followed by dmlconf_judge_bits, for one element: the
+ * same arguments and result (FAIL with rule INVALID when the set-up fails). */
+dmlconf_verdict dmlconf_judge_element(dmlconf_operator op, dmlconf_data_type type, uint64_t expected_bits,
+                                      uint64_t actual_bits, const dmlconf_side_data *side, const dmlconf_tolerance *tol,
+                                      dmlconf_judgement *out);
+
+/* "integer", "bit_exact", "nan", "inf_input", "exact", "ambiguous",
+ * "zero_product", "bound", "invalid"; NULL outside the enum. */
+const char *dmlconf_rule_name(dmlconf_rule rule);
+
+/* ---- a whole tensor ------------------------------------------------------- */
+
+/* Compares a backend's output tensor with the oracle.
+ *   logical_input: the input tensor's logical elements, packed row-major;
+ *   logical_expected: the case's expected values, packed row-major, or NULL
+ *     to judge against the oracle's values (side data always comes from the
+ *     input);
+ *   actual, actual_bytes: the backend's output buffer, laid out by
+ *     desc->output's strides from element offset 0;
+ *   tol: NULL for dmlconf_tolerance_default(desc->output.data_type).
+ * Walks the tensor line by line, computing the oracle and its side data one
+ * line at a time (O(axis length) extra memory), and fills *out (zeroed
+ * first): counts, maxima over judged elements, the first mismatches in
+ * logical order (first, samples), the worst element (the largest tolerance
+ * fraction: a mismatch if there is one, else the closest call) and the
+ * histogram of judged elements.
+ * Returns 0 when the comparison ran (whatever it found). Returns -1 with
+ * err->message set (err may be NULL; *out is left zeroed) when the desc is
+ * invalid (checked at the highest feature level), a pointer is NULL, actual_bytes is smaller
+ * than the output tensor's minimum size, the tolerance is invalid, or
+ * scratch memory cannot be allocated. */
+int dmlconf_compare(const dmlconf_scan_desc *desc, const void *logical_input, const void *logical_expected,
+                    const void *actual, size_t actual_bytes, const dmlconf_tolerance *tol, dmlconf_comparison *out,
+                    dmlconf_error *err);
+
+/* ---- printing ------------------------------------------------------------- */
+
+/* Prints an element of `type` given as raw bits (zero extended) in decimal
+ * and hex: "1.5 (0x3fc00000)", "-0 (0x8000)", "nan (0x7fc00000)", "-3
+ * (0xfffffffd)". Floats print with enough digits to round-trip. Writes at
+ * most `size` bytes, always terminated when size > 0, and returns `buffer`.
+ * An unknown type prints just the hex bits. */
+char *dmlconf_format_element(dmlconf_data_type type, uint64_t bits, char *buffer, size_t size);
+
+/* Prints one mismatch as a line for messages and reports, such as
+ * "element [0, 2, 1] (index 9): expected 1.5 (0x3fc00000), actual 1.50000012
+ * (0x3fc00001), 1 ulp, 2.5 x tolerance 4.8e-07". Writes at most `size` bytes,
+ * always terminated when size > 0, and returns `buffer`. */
+char *dmlconf_format_mismatch(dmlconf_data_type type, const dmlconf_mismatch *mismatch, char *buffer, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DMLCONF_COMPARATOR_H */

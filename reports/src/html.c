@@ -1,0 +1,510 @@
+/*
+ * report.html: the run on one self-contained page for a vendor's engineer:
+ * the verdict, the run info, the matrix, a histogram of error/tolerance over
+ * every judged element (an inline SVG bar chart), and each failing case with
+ * its diff and how to rerun it.
+ *
+ * The page needs nothing else: CSS and SVG are inline, there is no script,
+ * no font, image or link to fetch. It is also well-formed XML (void elements
+ * closed, every attribute quoted, all text escaped), so XML tools can check
+ * and read it.
+ */
+#include "report_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Failing cases shown with their diffs; the rest are only listed. */
+#define DETAILED_FAILURES 500
+/* Rows of the table of other noteworthy cases (skips, known failures). */
+#define NOTEWORTHY_ROWS 1000
+
+static const char style[] =
+    ":root{--pass:#1a7f37;--fail:#cf222e;--skip:#9a6700;--muted:#57606a;--line:#d0d7de;--soft:#f6f8fa}\n"
+    "body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,sans-serif;color:#1f2328;"
+    "margin:0 auto;max-width:1280px;padding:1.5em 2em;line-height:1.45}\n"
+    "h1{margin:0 0 .4em;font-size:1.7em}h2{margin-top:1.8em;border-bottom:1px solid var(--line);padding-bottom:.2em}\n"
+    "h3{margin:.2em 0 .4em;font-size:1.05em}\n"
+    "code,.id,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,'Liberation Mono',monospace;"
+    "font-size:.9em}\n"
+    "table{border-collapse:collapse;margin:.6em 0 1.2em}\n"
+    "th,td{border:1px solid var(--line);padding:.28em .65em;text-align:left;vertical-align:baseline}\n"
+    "th{background:var(--soft)}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;"
+    "white-space:nowrap}\n"
+    "table.info th{width:12em}table.info td{word-break:break-all}\n"
+    ".verdict{padding:.9em 1.2em;border-radius:8px;margin:.5em 0 1em}\n"
+    ".verdict .text{font-size:1.45em;font-weight:700}.verdict .detail{color:#1f2328;margin-top:.2em}\n"
+    ".verdict.ok{background:#dafbe1;border:1px solid #4ac26b;color:var(--pass)}\n"
+    ".verdict.partial{background:#fff8c5;border:1px solid #d4a72c;color:var(--skip)}\n"
+    ".verdict.bad{background:#ffebe9;border:1px solid #ff8182;color:var(--fail)}\n"
+    ".status{display:inline-block;min-width:4.5em;text-align:center;padding:.05em .55em;border-radius:1em;"
+    "font-size:.82em;font-weight:600;color:#fff;background:var(--muted)}\n"
+    ".status-pass{background:var(--pass)}.status-fail,.status-unexpected-pass{background:var(--fail)}\n"
+    ".status-skip{background:var(--skip)}.status-error{background:#bc4c00}.status-crash{background:#8250df}\n"
+    ".status-timeout{background:#bf3989}.status-expected-fail{background:#6e7781}.status-flake{background:#0969da}\n"
+    "td.cell-pass{background:#dafbe1}td.cell-fail{background:#ffebe9;color:var(--fail);font-weight:600}\n"
+    "td.cell-skip{background:#fff8c5}td.cell-empty,td.above{color:var(--muted);background:#fff}\n"
+    "th.above{color:var(--muted);font-weight:400}\n"
+    ".yes{color:var(--pass);font-weight:700}.no{color:var(--fail);font-weight:700}\n"
+    ".case{border:1px solid var(--line);border-left:4px solid var(--fail);border-radius:6px;padding:.6em 1em;"
+    "margin:1em 0}\n"
+    ".case p{margin:.25em 0}.where{color:var(--muted)}.message{white-space:pre-wrap}\n"
+    ".repro code{background:var(--soft);padding:.1em .35em;border-radius:4px}\n"
+    "b.diffbit{color:var(--fail)}tr.worst td{background:#fff1e5}\n"
+    "svg text{font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;font-size:12px;"
+    "fill:#1f2328}\n"
+    "svg .bar{fill:#2f81f7}svg .bar-fail{fill:#cf222e}svg .axis{stroke:#57606a;stroke-width:1}\n"
+    "svg .grid{stroke:#d0d7de;stroke-width:1;stroke-dasharray:3 3}\n"
+    "footer{margin-top:3em;color:var(--muted);font-size:.85em}\n";
+
+/* Writes a fixed buffer's string escaped (it may lack its NUL). */
+static void put_field(FILE *out, const char *text, size_t size, bool attribute)
+{
+    size_t length = dmlconf_bounded_length(text, size);
+    char *copy;
+
+    if (length < size)
+    {
+        dmlconf_xml_escape(out, text, attribute);
+        return;
+    }
+    copy = malloc(length + 1);
+    if (!copy)
+        return;
+    memcpy(copy, text, length);
+    copy[length] = '\0';
+    dmlconf_xml_escape(out, copy, attribute);
+    free(copy);
+}
+
+static void put_text(FILE *out, const char *text)
+{
+    dmlconf_xml_escape(out, text, false);
+}
+
+static const char *level_text(dmlconf_feature_level level)
+{
+    const char *name = dmlconf_feature_level_name(level);
+    return name ? name : "none";
+}
+
+static const char *op_text(dmlconf_operator op)
+{
+    const char *name = dmlconf_operator_name(op);
+    return name ? name : "unknown operator";
+}
+
+static const char *type_text(dmlconf_data_type type)
+{
+    const char *name = dmlconf_data_type_name(type);
+    return name ? name : "UNKNOWN";
+}
+
+static void put_status(FILE *out, dmlconf_status status)
+{
+    const char *name = dmlconf_status_text(status);
+    fprintf(out, "<span class=\"status status-%s\">%s</span>", name, name);
+}
+
+static void write_verdict(FILE *out, const dmlconf_run_verdict *verdict)
+{
+    const char *tone = verdict->at_target ? "ok" : verdict->conformant ? "partial" : "bad";
+
+    fprintf(out, "<div class=\"verdict %s\" id=\"verdict\"><div class=\"text\">", tone);
+    put_text(out, verdict->text);
+    fputs("</div><div class=\"detail\">", out);
+    put_text(out, verdict->detail);
+    fputs("</div></div>\n", out);
+}
+
+static void write_run_info(FILE *out, const dmlconf_info_field *fields)
+{
+    fputs("<section id=\"run\"><h2>Run</h2>\n<table class=\"info\">\n", out);
+    for (size_t i = 0; i < DMLCONF_INFO_FIELD_COUNT; ++i)
+    {
+        fprintf(out, "<tr><th>%s</th><td%s>", fields[i].label,
+                !strcmp(fields[i].key, "command_line") ? " class=\"mono\"" : "");
+        put_text(out, fields[i].value);
+        fputs("</td></tr>\n", out);
+    }
+    fputs("</table></section>\n", out);
+}
+
+static void write_counts(FILE *out, const dmlconf_matrix *matrix)
+{
+    fputs("<section id=\"results\"><h2>Results</h2>\n<table class=\"counts\"><tr><th>status</th>"
+          "<th class=\"num\">cases</th></tr>\n",
+          out);
+    for (unsigned s = 0; s < DMLCONF_STATUS_COUNT; ++s)
+    {
+        fputs("<tr><td>", out);
+        put_status(out, (dmlconf_status)s);
+        fprintf(out, "</td><td class=\"num\">%llu</td></tr>\n", (unsigned long long)matrix->status_counts[s]);
+    }
+    if (matrix->unknown_status_count)
+        fprintf(out, "<tr><td>unknown</td><td class=\"num\">%llu</td></tr>\n",
+                (unsigned long long)matrix->unknown_status_count);
+    fprintf(out, "<tr><th>all</th><th class=\"num\">%llu</th></tr>\n</table>\n",
+            (unsigned long long)matrix->case_count);
+    fprintf(out, "<p>%llu elements judged in %.3f s of wall time.</p></section>\n",
+            (unsigned long long)matrix->elements, matrix->wall_seconds);
+}
+
+static void write_cell(FILE *out, const dmlconf_matrix_cell *cell, bool above_target)
+{
+    const char *tone = dmlconf_matrix_cell_empty(cell) ? "cell-empty"
+                       : cell->failed > 0              ? "cell-fail"
+                       : cell->skipped > 0             ? "cell-skip"
+                                                       : "cell-pass";
+
+    fprintf(out, "<td class=\"num %s%s\"", tone, above_target ? " above" : "");
+    if (dmlconf_matrix_cell_empty(cell))
+    {
+        fputs(">-</td>", out);
+        return;
+    }
+    fprintf(out, " title=\"%llu passed, %llu failed, %llu skipped\">%llu / %llu / %llu</td>",
+            (unsigned long long)cell->passed, (unsigned long long)cell->failed, (unsigned long long)cell->skipped,
+            (unsigned long long)cell->passed, (unsigned long long)cell->failed, (unsigned long long)cell->skipped);
+}
+
+static void write_matrix(FILE *out, const dmlconf_matrix *matrix)
+{
+    fputs("<section id=\"matrix\"><h2>Feature-level matrix</h2>\n<p>Passed / failed / skipped per operator and data "
+          "type. A case counts in every column at or above its minimum feature level; columns above the target "
+          "level are shown greyed and not judged.</p>\n<table class=\"matrix\">\n<tr><th>operator</th><th>type</th>",
+          out);
+    for (size_t c = 0; c < matrix->column_count; ++c)
+    {
+        fprintf(out, "<th class=\"num%s\">%s%s</th>", matrix->columns[c].above_target ? " above" : "",
+                matrix->columns[c].label, matrix->columns[c].above_target ? " (above target)" : "");
+    }
+    fputs("</tr>\n", out);
+    for (size_t r = 0; r < matrix->row_count; ++r)
+    {
+        fprintf(out, "<tr><td class=\"mono\">%s</td><td class=\"mono\">%s</td>", op_text(matrix->rows[r].op),
+                type_text(matrix->rows[r].data_type));
+        for (size_t c = 0; c < matrix->column_count; ++c)
+            write_cell(out, &matrix->rows[r].cells[c], matrix->columns[c].above_target);
+        fputs("</tr>\n", out);
+    }
+    fputs("<tr><th>all</th><th></th>", out);
+    for (size_t c = 0; c < matrix->column_count; ++c)
+        write_cell(out, &matrix->totals[c], matrix->columns[c].above_target);
+    fputs("</tr>\n<tr><th>conformant</th><th></th>", out);
+    for (size_t c = 0; c < matrix->column_count; ++c)
+    {
+        if (matrix->columns[c].above_target)
+            fputs("<td class=\"num above\">n/a</td>", out);
+        else if (dmlconf_matrix_column_conformant(matrix, c))
+            fputs("<td class=\"num yes\">yes</td>", out);
+        else
+            fputs("<td class=\"num no\">no</td>", out);
+    }
+    fputs("</tr>\n</table></section>\n", out);
+}
+
+/* The histogram as an SVG bar chart on a log scale. */
+static void write_histogram(FILE *out, const dmlconf_matrix *matrix)
+{
+    const double width = 760.0;
+    const double height = 300.0;
+    const double left = 70.0;
+    const double right = 20.0;
+    const double top = 24.0;
+    const double bottom = 56.0;
+    const double plot_width = width - left - right;
+    const double plot_height = height - top - bottom;
+    const double slot = plot_width / DMLCONF_HISTOGRAM_BINS;
+    uint64_t max = 0;
+    double scale;
+
+    for (size_t i = 0; i < DMLCONF_HISTOGRAM_BINS; ++i)
+    {
+        if (matrix->histogram[i] > max)
+            max = matrix->histogram[i];
+    }
+    scale = max > 0 ? plot_height / log10(1.0 + (double)max) : 0.0;
+
+    fputs("<section id=\"histogram\"><h2>Error / tolerance</h2>\n", out);
+    fprintf(out,
+            "<p>Every judged element of every case (%llu elements), by |error| / tolerance; the red bar is "
+            "outside tolerance. Heights are on a log scale.</p>\n",
+            (unsigned long long)matrix->elements);
+    fprintf(out,
+            "<svg id=\"error-histogram\" class=\"histogram\" role=\"img\" width=\"%.0f\" height=\"%.0f\" "
+            "viewBox=\"0 0 %.0f %.0f\" aria-labelledby=\"histogram-title\">\n",
+            width, height, width, height);
+    fputs("<title id=\"histogram-title\">Histogram of |error| / tolerance over all judged elements</title>\n", out);
+
+    /* Grid lines at powers of ten. */
+    for (uint64_t tick = 1; max > 0 && tick <= max; tick *= 10)
+    {
+        double y = top + plot_height - scale * log10(1.0 + (double)tick);
+        fprintf(out, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>", left, y,
+                left + plot_width, y);
+        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%llu</text>\n", left - 6.0, y + 4.0,
+                (unsigned long long)tick);
+        if (tick > UINT64_MAX / 10)
+            break;
+    }
+    for (size_t i = 0; i < DMLCONF_HISTOGRAM_BINS; ++i)
+    {
+        const uint64_t count = matrix->histogram[i];
+        const double bar_height = count > 0 ? scale * log10(1.0 + (double)count) : 0.0;
+        const double x = left + slot * (double)i + slot * 0.15;
+        const double y = top + plot_height - bar_height;
+        const bool outside = i == DMLCONF_HISTOGRAM_BINS - 1;
+        char range[32];
+
+        if (outside)
+            snprintf(range, sizeof(range), "above 1");
+        else
+            snprintf(range, sizeof(range), "%zu.%zu to %zu.%zu", i / 10, i % 10, (i + 1) / 10, (i + 1) % 10);
+        fprintf(out,
+                "<rect class=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"><title>%s: %llu "
+                "elements</title></rect>",
+                outside ? "bar-fail" : "bar", x, y, slot * 0.7, bar_height, range, (unsigned long long)count);
+        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%llu</text>", x + slot * 0.35, y - 5.0,
+                (unsigned long long)count);
+        if (outside)
+            fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">&gt; 1</text>\n", x + slot * 0.35,
+                    top + plot_height + 18.0);
+        else
+            fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%zu.%zu</text>\n", x + slot * 0.35,
+                    top + plot_height + 18.0, i / 10, i % 10);
+    }
+    fprintf(out, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>", left, top + plot_height,
+            left + plot_width, top + plot_height);
+    fprintf(out, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", left, top, left,
+            top + plot_height);
+    fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">|error| / tolerance (bin start)</text>\n",
+            left + plot_width / 2.0, height - 10.0);
+    fprintf(out,
+            "<text x=\"14\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 14 %.1f)\">elements "
+            "(log scale)</text>\n",
+            top + plot_height / 2.0, top + plot_height / 2.0);
+    if (max == 0)
+        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">no judged elements</text>\n",
+                left + plot_width / 2.0, top + plot_height / 2.0);
+    fputs("</svg></section>\n", out);
+}
+
+/* Hex bits of actual, with the digits that differ from expected in bold. */
+static void put_bits_diff(FILE *out, const char *expected, const char *actual)
+{
+    size_t n = strlen(actual);
+    bool same_width = strlen(expected) == n;
+
+    for (size_t i = 0; i < n; ++i)
+    {
+        if (same_width && expected[i] != actual[i])
+            fprintf(out, "<b class=\"diffbit\">%c</b>", actual[i]);
+        else
+            fputc(actual[i], out);
+    }
+}
+
+static void write_mismatch_row(FILE *out, const char *label, bool worst, dmlconf_data_type type,
+                               const dmlconf_mismatch *m)
+{
+    char coordinates[128];
+    char expected[48];
+    char actual[48];
+    char expected_bits[24];
+    char actual_bits[24];
+
+    dmlconf_report_format_coordinates(m, coordinates, sizeof(coordinates));
+    dmlconf_report_format_value(type, m->expected_bits, expected, sizeof(expected));
+    dmlconf_report_format_value(type, m->actual_bits, actual, sizeof(actual));
+    dmlconf_report_format_bits(type, m->expected_bits, expected_bits, sizeof(expected_bits));
+    dmlconf_report_format_bits(type, m->actual_bits, actual_bits, sizeof(actual_bits));
+    fprintf(out,
+            "<tr%s><td>%s</td><td class=\"mono\">%s</td><td class=\"num\">%llu</td><td class=\"num mono\">%s</td>"
+            "<td class=\"num mono\">%s</td><td class=\"mono\">%s</td><td class=\"mono\">",
+            worst ? " class=\"worst\"" : "", label, coordinates, (unsigned long long)m->logical_index, expected, actual,
+            expected_bits);
+    put_bits_diff(out, expected_bits, actual_bits);
+    fprintf(out, "</td><td class=\"num\">%.4g</td><td class=\"num\">%.4g</td><td class=\"num\">%.4g</td></tr>\n",
+            m->error_ulps, m->tolerance_fraction, m->tolerance);
+}
+
+static void write_failing_case(FILE *out, const dmlconf_case_result *result, size_t anchor)
+{
+    const dmlconf_comparison *comparison = &result->comparison;
+    char command[512];
+
+    fprintf(out, "<section class=\"case\" id=\"case-%zu\">\n<h3><span class=\"id\">", anchor);
+    put_field(out, result->id, sizeof(result->id), false);
+    fputs("</span> ", out);
+    put_status(out, result->status);
+    fputs("</h3>\n<p class=\"where\"><span class=\"mono\">", out);
+    put_field(out, result->file, sizeof(result->file), false);
+    fprintf(out, ":%u</span> &#183; %s &#183; %s &#183; %u dimensions &#183; minimum feature level %s",
+            (unsigned)result->line, op_text(result->op), type_text(result->data_type),
+            (unsigned)result->dimension_count, level_text(result->min_feature_level));
+    if (result->attempts > 1)
+        fprintf(out, " &#183; %u attempts", (unsigned)result->attempts);
+    fputs("</p>\n", out);
+    if (result->message[0])
+    {
+        fputs("<p class=\"message\">", out);
+        put_field(out, result->message, sizeof(result->message), false);
+        fputs("</p>\n", out);
+    }
+    if (comparison->elements > 0)
+    {
+        fprintf(out,
+                "<p>%llu of %llu elements outside tolerance (%llu unjudged); max error %.4g ulp, %.4g &#215; "
+                "tolerance.</p>\n",
+                (unsigned long long)comparison->mismatches, (unsigned long long)comparison->elements,
+                (unsigned long long)comparison->unjudged, comparison->max_error_ulps,
+                comparison->max_tolerance_fraction);
+    }
+    if (comparison->sample_count > 0 || comparison->has_worst)
+    {
+        uint32_t samples = comparison->sample_count;
+        bool worst_shown = false;
+        if (samples > DMLCONF_MISMATCH_SAMPLES)
+            samples = DMLCONF_MISMATCH_SAMPLES;
+        fputs("<table class=\"diff\"><tr><th></th><th>coordinates</th><th class=\"num\">index</th>"
+              "<th class=\"num\">expected</th><th class=\"num\">actual</th><th>expected bits</th><th>actual bits</th>"
+              "<th class=\"num\">error (ulp)</th><th class=\"num\">error / tolerance</th>"
+              "<th class=\"num\">tolerance</th></tr>\n",
+              out);
+        for (uint32_t i = 0; i < samples; ++i)
+        {
+            const dmlconf_mismatch *m = &comparison->samples[i];
+            const bool worst = comparison->has_worst && m->logical_index == comparison->worst.logical_index;
+            char label[24];
+            worst_shown = worst_shown || worst;
+            snprintf(label, sizeof(label), "%s%u%s", i == 0 ? "first, " : "", (unsigned)(i + 1),
+                     worst ? ", worst" : "");
+            write_mismatch_row(out, label, worst, result->data_type, m);
+        }
+        if (comparison->has_worst && !worst_shown)
+            write_mismatch_row(out, "worst", true, result->data_type, &comparison->worst);
+        fputs("</table>\n", out);
+    }
+    dmlconf_report_format_repro(result->id, command, sizeof(command));
+    fputs("<p class=\"repro\">Reproduce: <code>", out);
+    put_text(out, command);
+    fputs("</code>", out);
+    if (result->repro_path[0])
+    {
+        fputs(" &#183; reproducer: <code>", out);
+        put_field(out, result->repro_path, sizeof(result->repro_path), false);
+        fputs("</code>", out);
+    }
+    fputs("</p>\n</section>\n", out);
+}
+
+static void write_case_row(FILE *out, const dmlconf_case_result *result, const char *link)
+{
+    fputs("<tr><td class=\"id\">", out);
+    if (link)
+        fprintf(out, "<a href=\"#%s\">", link);
+    put_field(out, result->id, sizeof(result->id), false);
+    if (link)
+        fputs("</a>", out);
+    fputs("</td><td>", out);
+    put_status(out, result->status);
+    fprintf(out, "</td><td class=\"mono\">%s %s</td><td>%s</td><td>", op_text(result->op), type_text(result->data_type),
+            level_text(result->min_feature_level));
+    put_field(out, result->message, sizeof(result->message), false);
+    fputs("</td></tr>\n", out);
+}
+
+static void write_failing(FILE *out, const dmlconf_case_result *results, const size_t *order, size_t n)
+{
+    fprintf(out, "<section id=\"failing\"><h2>Failing cases (%zu)</h2>\n", n);
+    if (n == 0)
+    {
+        fputs("<p>None.</p></section>\n", out);
+        return;
+    }
+    fputs("<table class=\"cases\"><tr><th>case</th><th>status</th><th>operator, type</th><th>level</th>"
+          "<th>message</th></tr>\n",
+          out);
+    for (size_t i = 0; i < n; ++i)
+    {
+        char link[32];
+        snprintf(link, sizeof(link), "case-%zu", i);
+        write_case_row(out, &results[order[i]], i < DETAILED_FAILURES ? link : NULL);
+    }
+    fputs("</table>\n", out);
+    for (size_t i = 0; i < n && i < DETAILED_FAILURES; ++i)
+        write_failing_case(out, &results[order[i]], i);
+    if (n > DETAILED_FAILURES)
+        fprintf(out, "<p>%zu more failing cases are listed above without details; results.jsonl has them all.</p>\n",
+                n - DETAILED_FAILURES);
+    fputs("</section>\n", out);
+}
+
+static void write_noteworthy(FILE *out, const dmlconf_case_result *results, const size_t *order, size_t n)
+{
+    if (n == 0)
+        return;
+    fprintf(out, "<section id=\"other\"><h2>Skipped, known-failing and flaky cases (%zu)</h2>\n", n);
+    fputs("<table class=\"cases\"><tr><th>case</th><th>status</th><th>operator, type</th><th>level</th>"
+          "<th>message</th></tr>\n",
+          out);
+    for (size_t i = 0; i < n && i < NOTEWORTHY_ROWS; ++i)
+        write_case_row(out, &results[order[i]], NULL);
+    fputs("</table>\n", out);
+    if (n > NOTEWORTHY_ROWS)
+        fprintf(out, "<p>%zu more in results.jsonl.</p>\n", n - NOTEWORTHY_ROWS);
+    fputs("</section>\n", out);
+}
+
+int dmlconf_write_html(FILE *out, const dmlconf_run_info *info, const dmlconf_case_result *results, size_t count,
+                       const dmlconf_matrix *matrix, char *why, size_t why_size)
+{
+    dmlconf_info_field *fields = malloc(DMLCONF_INFO_FIELD_COUNT * sizeof(*fields));
+    size_t failing_count = 0;
+    size_t noteworthy_count = 0;
+    size_t *failing = dmlconf_select_sorted(results, count, dmlconf_result_is_failing, &failing_count);
+    size_t *noteworthy = dmlconf_select_sorted(results, count, dmlconf_result_is_noteworthy, &noteworthy_count);
+    dmlconf_run_verdict verdict;
+    int rc = -1;
+
+    if (!fields || failing_count == SIZE_MAX || noteworthy_count == SIZE_MAX)
+    {
+        dmlconf_set_why(why, why_size, "out of memory");
+        goto fail;
+    }
+    dmlconf_run_info_fields(info, fields);
+    dmlconf_matrix_verdict(matrix, &verdict);
+
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<title>dmlconf: ",
+          out);
+    put_text(out, verdict.text);
+    fputs("</title>\n<style>\n", out);
+    fputs(style, out);
+    fputs("</style>\n</head>\n<body>\n<header><h1>dmlconf conformance report</h1>\n", out);
+    write_verdict(out, &verdict);
+    fputs("</header>\n", out);
+    write_run_info(out, fields);
+    write_counts(out, matrix);
+    write_matrix(out, matrix);
+    write_histogram(out, matrix);
+    write_failing(out, results, failing, failing_count);
+    write_noteworthy(out, results, noteworthy, noteworthy_count);
+    fputs("<footer>dmlconf ", out);
+    put_field(out, info->dmlconf_version, sizeof(info->dmlconf_version), false);
+    fputs(" &#183; DirectML cumulative summation and product conformance</footer>\n</body>\n</html>\n", out);
+
+    if (ferror(out))
+    {
+        dmlconf_set_why(why, why_size, "write error");
+        goto fail;
+    }
+    rc = 0;
+fail:
+    free(fields);
+    free(failing);
+    free(noteworthy);
+    return rc;
+}

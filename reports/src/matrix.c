@@ -1,0 +1,463 @@
+/*
+ * The per-feature-level matrix, the verdict and their console printer. The
+ * rule they implement is written at the top of dmlconf/reports.h.
+ */
+#include "report_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The feature levels at which DML_OPERATOR_CUMULATIVE_SUMMATION or
+ * DML_OPERATOR_CUMULATIVE_PRODUCT changed; each opens a column. Known levels
+ * after the last one join its column ("5_1+"). A future level that changes
+ * these operators is one more entry here. */
+static const dmlconf_feature_level column_levels[] = {
+    DMLCONF_FEATURE_LEVEL_2_1, DMLCONF_FEATURE_LEVEL_3_1, DMLCONF_FEATURE_LEVEL_4_0,
+    DMLCONF_FEATURE_LEVEL_5_0, DMLCONF_FEATURE_LEVEL_5_1,
+};
+
+static bool is_column_level(dmlconf_feature_level level)
+{
+    for (size_t i = 0; i < sizeof(column_levels) / sizeof(column_levels[0]); ++i)
+    {
+        if (column_levels[i] == level)
+            return true;
+    }
+    return false;
+}
+
+dmlconf_status_class dmlconf_status_classify(dmlconf_status status)
+{
+    switch (status)
+    {
+    case DMLCONF_STATUS_PASS:
+    case DMLCONF_STATUS_EXPECTED_FAIL:
+    case DMLCONF_STATUS_FLAKE:
+        return DMLCONF_CLASS_PASSED;
+    case DMLCONF_STATUS_SKIP:
+        return DMLCONF_CLASS_SKIPPED;
+    case DMLCONF_STATUS_FAIL:
+    case DMLCONF_STATUS_ERROR:
+    case DMLCONF_STATUS_CRASH:
+    case DMLCONF_STATUS_TIMEOUT:
+    case DMLCONF_STATUS_UNEXPECTED_PASS:
+    case DMLCONF_STATUS_COUNT:
+        break;
+    }
+    return DMLCONF_CLASS_FAILED;
+}
+
+bool dmlconf_matrix_cell_empty(const dmlconf_matrix_cell *cell)
+{
+    return cell->passed == 0 && cell->failed == 0 && cell->skipped == 0;
+}
+
+void dmlconf_matrix_init(dmlconf_matrix *matrix, dmlconf_feature_level target)
+{
+    size_t known_count = 0;
+    const dmlconf_feature_level *known = dmlconf_feature_levels(&known_count);
+
+    memset(matrix, 0, sizeof(*matrix));
+    if (target == DMLCONF_FEATURE_LEVEL_NONE && known_count > 0)
+        target = known[known_count - 1];
+    matrix->target_level = target;
+    matrix->lowest_broken_level = DMLCONF_FEATURE_LEVEL_NONE;
+
+    for (size_t i = 0; i < known_count; ++i)
+    {
+        dmlconf_matrix_column *column;
+        const char *name = dmlconf_feature_level_name(known[i]);
+
+        if (is_column_level(known[i]) && matrix->column_count < DMLCONF_MATRIX_MAX_COLUMNS)
+        {
+            column = &matrix->columns[matrix->column_count++];
+            column->level = known[i];
+            column->up_to = known[i];
+            column->above_target = known[i] > target;
+            snprintf(column->label, sizeof(column->label), "%s", name ? name : "?");
+        }
+        else if (matrix->column_count > 0 &&
+                 known[i] > column_levels[sizeof(column_levels) / sizeof(column_levels[0]) - 1])
+        {
+            /* A level after the last change: the last column stands for it. */
+            column = &matrix->columns[matrix->column_count - 1];
+            column->up_to = known[i];
+            name = dmlconf_feature_level_name(column->level);
+            snprintf(column->label, sizeof(column->label), "%s+", name ? name : "?");
+        }
+    }
+}
+
+/* The row of (op, type), inserted in order when new; NULL when memory runs
+ * out. */
+static dmlconf_matrix_row *find_row(dmlconf_matrix *matrix, dmlconf_operator op, dmlconf_data_type type)
+{
+    size_t at = 0;
+
+    while (at < matrix->row_count)
+    {
+        const dmlconf_matrix_row *row = &matrix->rows[at];
+        if (row->op == op && row->data_type == type)
+            return &matrix->rows[at];
+        if ((unsigned)row->op > (unsigned)op || (row->op == op && (unsigned)row->data_type > (unsigned)type))
+            break;
+        ++at;
+    }
+    if (matrix->row_count == matrix->row_capacity)
+    {
+        size_t capacity = matrix->row_capacity ? matrix->row_capacity * 2 : 16;
+        dmlconf_matrix_row *rows = realloc(matrix->rows, capacity * sizeof(*rows));
+        if (!rows)
+            return NULL;
+        matrix->rows = rows;
+        matrix->row_capacity = capacity;
+    }
+    memmove(&matrix->rows[at + 1], &matrix->rows[at], (matrix->row_count - at) * sizeof(matrix->rows[0]));
+    memset(&matrix->rows[at], 0, sizeof(matrix->rows[at]));
+    matrix->rows[at].op = op;
+    matrix->rows[at].data_type = type;
+    ++matrix->row_count;
+    return &matrix->rows[at];
+}
+
+static void count_in_cell(dmlconf_matrix_cell *cell, dmlconf_status status)
+{
+    switch (dmlconf_status_classify(status))
+    {
+    case DMLCONF_CLASS_PASSED:
+        ++cell->passed;
+        break;
+    case DMLCONF_CLASS_SKIPPED:
+        ++cell->skipped;
+        break;
+    case DMLCONF_CLASS_FAILED:
+        ++cell->failed;
+        break;
+    }
+    if ((unsigned)status < DMLCONF_STATUS_COUNT)
+        ++cell->statuses[status];
+}
+
+int dmlconf_matrix_add(dmlconf_matrix *matrix, const dmlconf_case_result *result)
+{
+    dmlconf_status status = result->status;
+    dmlconf_feature_level level = result->min_feature_level;
+    /* A negative case skipped by the run checks a rejection that does not
+     * apply at its target level (the desc is valid there): it is counted
+     * among the statuses but says nothing about conformance. */
+    bool not_applicable = result->negative && status == DMLCONF_STATUS_SKIP;
+    dmlconf_matrix_row *row = not_applicable ? NULL : find_row(matrix, result->op, result->data_type);
+
+    if (!row && !not_applicable)
+        return -1;
+    ++matrix->case_count;
+    if ((unsigned)status < DMLCONF_STATUS_COUNT)
+        ++matrix->status_counts[status];
+    else
+        ++matrix->unknown_status_count;
+    if (not_applicable)
+        return 0;
+    for (size_t i = 0; i < DMLCONF_HISTOGRAM_BINS; ++i)
+        matrix->histogram[i] += result->comparison.histogram[i];
+    matrix->elements += result->comparison.elements;
+    if (result->wall_seconds > 0.0)
+        matrix->wall_seconds += result->wall_seconds;
+
+    for (size_t c = 0; c < matrix->column_count; ++c)
+    {
+        if (level <= matrix->columns[c].up_to)
+        {
+            count_in_cell(&row->cells[c], status);
+            count_in_cell(&matrix->totals[c], status);
+        }
+    }
+
+    if (level <= matrix->target_level)
+    {
+        ++matrix->required;
+        if (status == DMLCONF_STATUS_EXPECTED_FAIL)
+            ++matrix->known_failures;
+        else if (status == DMLCONF_STATUS_FLAKE)
+            ++matrix->flakes;
+        if (dmlconf_status_classify(status) != DMLCONF_CLASS_PASSED)
+        {
+            ++matrix->breaking;
+            if (!matrix->has_broken || level < matrix->lowest_broken_level)
+                matrix->lowest_broken_level = level;
+            matrix->has_broken = true;
+        }
+    }
+    return 0;
+}
+
+/* Whether no breaking case reaches `level`. */
+static bool unbroken_at(const dmlconf_matrix *matrix, dmlconf_feature_level level)
+{
+    return !matrix->has_broken || level < matrix->lowest_broken_level;
+}
+
+bool dmlconf_matrix_column_conformant(const dmlconf_matrix *matrix, size_t column)
+{
+    if (column >= matrix->column_count || matrix->columns[column].above_target)
+        return false;
+    if (dmlconf_matrix_cell_empty(&matrix->totals[column]))
+        return false;
+    return unbroken_at(matrix, matrix->columns[column].up_to);
+}
+
+static const char *level_text(dmlconf_feature_level level)
+{
+    const char *name = dmlconf_feature_level_name(level);
+    return name ? name : "none";
+}
+
+void dmlconf_matrix_verdict(const dmlconf_matrix *matrix, dmlconf_run_verdict *out)
+{
+    dmlconf_feature_level target = matrix->target_level;
+    dmlconf_feature_level best = DMLCONF_FEATURE_LEVEL_NONE;
+    char extra[128] = "";
+    size_t used = 0;
+
+    memset(out, 0, sizeof(*out));
+    out->target_level = target;
+
+    /* Candidates: the target itself, then the column levels below it. */
+    if (matrix->required > 0 && unbroken_at(matrix, target))
+    {
+        best = target;
+    }
+    else
+    {
+        for (size_t c = matrix->column_count; c-- > 0;)
+        {
+            const dmlconf_matrix_column *column = &matrix->columns[c];
+            if (column->level >= target || dmlconf_matrix_cell_empty(&matrix->totals[c]))
+                continue;
+            if (unbroken_at(matrix, column->level))
+            {
+                best = column->level;
+                break;
+            }
+        }
+    }
+
+    if (matrix->known_failures > 0)
+    {
+        used +=
+            (size_t)snprintf(extra + used, sizeof(extra) - used, "; %llu known failure%s accepted from the baseline",
+                             (unsigned long long)matrix->known_failures, matrix->known_failures == 1 ? "" : "s");
+    }
+    if (matrix->flakes > 0 && used < sizeof(extra))
+    {
+        snprintf(extra + used, sizeof(extra) - used, "; %llu flaky case%s counted as passed",
+                 (unsigned long long)matrix->flakes, matrix->flakes == 1 ? "" : "s");
+    }
+
+    if (matrix->required == 0)
+    {
+        snprintf(out->text, sizeof(out->text), "no verdict: no case at or below level %s", level_text(target));
+        snprintf(out->detail, sizeof(out->detail), "none of the %llu cases applies at or below the target level %s",
+                 (unsigned long long)matrix->case_count, level_text(target));
+        return;
+    }
+
+    out->conformant = best != DMLCONF_FEATURE_LEVEL_NONE;
+    out->level = best;
+    out->at_target = out->conformant && best == target;
+    if (out->conformant)
+        snprintf(out->text, sizeof(out->text), "conformant at level %s", level_text(best));
+    else
+        snprintf(out->text, sizeof(out->text), "not conformant at any level");
+
+    if (!matrix->has_broken)
+    {
+        snprintf(out->detail, sizeof(out->detail), "all %llu cases at or below the target level %s passed%s",
+                 (unsigned long long)matrix->required, level_text(target), extra);
+    }
+    else
+    {
+        snprintf(out->detail, sizeof(out->detail),
+                 "target level %s: %llu of the %llu cases at or below it failed, errored, crashed, timed out, "
+                 "passed unexpectedly or were skipped, the lowest at level %s%s",
+                 level_text(target), (unsigned long long)matrix->breaking, (unsigned long long)matrix->required,
+                 matrix->lowest_broken_level == DMLCONF_FEATURE_LEVEL_NONE ? "none (every level)"
+                                                                           : level_text(matrix->lowest_broken_level),
+                 extra);
+    }
+}
+
+void dmlconf_matrix_free(dmlconf_matrix *matrix)
+{
+    if (!matrix)
+        return;
+    free(matrix->rows);
+    memset(matrix, 0, sizeof(*matrix));
+}
+
+/* ---- console ------------------------------------------------------------- */
+
+#define ANSI_RESET  "\033[0m"
+#define ANSI_BOLD   "\033[1m"
+#define ANSI_DIM    "\033[2m"
+#define ANSI_RED    "\033[31m"
+#define ANSI_GREEN  "\033[32m"
+#define ANSI_YELLOW "\033[33m"
+
+static const char *cell_color(const dmlconf_matrix_cell *cell, bool above_target)
+{
+    if (dmlconf_matrix_cell_empty(cell) || above_target)
+        return ANSI_DIM;
+    if (cell->failed > 0)
+        return ANSI_RED;
+    if (cell->skipped > 0)
+        return ANSI_YELLOW;
+    return ANSI_GREEN;
+}
+
+static void cell_text(const dmlconf_matrix_cell *cell, char *buf, size_t size)
+{
+    if (dmlconf_matrix_cell_empty(cell))
+        snprintf(buf, size, "-");
+    else
+        snprintf(buf, size, "%llu/%llu/%llu", (unsigned long long)cell->passed, (unsigned long long)cell->failed,
+                 (unsigned long long)cell->skipped);
+}
+
+/* Prints text left-aligned in width columns, coloured when color is set. */
+static void print_padded(FILE *out, const char *text, int width, const char *color, bool use_color)
+{
+    if (use_color && color)
+        fprintf(out, "%s%-*s%s", color, width, text, ANSI_RESET);
+    else
+        fprintf(out, "%-*s", width, text);
+}
+
+static const char *type_text(dmlconf_data_type type)
+{
+    const char *name = dmlconf_data_type_name(type);
+    return name ? name : "?";
+}
+
+static const char *op_text(dmlconf_operator op)
+{
+    const char *name = dmlconf_operator_name(op);
+    return name ? name : "?";
+}
+
+void dmlconf_matrix_print(FILE *out, const dmlconf_matrix *matrix, bool color)
+{
+    int op_width = (int)strlen("conformant");
+    int type_width = (int)strlen("type");
+    int widths[DMLCONF_MATRIX_MAX_COLUMNS];
+    char text[80];
+    dmlconf_run_verdict verdict;
+
+    /* Counts per status, failures in red. */
+    fprintf(out, "%llu cases", (unsigned long long)matrix->case_count);
+    for (unsigned s = 0, shown = 0; s < DMLCONF_STATUS_COUNT; ++s)
+    {
+        const char *tint = NULL;
+        if (matrix->status_counts[s] == 0)
+            continue;
+        switch (dmlconf_status_classify((dmlconf_status)s))
+        {
+        case DMLCONF_CLASS_PASSED:
+            tint = ANSI_GREEN;
+            break;
+        case DMLCONF_CLASS_FAILED:
+            tint = ANSI_RED;
+            break;
+        case DMLCONF_CLASS_SKIPPED:
+            tint = ANSI_YELLOW;
+            break;
+        }
+        snprintf(text, sizeof(text), "%llu %s", (unsigned long long)matrix->status_counts[s],
+                 dmlconf_status_text((dmlconf_status)s));
+        fputs(shown++ ? ", " : ": ", out);
+        print_padded(out, text, 0, tint, color);
+    }
+    if (matrix->unknown_status_count)
+        fprintf(out, ", %llu unknown", (unsigned long long)matrix->unknown_status_count);
+    fputc('\n', out);
+
+    /* Column widths from the content. */
+    for (size_t r = 0; r < matrix->row_count; ++r)
+    {
+        int w = (int)strlen(op_text(matrix->rows[r].op));
+        if (w > op_width)
+            op_width = w;
+        w = (int)strlen(type_text(matrix->rows[r].data_type));
+        if (w > type_width)
+            type_width = w;
+    }
+    for (size_t c = 0; c < matrix->column_count; ++c)
+    {
+        int w = (int)strlen(matrix->columns[c].label);
+        if (w < 5)
+            w = 5; /* "above" */
+        for (size_t r = 0; r <= matrix->row_count; ++r)
+        {
+            const dmlconf_matrix_cell *cell = r < matrix->row_count ? &matrix->rows[r].cells[c] : &matrix->totals[c];
+            cell_text(cell, text, sizeof(text));
+            if ((int)strlen(text) > w)
+                w = (int)strlen(text);
+        }
+        widths[c] = w;
+    }
+
+    fprintf(out, "\nfeature-level matrix (passed/failed/skipped; a case counts from its minimum level up; target %s)\n",
+            level_text(matrix->target_level));
+    print_padded(out, "operator", op_width, ANSI_BOLD, color);
+    fputs("  ", out);
+    print_padded(out, "type", type_width, ANSI_BOLD, color);
+    for (size_t c = 0; c < matrix->column_count; ++c)
+    {
+        fputs("  ", out);
+        print_padded(out, matrix->columns[c].label, widths[c], ANSI_BOLD, color);
+    }
+    fputc('\n', out);
+
+    for (size_t r = 0; r <= matrix->row_count; ++r)
+    {
+        const bool total = r == matrix->row_count;
+        print_padded(out, total ? "all" : op_text(matrix->rows[r].op), op_width, NULL, color);
+        fputs("  ", out);
+        print_padded(out, total ? "" : type_text(matrix->rows[r].data_type), type_width, NULL, color);
+        for (size_t c = 0; c < matrix->column_count; ++c)
+        {
+            const dmlconf_matrix_cell *cell = total ? &matrix->totals[c] : &matrix->rows[r].cells[c];
+            cell_text(cell, text, sizeof(text));
+            fputs("  ", out);
+            print_padded(out, text, widths[c], cell_color(cell, matrix->columns[c].above_target), color);
+        }
+        fputc('\n', out);
+    }
+
+    print_padded(out, "conformant", op_width, NULL, color);
+    fputs("  ", out);
+    print_padded(out, "", type_width, NULL, color);
+    for (size_t c = 0; c < matrix->column_count; ++c)
+    {
+        const bool ok = dmlconf_matrix_column_conformant(matrix, c);
+        const char *word = matrix->columns[c].above_target ? "above" : ok ? "yes" : "no";
+        fputs("  ", out);
+        print_padded(out, word, widths[c],
+                     matrix->columns[c].above_target ? ANSI_DIM
+                     : ok                            ? ANSI_GREEN
+                                                     : ANSI_RED,
+                     color);
+    }
+    fputc('\n', out);
+
+    dmlconf_matrix_verdict(matrix, &verdict);
+    fputs("\nverdict: ", out);
+    if (color)
+        fprintf(out, "%s%s%s%s", ANSI_BOLD,
+                verdict.at_target    ? ANSI_GREEN
+                : verdict.conformant ? ANSI_YELLOW
+                                     : ANSI_RED,
+                verdict.text, ANSI_RESET);
+    else
+        fputs(verdict.text, out);
+    fprintf(out, " (%s)\n", verdict.detail);
+}

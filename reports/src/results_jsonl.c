@@ -1,0 +1,864 @@
+/*
+ * results.jsonl: a header line with the run info, then one JSON object per
+ * case. Encoding and decoding of results, and the reader that tolerates the
+ * truncated last line of a crashed run.
+ *
+ * Encodings that plain JSON numbers cannot carry: non-finite doubles are the
+ * strings "nan", "inf" and "-inf"; element bits are hex strings ("0x3c00");
+ * counts above 2^63-1 and the seed are decimal strings.
+ */
+#include "report_internal.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RESULTS_FORMAT         "dmlconf-results"
+#define RESULTS_FORMAT_VERSION 1
+
+/* ---- encoding ---------------------------------------------------------------- */
+
+json_t *dmlconf_json_text(const char *text, size_t max)
+{
+    size_t length = dmlconf_bounded_length(text, max);
+    char *clean = malloc(length * 3 + 1);
+    size_t used = 0;
+    size_t at = 0;
+    json_t *value;
+
+    if (!clean)
+        return NULL;
+    while (at < length)
+    {
+        uint32_t cp;
+        size_t n = dmlconf_utf8_next(text + at, &cp);
+        if (n == 0 || at + n > length)
+        {
+            /* A NUL inside the bound cannot happen; a sequence cut by the
+             * bound is invalid. */
+            cp = DMLCONF_REPLACEMENT_CHARACTER;
+            n = 1;
+        }
+        used += dmlconf_utf8_encode(cp, clean + used);
+        at += n;
+    }
+    clean[used] = '\0';
+    value = json_stringn(clean, used);
+    free(clean);
+    return value;
+}
+
+void dmlconf_json_put(json_t *obj, const char *key, json_t *value, bool *ok)
+{
+    if (!value || json_object_set_new(obj, key, value) != 0)
+        *ok = false;
+}
+
+json_t *dmlconf_json_double(double value)
+{
+    if (isnan(value))
+        return json_string("nan");
+    if (isinf(value))
+        return json_string(value > 0.0 ? "inf" : "-inf");
+    return json_real(value);
+}
+
+json_t *dmlconf_json_u64(uint64_t value)
+{
+    char digits[24];
+
+    if (value <= (uint64_t)INT64_MAX)
+        return json_integer((json_int_t)value);
+    snprintf(digits, sizeof(digits), "%llu", (unsigned long long)value);
+    return json_string(digits);
+}
+
+json_t *dmlconf_json_level(dmlconf_feature_level level)
+{
+    const char *name = dmlconf_feature_level_name(level);
+
+    if (level == DMLCONF_FEATURE_LEVEL_NONE)
+        return json_null();
+    return name ? json_string(name) : json_integer((json_int_t)level);
+}
+
+static json_t *json_bits(dmlconf_data_type type, uint64_t bits)
+{
+    char text[24];
+    dmlconf_report_format_bits(type, bits, text, sizeof(text));
+    return json_string(text);
+}
+
+static json_t *json_element(dmlconf_data_type type, uint64_t bits)
+{
+    char text[48];
+    dmlconf_report_format_value(type, bits, text, sizeof(text));
+    return json_string(text);
+}
+
+static json_t *json_name_or_number(const char *name, long long value)
+{
+    return name ? json_string(name) : json_integer(value);
+}
+
+json_t *dmlconf_json_run_info(const dmlconf_run_info *info)
+{
+    json_t *obj = json_object();
+    bool ok = obj != NULL;
+    char seed[24];
+
+    if (!obj)
+        return NULL;
+    snprintf(seed, sizeof(seed), "%llu", (unsigned long long)info->seed);
+    dmlconf_json_put(obj, "dmlconf_version", dmlconf_json_text(info->dmlconf_version, sizeof(info->dmlconf_version)),
+                     &ok);
+    dmlconf_json_put(obj, "backend", dmlconf_json_text(info->backend, sizeof(info->backend)), &ok);
+    dmlconf_json_put(obj, "adapter", dmlconf_json_text(info->adapter, sizeof(info->adapter)), &ok);
+    dmlconf_json_put(obj, "driver", dmlconf_json_text(info->driver, sizeof(info->driver)), &ok);
+    dmlconf_json_put(obj, "runtime", dmlconf_json_text(info->runtime, sizeof(info->runtime)), &ok);
+    dmlconf_json_put(obj, "software_adapter", json_boolean(info->software_adapter), &ok);
+    dmlconf_json_put(obj, "target_level", dmlconf_json_level(info->target_level), &ok);
+    dmlconf_json_put(obj, "seed", json_string(seed), &ok);
+    dmlconf_json_put(obj, "command_line", dmlconf_json_text(info->command_line, sizeof(info->command_line)), &ok);
+    dmlconf_json_put(obj, "started_utc", dmlconf_json_text(info->started_utc, sizeof(info->started_utc)), &ok);
+    dmlconf_json_put(obj, "host", dmlconf_json_text(info->host, sizeof(info->host)), &ok);
+    if (!ok)
+    {
+        json_decref(obj);
+        return NULL;
+    }
+    return obj;
+}
+
+char *dmlconf_results_header_line(const dmlconf_run_info *info)
+{
+    json_t *obj = json_object();
+    bool ok = obj != NULL;
+    char *line = NULL;
+
+    if (!obj)
+        return NULL;
+    dmlconf_json_put(obj, "format", json_string(RESULTS_FORMAT), &ok);
+    dmlconf_json_put(obj, "format_version", json_integer(RESULTS_FORMAT_VERSION), &ok);
+    dmlconf_json_put(obj, "run", dmlconf_json_run_info(info), &ok);
+    if (ok)
+        line = json_dumps(obj, JSON_COMPACT);
+    json_decref(obj);
+    return line;
+}
+
+static json_t *json_mismatch(dmlconf_data_type type, const dmlconf_mismatch *mismatch)
+{
+    json_t *obj = json_object();
+    json_t *coordinates = json_array();
+    bool ok = obj && coordinates;
+    uint32_t dims = mismatch->dimension_count;
+
+    if (!ok)
+    {
+        json_decref(obj);
+        json_decref(coordinates);
+        return NULL;
+    }
+    if (dims > DMLCONF_MAX_DIMENSIONS)
+        dims = DMLCONF_MAX_DIMENSIONS;
+    for (uint32_t d = 0; d < dims; ++d)
+    {
+        if (json_array_append_new(coordinates, json_integer(mismatch->coordinates[d])) != 0)
+            ok = false;
+    }
+    dmlconf_json_put(obj, "index", dmlconf_json_u64(mismatch->logical_index), &ok);
+    dmlconf_json_put(obj, "coordinates", coordinates, &ok);
+    dmlconf_json_put(obj, "expected_bits", json_bits(type, mismatch->expected_bits), &ok);
+    dmlconf_json_put(obj, "actual_bits", json_bits(type, mismatch->actual_bits), &ok);
+    dmlconf_json_put(obj, "expected", json_element(type, mismatch->expected_bits), &ok);
+    dmlconf_json_put(obj, "actual", json_element(type, mismatch->actual_bits), &ok);
+    dmlconf_json_put(obj, "error_ulps", dmlconf_json_double(mismatch->error_ulps), &ok);
+    dmlconf_json_put(obj, "tolerance_fraction", dmlconf_json_double(mismatch->tolerance_fraction), &ok);
+    dmlconf_json_put(obj, "tolerance", dmlconf_json_double(mismatch->tolerance), &ok);
+    if (!ok)
+    {
+        json_decref(obj);
+        return NULL;
+    }
+    return obj;
+}
+
+static json_t *json_comparison(dmlconf_data_type type, const dmlconf_comparison *comparison)
+{
+    json_t *obj = json_object();
+    json_t *samples = json_array();
+    json_t *histogram = json_array();
+    bool ok = obj && samples && histogram;
+    uint32_t sample_count = comparison->sample_count;
+
+    if (!ok)
+    {
+        json_decref(obj);
+        json_decref(samples);
+        json_decref(histogram);
+        return NULL;
+    }
+    if (sample_count > DMLCONF_MISMATCH_SAMPLES)
+        sample_count = DMLCONF_MISMATCH_SAMPLES;
+    for (uint32_t i = 0; i < sample_count; ++i)
+    {
+        json_t *sample = json_mismatch(type, &comparison->samples[i]);
+        if (!sample || json_array_append_new(samples, sample) != 0)
+            ok = false;
+    }
+    for (size_t i = 0; i < DMLCONF_HISTOGRAM_BINS; ++i)
+    {
+        if (json_array_append_new(histogram, dmlconf_json_u64(comparison->histogram[i])) != 0)
+            ok = false;
+    }
+    dmlconf_json_put(obj, "elements", dmlconf_json_u64(comparison->elements), &ok);
+    dmlconf_json_put(obj, "mismatches", dmlconf_json_u64(comparison->mismatches), &ok);
+    dmlconf_json_put(obj, "unjudged", dmlconf_json_u64(comparison->unjudged), &ok);
+    dmlconf_json_put(obj, "max_error_ulps", dmlconf_json_double(comparison->max_error_ulps), &ok);
+    dmlconf_json_put(obj, "max_tolerance_fraction", dmlconf_json_double(comparison->max_tolerance_fraction), &ok);
+    dmlconf_json_put(obj, "first", comparison->has_first ? json_mismatch(type, &comparison->first) : json_null(), &ok);
+    dmlconf_json_put(obj, "worst", comparison->has_worst ? json_mismatch(type, &comparison->worst) : json_null(), &ok);
+    dmlconf_json_put(obj, "samples", samples, &ok);
+    dmlconf_json_put(obj, "histogram", histogram, &ok);
+    if (!ok)
+    {
+        json_decref(obj);
+        return NULL;
+    }
+    return obj;
+}
+
+char *dmlconf_result_to_json(const dmlconf_case_result *result)
+{
+    json_t *obj = json_object();
+    bool ok = obj != NULL;
+    char *line = NULL;
+
+    if (!obj)
+        return NULL;
+    dmlconf_json_put(obj, "id", dmlconf_json_text(result->id, sizeof(result->id)), &ok);
+    dmlconf_json_put(obj, "file", dmlconf_json_text(result->file, sizeof(result->file)), &ok);
+    dmlconf_json_put(obj, "line", json_integer(result->line), &ok);
+    dmlconf_json_put(obj, "op", json_name_or_number(dmlconf_operator_name(result->op), (long long)result->op), &ok);
+    dmlconf_json_put(obj, "dtype",
+                     json_name_or_number(dmlconf_data_type_name(result->data_type), (long long)result->data_type), &ok);
+    dmlconf_json_put(obj, "dimension_count", json_integer(result->dimension_count), &ok);
+    dmlconf_json_put(obj, "min_feature_level", dmlconf_json_level(result->min_feature_level), &ok);
+    dmlconf_json_put(obj, "negative", json_boolean(result->negative), &ok);
+    dmlconf_json_put(obj, "status", json_name_or_number(dmlconf_status_name(result->status), (long long)result->status),
+                     &ok);
+    dmlconf_json_put(obj, "message", dmlconf_json_text(result->message, sizeof(result->message)), &ok);
+    dmlconf_json_put(obj, "attempts", json_integer(result->attempts), &ok);
+    dmlconf_json_put(obj, "backend_seconds", dmlconf_json_double(result->backend_seconds), &ok);
+    dmlconf_json_put(obj, "wall_seconds", dmlconf_json_double(result->wall_seconds), &ok);
+    dmlconf_json_put(obj, "repro_path", dmlconf_json_text(result->repro_path, sizeof(result->repro_path)), &ok);
+    dmlconf_json_put(obj, "comparison", json_comparison(result->data_type, &result->comparison), &ok);
+    if (ok)
+        line = json_dumps(obj, JSON_COMPACT);
+    json_decref(obj);
+    return line;
+}
+
+/* ---- decoding ---------------------------------------------------------------- */
+
+/* Copies src into dst[size], cutting a long string at a character boundary. */
+static void copy_text(char *dst, size_t size, const char *src)
+{
+    size_t length = strlen(src);
+
+    if (length >= size)
+    {
+        length = size - 1;
+        while (length > 0 && ((unsigned char)src[length] & 0xc0) == 0x80)
+            --length;
+    }
+    memcpy(dst, src, length);
+    dst[length] = '\0';
+}
+
+/* The field readers: an absent (or, where allowed, null) field leaves *out
+ * alone and succeeds unless `required`. */
+
+static int get_text(const json_t *obj, const char *where, const char *key, char *dst, size_t size, bool required,
+                    char *why, size_t why_size)
+{
+    const json_t *value = json_object_get(obj, key);
+
+    if (!value)
+    {
+        if (!required)
+            return 0;
+        dmlconf_set_why(why, why_size, "%s'%s' is missing", where, key);
+        return -1;
+    }
+    if (!json_is_string(value))
+    {
+        dmlconf_set_why(why, why_size, "%s'%s' is not a string", where, key);
+        return -1;
+    }
+    copy_text(dst, size, json_string_value(value));
+    return 0;
+}
+
+/* Parses a whole string of digits (decimal, or hex after 0x) as uint64. */
+static bool parse_u64(const char *text, uint64_t *out)
+{
+    char *end = NULL;
+    unsigned long long value;
+    int base = 10;
+
+    if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
+    {
+        text += 2;
+        base = 16;
+    }
+    if (!(base == 16 ? isxdigit((unsigned char)text[0]) : isdigit((unsigned char)text[0])))
+        return false;
+    errno = 0;
+    value = strtoull(text, &end, base);
+    if (errno != 0 || *end != '\0')
+        return false;
+    *out = (uint64_t)value;
+    return true;
+}
+
+static int get_u64(const json_t *obj, const char *where, const char *key, uint64_t *out, char *why, size_t why_size)
+{
+    const json_t *value = json_object_get(obj, key);
+
+    if (!value)
+        return 0;
+    if (json_is_integer(value) && json_integer_value(value) >= 0)
+    {
+        *out = (uint64_t)json_integer_value(value);
+        return 0;
+    }
+    if (json_is_string(value) && parse_u64(json_string_value(value), out))
+        return 0;
+    dmlconf_set_why(why, why_size, "%s'%s' is not an unsigned integer", where, key);
+    return -1;
+}
+
+static int get_u32(const json_t *obj, const char *where, const char *key, uint32_t *out, char *why, size_t why_size)
+{
+    uint64_t value = *out;
+
+    if (get_u64(obj, where, key, &value, why, why_size) != 0)
+        return -1;
+    if (value > UINT32_MAX)
+    {
+        dmlconf_set_why(why, why_size, "%s'%s' is above 2^32-1", where, key);
+        return -1;
+    }
+    *out = (uint32_t)value;
+    return 0;
+}
+
+static bool double_from_json(const json_t *value, double *out)
+{
+    if (json_is_real(value))
+        *out = json_real_value(value);
+    else if (json_is_integer(value))
+        *out = (double)json_integer_value(value);
+    else if (json_is_null(value))
+        *out = (double)NAN;
+    else if (json_is_string(value))
+    {
+        const char *text = json_string_value(value);
+        if (!strcmp(text, "nan"))
+            *out = (double)NAN;
+        else if (!strcmp(text, "inf") || !strcmp(text, "+inf"))
+            *out = (double)INFINITY;
+        else if (!strcmp(text, "-inf"))
+            *out = -(double)INFINITY;
+        else
+            return false;
+    }
+    else
+        return false;
+    return true;
+}
+
+static int get_double(const json_t *obj, const char *where, const char *key, double *out, char *why, size_t why_size)
+{
+    const json_t *value = json_object_get(obj, key);
+
+    if (!value)
+        return 0;
+    if (double_from_json(value, out))
+        return 0;
+    dmlconf_set_why(why, why_size, "%s'%s' is not a number (or \"nan\", \"inf\", \"-inf\")", where, key);
+    return -1;
+}
+
+static int get_bool(const json_t *obj, const char *where, const char *key, bool *out, char *why, size_t why_size)
+{
+    const json_t *value = json_object_get(obj, key);
+
+    if (!value)
+        return 0;
+    if (!json_is_boolean(value))
+    {
+        dmlconf_set_why(why, why_size, "%s'%s' is not true or false", where, key);
+        return -1;
+    }
+    *out = json_is_true(value);
+    return 0;
+}
+
+static int get_level(const json_t *obj, const char *where, const char *key, dmlconf_feature_level *out, char *why,
+                     size_t why_size)
+{
+    const json_t *value = json_object_get(obj, key);
+
+    if (!value)
+        return 0;
+    if (json_is_null(value))
+    {
+        *out = DMLCONF_FEATURE_LEVEL_NONE;
+        return 0;
+    }
+    if (json_is_integer(value) && json_integer_value(value) >= 0 && json_integer_value(value) <= INT32_MAX)
+    {
+        *out = (dmlconf_feature_level)json_integer_value(value);
+        return 0;
+    }
+    if (json_is_string(value) && dmlconf_feature_level_from_name(json_string_value(value), out))
+        return 0;
+    dmlconf_set_why(why, why_size, "%s'%s' is not a feature level", where, key);
+    return -1;
+}
+
+static int get_mismatch(const json_t *obj, const char *where, dmlconf_mismatch *out, char *why, size_t why_size)
+{
+    const json_t *coordinates = json_object_get(obj, "coordinates");
+    uint64_t bits;
+
+    memset(out, 0, sizeof(*out));
+    if (!json_is_object(obj))
+    {
+        dmlconf_set_why(why, why_size, "%sis not an object", where);
+        return -1;
+    }
+    if (get_u64(obj, where, "index", &out->logical_index, why, why_size) != 0)
+        return -1;
+    if (coordinates)
+    {
+        size_t count = json_array_size(coordinates);
+        if (!json_is_array(coordinates) || count > DMLCONF_MAX_DIMENSIONS)
+        {
+            dmlconf_set_why(why, why_size, "%s'coordinates' is not an array of at most 8 indices", where);
+            return -1;
+        }
+        for (size_t d = 0; d < count; ++d)
+        {
+            const json_t *c = json_array_get(coordinates, d);
+            if (!json_is_integer(c) || json_integer_value(c) < 0 || json_integer_value(c) > UINT32_MAX)
+            {
+                dmlconf_set_why(why, why_size, "%s'coordinates'[%zu] is not an index", where, d);
+                return -1;
+            }
+            out->coordinates[d] = (uint32_t)json_integer_value(c);
+        }
+        out->dimension_count = (uint32_t)count;
+    }
+    bits = 0;
+    if (get_u64(obj, where, "expected_bits", &bits, why, why_size) != 0)
+        return -1;
+    out->expected_bits = bits;
+    bits = 0;
+    if (get_u64(obj, where, "actual_bits", &bits, why, why_size) != 0)
+        return -1;
+    out->actual_bits = bits;
+    if (get_double(obj, where, "error_ulps", &out->error_ulps, why, why_size) != 0 ||
+        get_double(obj, where, "tolerance_fraction", &out->tolerance_fraction, why, why_size) != 0 ||
+        get_double(obj, where, "tolerance", &out->tolerance, why, why_size) != 0)
+        return -1;
+    return 0;
+}
+
+/* Reads an optional mismatch field that may be null. */
+static int get_optional_mismatch(const json_t *obj, const char *key, bool *has, dmlconf_mismatch *out, char *why,
+                                 size_t why_size)
+{
+    const json_t *value = json_object_get(obj, key);
+    char where[48];
+
+    *has = false;
+    if (!value || json_is_null(value))
+        return 0;
+    snprintf(where, sizeof(where), "comparison.%s: ", key);
+    if (get_mismatch(value, where, out, why, why_size) != 0)
+        return -1;
+    *has = true;
+    return 0;
+}
+
+static int get_comparison(const json_t *obj, dmlconf_comparison *out, char *why, size_t why_size)
+{
+    const char *where = "comparison: ";
+    const json_t *samples = json_object_get(obj, "samples");
+    const json_t *histogram = json_object_get(obj, "histogram");
+
+    if (!json_is_object(obj))
+    {
+        dmlconf_set_why(why, why_size, "'comparison' is not an object");
+        return -1;
+    }
+    if (get_u64(obj, where, "elements", &out->elements, why, why_size) != 0 ||
+        get_u64(obj, where, "mismatches", &out->mismatches, why, why_size) != 0 ||
+        get_u64(obj, where, "unjudged", &out->unjudged, why, why_size) != 0 ||
+        get_double(obj, where, "max_error_ulps", &out->max_error_ulps, why, why_size) != 0 ||
+        get_double(obj, where, "max_tolerance_fraction", &out->max_tolerance_fraction, why, why_size) != 0 ||
+        get_optional_mismatch(obj, "first", &out->has_first, &out->first, why, why_size) != 0 ||
+        get_optional_mismatch(obj, "worst", &out->has_worst, &out->worst, why, why_size) != 0)
+        return -1;
+    if (samples)
+    {
+        size_t count = json_array_size(samples);
+        if (!json_is_array(samples))
+        {
+            dmlconf_set_why(why, why_size, "comparison: 'samples' is not an array");
+            return -1;
+        }
+        if (count > DMLCONF_MISMATCH_SAMPLES)
+            count = DMLCONF_MISMATCH_SAMPLES;
+        for (size_t i = 0; i < count; ++i)
+        {
+            char sample_where[48];
+            snprintf(sample_where, sizeof(sample_where), "comparison.samples[%zu]: ", i);
+            if (get_mismatch(json_array_get(samples, i), sample_where, &out->samples[i], why, why_size) != 0)
+                return -1;
+        }
+        out->sample_count = (uint32_t)count;
+    }
+    if (histogram)
+    {
+        if (!json_is_array(histogram) || json_array_size(histogram) != DMLCONF_HISTOGRAM_BINS)
+        {
+            dmlconf_set_why(why, why_size, "comparison: 'histogram' is not an array of %d counts",
+                            DMLCONF_HISTOGRAM_BINS);
+            return -1;
+        }
+        for (size_t i = 0; i < DMLCONF_HISTOGRAM_BINS; ++i)
+        {
+            const json_t *bin = json_array_get(histogram, i);
+            uint64_t value = 0;
+            if (json_is_integer(bin) && json_integer_value(bin) >= 0)
+                value = (uint64_t)json_integer_value(bin);
+            else if (!json_is_string(bin) || !parse_u64(json_string_value(bin), &value))
+            {
+                dmlconf_set_why(why, why_size, "comparison: 'histogram'[%zu] is not a count", i);
+                return -1;
+            }
+            out->histogram[i] = value;
+        }
+    }
+    return 0;
+}
+
+/* Reads an enum given by name (through `parse`) or by number. */
+static int get_enum(const json_t *obj, const char *key, bool required, int *out, bool (*parse)(const char *, int *),
+                    char *why, size_t why_size)
+{
+    const json_t *value = json_object_get(obj, key);
+
+    if (!value)
+    {
+        if (!required)
+            return 0;
+        dmlconf_set_why(why, why_size, "'%s' is missing", key);
+        return -1;
+    }
+    if (json_is_integer(value) && json_integer_value(value) >= 0 && json_integer_value(value) <= INT32_MAX)
+    {
+        *out = (int)json_integer_value(value);
+        return 0;
+    }
+    if (json_is_string(value) && parse(json_string_value(value), out))
+        return 0;
+    dmlconf_set_why(why, why_size, "'%s' has an unknown value", key);
+    return -1;
+}
+
+static bool parse_op(const char *name, int *out)
+{
+    dmlconf_operator op;
+    if (!dmlconf_operator_from_name(name, &op))
+        return false;
+    *out = (int)op;
+    return true;
+}
+
+static bool parse_type(const char *name, int *out)
+{
+    dmlconf_data_type type;
+    if (!dmlconf_data_type_from_name(name, &type))
+        return false;
+    *out = (int)type;
+    return true;
+}
+
+static bool parse_status(const char *name, int *out)
+{
+    dmlconf_status status;
+    if (!dmlconf_status_from_name(name, &status))
+        return false;
+    *out = (int)status;
+    return true;
+}
+
+int dmlconf_result_from_json(const char *text, size_t length, dmlconf_case_result *out, char *why, size_t why_size)
+{
+    json_error_t error;
+    json_t *obj = json_loadb(text, length, 0, &error);
+    const json_t *comparison;
+    int op = 0;
+    int type = 0;
+    int status = 0;
+    int rc = -1;
+
+    memset(out, 0, sizeof(*out));
+    out->backend_seconds = -1.0;
+    out->wall_seconds = -1.0;
+    if (!obj)
+    {
+        dmlconf_set_why(why, why_size, "not JSON: %s (column %d)", error.text, error.column);
+        return -1;
+    }
+    if (!json_is_object(obj))
+    {
+        dmlconf_set_why(why, why_size, "not a JSON object");
+        goto fail;
+    }
+    if (get_text(obj, "", "id", out->id, sizeof(out->id), true, why, why_size) != 0 ||
+        get_text(obj, "", "file", out->file, sizeof(out->file), false, why, why_size) != 0 ||
+        get_u32(obj, "", "line", &out->line, why, why_size) != 0 ||
+        get_enum(obj, "op", false, &op, parse_op, why, why_size) != 0 ||
+        get_enum(obj, "dtype", false, &type, parse_type, why, why_size) != 0 ||
+        get_u32(obj, "", "dimension_count", &out->dimension_count, why, why_size) != 0 ||
+        get_level(obj, "", "min_feature_level", &out->min_feature_level, why, why_size) != 0 ||
+        get_bool(obj, "", "negative", &out->negative, why, why_size) != 0 ||
+        get_enum(obj, "status", true, &status, parse_status, why, why_size) != 0 ||
+        get_text(obj, "", "message", out->message, sizeof(out->message), false, why, why_size) != 0 ||
+        get_u32(obj, "", "attempts", &out->attempts, why, why_size) != 0 ||
+        get_double(obj, "", "backend_seconds", &out->backend_seconds, why, why_size) != 0 ||
+        get_double(obj, "", "wall_seconds", &out->wall_seconds, why, why_size) != 0 ||
+        get_text(obj, "", "repro_path", out->repro_path, sizeof(out->repro_path), false, why, why_size) != 0)
+        goto fail;
+    out->op = (dmlconf_operator)op;
+    out->data_type = (dmlconf_data_type)type;
+    out->status = (dmlconf_status)status;
+    comparison = json_object_get(obj, "comparison");
+    if (comparison && get_comparison(comparison, &out->comparison, why, why_size) != 0)
+        goto fail;
+    rc = 0;
+fail:
+    json_decref(obj);
+    return rc;
+}
+
+static int read_run_info(const json_t *obj, dmlconf_run_info *info, char *why, size_t why_size)
+{
+    const char *where = "run: ";
+    uint64_t seed = 0;
+
+    memset(info, 0, sizeof(*info));
+    if (!json_is_object(obj))
+    {
+        dmlconf_set_why(why, why_size, "'run' is not an object");
+        return -1;
+    }
+    if (get_text(obj, where, "dmlconf_version", info->dmlconf_version, sizeof(info->dmlconf_version), false, why,
+                 why_size) != 0 ||
+        get_text(obj, where, "backend", info->backend, sizeof(info->backend), false, why, why_size) != 0 ||
+        get_text(obj, where, "adapter", info->adapter, sizeof(info->adapter), false, why, why_size) != 0 ||
+        get_text(obj, where, "driver", info->driver, sizeof(info->driver), false, why, why_size) != 0 ||
+        get_text(obj, where, "runtime", info->runtime, sizeof(info->runtime), false, why, why_size) != 0 ||
+        get_bool(obj, where, "software_adapter", &info->software_adapter, why, why_size) != 0 ||
+        get_level(obj, where, "target_level", &info->target_level, why, why_size) != 0 ||
+        get_u64(obj, where, "seed", &seed, why, why_size) != 0 ||
+        get_text(obj, where, "command_line", info->command_line, sizeof(info->command_line), false, why, why_size) !=
+            0 ||
+        get_text(obj, where, "started_utc", info->started_utc, sizeof(info->started_utc), false, why, why_size) != 0 ||
+        get_text(obj, where, "host", info->host, sizeof(info->host), false, why, why_size) != 0)
+        return -1;
+    info->seed = seed;
+    return 0;
+}
+
+static int read_header(const char *text, size_t length, dmlconf_run_info *info, char *why, size_t why_size)
+{
+    json_error_t error;
+    json_t *obj = json_loadb(text, length, 0, &error);
+    const json_t *format;
+    const json_t *version;
+    dmlconf_run_info scratch;
+    int rc = -1;
+
+    if (!obj)
+    {
+        dmlconf_set_why(why, why_size, "the header is not JSON: %s", error.text);
+        return -1;
+    }
+    format = json_object_get(obj, "format");
+    version = json_object_get(obj, "format_version");
+    if (!json_is_string(format) || strcmp(json_string_value(format), RESULTS_FORMAT) != 0)
+    {
+        dmlconf_set_why(why, why_size, "not a dmlconf results file (the header's 'format' is not \"%s\")",
+                        RESULTS_FORMAT);
+        goto fail;
+    }
+    if (!json_is_integer(version) || json_integer_value(version) < 1 ||
+        json_integer_value(version) > RESULTS_FORMAT_VERSION)
+    {
+        dmlconf_set_why(why, why_size, "format_version is not %d (written by another dmlconf version?)",
+                        RESULTS_FORMAT_VERSION);
+        goto fail;
+    }
+    if (read_run_info(json_object_get(obj, "run"), info ? info : &scratch, why, why_size) != 0)
+        goto fail;
+    rc = 0;
+fail:
+    json_decref(obj);
+    return rc;
+}
+
+/* Reads one line into a growing buffer, without its newline (and a CR
+ * before it). Returns 1 with *newline telling whether it ended in one, 0 at
+ * the end of the file, -1 on a read error or when memory runs out. */
+static int read_line(FILE *file, char **buffer, size_t *capacity, size_t *length, bool *newline)
+{
+    size_t used = 0;
+
+    *newline = false;
+    for (;;)
+    {
+        size_t got;
+        if (*capacity - used < 2)
+        {
+            size_t grown = *capacity ? *capacity * 2 : 4096;
+            char *bigger = realloc(*buffer, grown);
+            if (!bigger)
+                return -1;
+            *buffer = bigger;
+            *capacity = grown;
+        }
+        if (!fgets(*buffer + used, (int)(*capacity - used > INT32_MAX ? INT32_MAX : *capacity - used), file))
+        {
+            if (ferror(file))
+                return -1;
+            break;
+        }
+        got = strlen(*buffer + used);
+        used += got;
+        if (used > 0 && (*buffer)[used - 1] == '\n')
+        {
+            *newline = true;
+            --used;
+            break;
+        }
+    }
+    if (used == 0 && !*newline)
+        return 0;
+    if (used > 0 && (*buffer)[used - 1] == '\r')
+        --used;
+    (*buffer)[used] = '\0';
+    *length = used;
+    return 1;
+}
+
+static bool blank(const char *text, size_t length)
+{
+    for (size_t i = 0; i < length; ++i)
+    {
+        if (text[i] != ' ' && text[i] != '\t')
+            return false;
+    }
+    return true;
+}
+
+int dmlconf_results_read_jsonl(const char *path, dmlconf_run_info *info, dmlconf_result_list *results, size_t *warnings,
+                               char *why, size_t why_size)
+{
+    FILE *file = fopen(path, "rb");
+    char *buffer = NULL;
+    size_t capacity = 0;
+    size_t length = 0;
+    size_t line_number = 0;
+    bool have_header = false;
+    dmlconf_case_result *result = NULL;
+    char reason[384];
+    int rc = -1;
+
+    if (warnings)
+        *warnings = 0;
+    if (!file)
+    {
+        dmlconf_set_why(why, why_size, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    result = malloc(sizeof(*result));
+    if (!result)
+    {
+        dmlconf_set_why(why, why_size, "%s: out of memory", path);
+        goto fail;
+    }
+    for (;;)
+    {
+        bool newline;
+        int got = read_line(file, &buffer, &capacity, &length, &newline);
+
+        if (got < 0)
+        {
+            dmlconf_set_why(why, why_size, "%s:%zu: cannot read (or out of memory)", path, line_number + 1);
+            goto fail;
+        }
+        if (got == 0)
+            break;
+        ++line_number;
+        if (blank(buffer, length))
+            continue;
+        if (!have_header)
+        {
+            if (read_header(buffer, length, info, reason, sizeof(reason)) != 0)
+            {
+                dmlconf_set_why(why, why_size, "%s:%zu: %s", path, line_number, reason);
+                goto fail;
+            }
+            have_header = true;
+            continue;
+        }
+        if (dmlconf_result_from_json(buffer, length, result, reason, sizeof(reason)) != 0)
+        {
+            if (!newline)
+            {
+                /* The last line of a run that died while writing it. */
+                if (warnings)
+                    ++*warnings;
+                break;
+            }
+            dmlconf_set_why(why, why_size, "%s:%zu: %s", path, line_number, reason);
+            goto fail;
+        }
+        if (dmlconf_result_list_append(results, result) != 0)
+        {
+            dmlconf_set_why(why, why_size, "%s:%zu: out of memory", path, line_number);
+            goto fail;
+        }
+    }
+    if (!have_header)
+    {
+        dmlconf_set_why(why, why_size, "%s: no header line (empty file?)", path);
+        goto fail;
+    }
+    rc = 0;
+fail:
+    free(result);
+    free(buffer);
+    fclose(file);
+    return rc;
+}

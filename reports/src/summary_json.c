@@ -1,0 +1,224 @@
+/*
+ * summary.json: the run in one object for machines: run info, counts per
+ * status, the per-feature-level matrix, the verdict, the error/tolerance
+ * histogram and the failing ids.
+ */
+#include "report_internal.h"
+
+#include <stdlib.h>
+
+#define SUMMARY_FORMAT         "dmlconf-summary"
+#define SUMMARY_FORMAT_VERSION 1
+
+static json_t *json_cell(const dmlconf_matrix_cell *cell)
+{
+    json_t *obj = json_object();
+    bool ok = obj != NULL;
+
+    if (!obj)
+        return NULL;
+    dmlconf_json_put(obj, "passed", dmlconf_json_u64(cell->passed), &ok);
+    dmlconf_json_put(obj, "failed", dmlconf_json_u64(cell->failed), &ok);
+    dmlconf_json_put(obj, "skipped", dmlconf_json_u64(cell->skipped), &ok);
+    if (!ok)
+    {
+        json_decref(obj);
+        return NULL;
+    }
+    return obj;
+}
+
+static json_t *json_matrix(const dmlconf_matrix *matrix)
+{
+    json_t *obj = json_object();
+    json_t *columns = json_array();
+    json_t *rows = json_array();
+    bool ok = obj && columns && rows;
+
+    if (!ok)
+    {
+        json_decref(obj);
+        json_decref(columns);
+        json_decref(rows);
+        return NULL;
+    }
+    for (size_t c = 0; c < matrix->column_count; ++c)
+    {
+        const dmlconf_matrix_column *column = &matrix->columns[c];
+        json_t *entry = json_cell(&matrix->totals[c]);
+        if (!entry)
+        {
+            ok = false;
+            continue;
+        }
+        dmlconf_json_put(entry, "label", json_string(column->label), &ok);
+        dmlconf_json_put(entry, "level", dmlconf_json_level(column->level), &ok);
+        dmlconf_json_put(entry, "up_to", dmlconf_json_level(column->up_to), &ok);
+        dmlconf_json_put(entry, "above_target", json_boolean(column->above_target), &ok);
+        dmlconf_json_put(entry, "conformant", json_boolean(dmlconf_matrix_column_conformant(matrix, c)), &ok);
+        if (json_array_append_new(columns, entry) != 0)
+            ok = false;
+    }
+    for (size_t r = 0; r < matrix->row_count; ++r)
+    {
+        const dmlconf_matrix_row *row = &matrix->rows[r];
+        const char *op = dmlconf_operator_name(row->op);
+        const char *type = dmlconf_data_type_name(row->data_type);
+        json_t *entry = json_object();
+        json_t *cells = json_array();
+        if (!entry || !cells)
+        {
+            json_decref(entry);
+            json_decref(cells);
+            ok = false;
+            continue;
+        }
+        for (size_t c = 0; c < matrix->column_count; ++c)
+        {
+            if (json_array_append_new(cells, json_cell(&row->cells[c])) != 0)
+                ok = false;
+        }
+        dmlconf_json_put(entry, "op", op ? json_string(op) : json_integer((json_int_t)row->op), &ok);
+        dmlconf_json_put(entry, "dtype", type ? json_string(type) : json_integer((json_int_t)row->data_type), &ok);
+        dmlconf_json_put(entry, "cells", cells, &ok);
+        if (json_array_append_new(rows, entry) != 0)
+            ok = false;
+    }
+    dmlconf_json_put(obj, "cell",
+                     json_string("passed/failed/skipped of the cases whose min_feature_level is at "
+                                 "or below the column's up_to level"),
+                     &ok);
+    dmlconf_json_put(obj, "columns", columns, &ok);
+    dmlconf_json_put(obj, "rows", rows, &ok);
+    if (!ok)
+    {
+        json_decref(obj);
+        return NULL;
+    }
+    return obj;
+}
+
+static json_t *json_verdict(const dmlconf_matrix *matrix)
+{
+    dmlconf_run_verdict verdict;
+    json_t *obj = json_object();
+    bool ok = obj != NULL;
+
+    if (!obj)
+        return NULL;
+    dmlconf_matrix_verdict(matrix, &verdict);
+    dmlconf_json_put(obj, "conformant", json_boolean(verdict.conformant), &ok);
+    dmlconf_json_put(obj, "level", dmlconf_json_level(verdict.level), &ok);
+    dmlconf_json_put(obj, "target_level", dmlconf_json_level(verdict.target_level), &ok);
+    dmlconf_json_put(obj, "at_target", json_boolean(verdict.at_target), &ok);
+    dmlconf_json_put(obj, "text", json_string(verdict.text), &ok);
+    dmlconf_json_put(obj, "detail", json_string(verdict.detail), &ok);
+    dmlconf_json_put(obj, "required", dmlconf_json_u64(matrix->required), &ok);
+    dmlconf_json_put(obj, "breaking", dmlconf_json_u64(matrix->breaking), &ok);
+    dmlconf_json_put(obj, "lowest_broken_level",
+                     matrix->has_broken ? dmlconf_json_level(matrix->lowest_broken_level) : json_null(), &ok);
+    dmlconf_json_put(obj, "known_failures", dmlconf_json_u64(matrix->known_failures), &ok);
+    dmlconf_json_put(obj, "flakes", dmlconf_json_u64(matrix->flakes), &ok);
+    if (!ok)
+    {
+        json_decref(obj);
+        return NULL;
+    }
+    return obj;
+}
+
+static json_t *json_counts(const dmlconf_matrix *matrix)
+{
+    json_t *obj = json_object();
+    bool ok = obj != NULL;
+
+    if (!obj)
+        return NULL;
+    dmlconf_json_put(obj, "cases", dmlconf_json_u64(matrix->case_count), &ok);
+    for (unsigned s = 0; s < DMLCONF_STATUS_COUNT; ++s)
+        dmlconf_json_put(obj, dmlconf_status_text((dmlconf_status)s), dmlconf_json_u64(matrix->status_counts[s]), &ok);
+    dmlconf_json_put(obj, "unknown", dmlconf_json_u64(matrix->unknown_status_count), &ok);
+    if (!ok)
+    {
+        json_decref(obj);
+        return NULL;
+    }
+    return obj;
+}
+
+static json_t *json_histogram(const dmlconf_matrix *matrix)
+{
+    json_t *obj = json_object();
+    json_t *counts = json_array();
+    bool ok = obj && counts;
+
+    if (!ok)
+    {
+        json_decref(obj);
+        json_decref(counts);
+        return NULL;
+    }
+    for (size_t i = 0; i < DMLCONF_HISTOGRAM_BINS; ++i)
+    {
+        if (json_array_append_new(counts, dmlconf_json_u64(matrix->histogram[i])) != 0)
+            ok = false;
+    }
+    dmlconf_json_put(obj, "bins", json_string("bin i < 10: |error|/tolerance in [i/10, (i+1)/10); bin 10: above 1"),
+                     &ok);
+    dmlconf_json_put(obj, "counts", counts, &ok);
+    dmlconf_json_put(obj, "elements", dmlconf_json_u64(matrix->elements), &ok);
+    if (!ok)
+    {
+        json_decref(obj);
+        return NULL;
+    }
+    return obj;
+}
+
+int dmlconf_write_summary_json(FILE *out, const dmlconf_run_info *info, const dmlconf_case_result *results,
+                               size_t count, const dmlconf_matrix *matrix, char *why, size_t why_size)
+{
+    json_t *root = json_object();
+    json_t *failing = json_array();
+    bool ok = root && failing;
+    size_t n = 0;
+    size_t *order = dmlconf_select_sorted(results, count, dmlconf_result_is_failing, &n);
+    int rc = -1;
+
+    if (!ok || n == SIZE_MAX)
+    {
+        json_decref(failing);
+        dmlconf_set_why(why, why_size, "out of memory");
+        goto fail;
+    }
+    for (size_t i = 0; i < n; ++i)
+    {
+        const dmlconf_case_result *result = &results[order[i]];
+        if (json_array_append_new(failing, dmlconf_json_text(result->id, sizeof(result->id))) != 0)
+            ok = false;
+    }
+    dmlconf_json_put(root, "format", json_string(SUMMARY_FORMAT), &ok);
+    dmlconf_json_put(root, "format_version", json_integer(SUMMARY_FORMAT_VERSION), &ok);
+    dmlconf_json_put(root, "run", dmlconf_json_run_info(info), &ok);
+    dmlconf_json_put(root, "verdict", json_verdict(matrix), &ok);
+    dmlconf_json_put(root, "counts", json_counts(matrix), &ok);
+    dmlconf_json_put(root, "wall_seconds", dmlconf_json_double(matrix->wall_seconds), &ok);
+    dmlconf_json_put(root, "matrix", json_matrix(matrix), &ok);
+    dmlconf_json_put(root, "histogram", json_histogram(matrix), &ok);
+    dmlconf_json_put(root, "failing_ids", failing, &ok);
+    if (!ok)
+    {
+        dmlconf_set_why(why, why_size, "out of memory");
+        goto fail;
+    }
+    if (json_dumpf(root, out, JSON_INDENT(2)) != 0 || fputc('\n', out) == EOF || ferror(out))
+    {
+        dmlconf_set_why(why, why_size, "write error");
+        goto fail;
+    }
+    rc = 0;
+fail:
+    free(order);
+    json_decref(root);
+    return rc;
+}

@@ -1,0 +1,1289 @@
+/*
+ * Tests of the report writers: results.jsonl streaming and reading, JSON
+ * round trips, the matrix and verdict, failures.txt, escaping in every
+ * format, JUnit XML well-formedness (checked by Python's XML parser), and,
+ * with --browser, report.html rendered by headless Chromium.
+ *
+ * Environment (set by CTest): DMLCONF_TEST_OUTPUT, the folder the tests
+ * write into; DMLCONF_TEST_PYTHON, a python3; DMLCONF_TEST_CHROMIUM, the
+ * chromium binary (browser suite only).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <dmlconf/reports.h>
+
+#include <check.h>
+#include <jansson.h>
+
+#include <fcntl.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* ---- helpers -------------------------------------------------------------- */
+
+/* An id with everything that needs escaping somewhere: quotes, markup,
+ * a pipe, a backtick, a comma, a control character, non-ASCII text. */
+#define WEIRD_ID "weird.\"q\" <script>&amp; 'x' | `t`,\x01 \xc3\xa9\xf0\x9f\x99\x82"
+
+/* The folder for one test's files: $DMLCONF_TEST_OUTPUT/name. */
+static void test_dir(const char *name, char *buf, size_t size)
+{
+    const char *root = getenv("DMLCONF_TEST_OUTPUT");
+    snprintf(buf, size, "%s/%s", root && root[0] ? root : "test_reports_output", name);
+}
+
+static void join(char *buf, size_t size, const char *dir, const char *name)
+{
+    snprintf(buf, size, "%s/%s", dir, name);
+}
+
+/* Reads a whole file; NULL when it does not exist. The caller frees. */
+static char *read_file(const char *path, size_t *size)
+{
+    FILE *file = fopen(path, "rb");
+    char *data = NULL;
+    size_t used = 0;
+    size_t capacity = 0;
+
+    if (!file)
+        return NULL;
+    for (;;)
+    {
+        size_t got;
+        if (capacity - used < 4096)
+        {
+            char *bigger;
+            capacity = capacity ? capacity * 2 : 65536;
+            bigger = realloc(data, capacity + 1);
+            ck_assert_ptr_nonnull(bigger);
+            data = bigger;
+        }
+        got = fread(data + used, 1, capacity - used, file);
+        used += got;
+        if (got == 0)
+            break;
+    }
+    fclose(file);
+    data[used] = '\0';
+    if (size)
+        *size = used;
+    return data;
+}
+
+static bool file_exists(const char *path)
+{
+    struct stat info;
+    return stat(path, &info) == 0;
+}
+
+/* Runs argv[0] (a path) with argv; its stdout is returned in *output (may
+ * be NULL), its stderr goes to stderr_path (may be NULL: discarded).
+ * Returns the exit status, or -1 when it did not exit normally. */
+static int run_program(char *const argv[], char **output, const char *stderr_path)
+{
+    int pipe_fds[2];
+    pid_t pid;
+    int status = 0;
+    char *data = NULL;
+    size_t used = 0;
+    size_t capacity = 0;
+
+    ck_assert_int_eq(pipe(pipe_fds), 0);
+    pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0)
+    {
+        int err = open(stderr_path ? stderr_path : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(pipe_fds[1], STDOUT_FILENO);
+        if (err >= 0)
+            dup2(err, STDERR_FILENO);
+        close(pipe_fds[0]);
+        close(pipe_fds[1]);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    close(pipe_fds[1]);
+    for (;;)
+    {
+        ssize_t got;
+        if (capacity - used < 4096)
+        {
+            char *bigger;
+            capacity = capacity ? capacity * 2 : 65536;
+            bigger = realloc(data, capacity + 1);
+            ck_assert_ptr_nonnull(bigger);
+            data = bigger;
+        }
+        got = read(pipe_fds[0], data + used, capacity - used);
+        if (got <= 0)
+            break;
+        used += (size_t)got;
+    }
+    close(pipe_fds[0]);
+    data[used] = '\0';
+    waitpid(pid, &status, 0);
+    if (output)
+        *output = data;
+    else
+        free(data);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static dmlconf_run_info sample_info(dmlconf_feature_level target)
+{
+    dmlconf_run_info info;
+
+    memset(&info, 0, sizeof(info));
+    snprintf(info.dmlconf_version, sizeof(info.dmlconf_version), "0.1.0");
+    snprintf(info.backend, sizeof(info.backend), "d3d12");
+    snprintf(info.adapter, sizeof(info.adapter), "Example GPU \"X\" <rev & 2>");
+    snprintf(info.driver, sizeof(info.driver), "31.0.101.5382");
+    snprintf(info.runtime, sizeof(info.runtime), "DirectML 1.15.2");
+    info.software_adapter = false;
+    info.target_level = target;
+    info.seed = UINT64_MAX;
+    snprintf(info.command_line, sizeof(info.command_line), "dmlconf run --out 'reports dir' --filter 'sum.*'");
+    snprintf(info.started_utc, sizeof(info.started_utc), "2024-05-01T12:00:00Z");
+    snprintf(info.host, sizeof(info.host), "ci-runner-7");
+    return info;
+}
+
+static dmlconf_case_result make_result(const char *id, dmlconf_operator op, dmlconf_data_type type,
+                                       dmlconf_feature_level level, dmlconf_status status)
+{
+    dmlconf_case_result result;
+
+    memset(&result, 0, sizeof(result));
+    snprintf(result.id, sizeof(result.id), "%s", id);
+    snprintf(result.file, sizeof(result.file), "cases/conformance/scan.yaml");
+    result.line = 42;
+    result.op = op;
+    result.data_type = type;
+    result.dimension_count = 3;
+    result.min_feature_level = level;
+    result.status = status;
+    result.attempts = 1;
+    result.backend_seconds = 0.0005;
+    result.wall_seconds = 0.002;
+    result.comparison.elements = 24;
+    result.comparison.histogram[0] = 20;
+    result.comparison.histogram[3] = 4;
+    return result;
+}
+
+/* Gives a result `count` mismatches (FLOAT16 values near 1.5). */
+static void add_mismatches(dmlconf_case_result *result, uint32_t count)
+{
+    dmlconf_comparison *c = &result->comparison;
+
+    c->mismatches = count;
+    c->sample_count = count < DMLCONF_MISMATCH_SAMPLES ? count : DMLCONF_MISMATCH_SAMPLES;
+    for (uint32_t i = 0; i < c->sample_count; ++i)
+    {
+        dmlconf_mismatch *m = &c->samples[i];
+        m->logical_index = 5 + i;
+        m->dimension_count = 3;
+        m->coordinates[0] = 0;
+        m->coordinates[1] = 1;
+        m->coordinates[2] = 1 + i;
+        m->expected_bits = 0x3e00 + i;
+        m->actual_bits = 0x3e00 + i + 3;
+        m->error_ulps = 3.0;
+        m->tolerance_fraction = 1.5 + i;
+        m->tolerance = 0.001953125;
+    }
+    c->has_first = count > 0;
+    c->first = c->samples[0];
+    c->has_worst = count > 0;
+    c->worst = c->samples[c->sample_count ? c->sample_count - 1 : 0];
+    c->max_error_ulps = 3.0;
+    c->max_tolerance_fraction = 1.5 + (c->sample_count ? c->sample_count - 1 : 0);
+    c->histogram[0] = 24 - count;
+    c->histogram[3] = 0;
+    c->histogram[10] = count;
+}
+
+/* A run like a real one: passes at every level, one failure at 4_0, a
+ * crash, an error, a skip above the target, a known failure, a flake. */
+static size_t sample_results(dmlconf_case_result *out)
+{
+    size_t n = 0;
+
+    out[n++] = make_result("sum.f32.r3.a2.inc", DMLCONF_OPERATOR_CUMULATIVE_SUMMATION, DMLCONF_DATA_TYPE_FLOAT32,
+                           DMLCONF_FEATURE_LEVEL_2_1, DMLCONF_STATUS_PASS);
+    out[n++] = make_result("sum.f32.r1.a0.exc", DMLCONF_OPERATOR_CUMULATIVE_SUMMATION, DMLCONF_DATA_TYPE_FLOAT32,
+                           DMLCONF_FEATURE_LEVEL_2_1, DMLCONF_STATUS_PASS);
+    out[n++] = make_result("sum.f16.r2.a1.dec", DMLCONF_OPERATOR_CUMULATIVE_SUMMATION, DMLCONF_DATA_TYPE_FLOAT16,
+                           DMLCONF_FEATURE_LEVEL_2_1, DMLCONF_STATUS_PASS);
+    out[n++] = make_result("sum.i32.r4.a3.inc", DMLCONF_OPERATOR_CUMULATIVE_SUMMATION, DMLCONF_DATA_TYPE_INT32,
+                           DMLCONF_FEATURE_LEVEL_3_1, DMLCONF_STATUS_PASS);
+    out[n++] = make_result("prod.f32.r3.a0.inc", DMLCONF_OPERATOR_CUMULATIVE_PRODUCT, DMLCONF_DATA_TYPE_FLOAT32,
+                           DMLCONF_FEATURE_LEVEL_3_1, DMLCONF_STATUS_PASS);
+    out[n++] = make_result("sum.f16.r8.a7.inc", DMLCONF_OPERATOR_CUMULATIVE_SUMMATION, DMLCONF_DATA_TYPE_FLOAT16,
+                           DMLCONF_FEATURE_LEVEL_4_0, DMLCONF_STATUS_FAIL);
+    add_mismatches(&out[n - 1], 12);
+    snprintf(out[n - 1].message, sizeof(out[n - 1].message), "12 of 24 elements outside tolerance");
+    snprintf(out[n - 1].repro_path, sizeof(out[n - 1].repro_path), "repro/sum.f16.r8.a7.inc.yaml");
+    out[n - 1].attempts = 2;
+    out[n++] = make_result("prod.i64.r2.a1.inc", DMLCONF_OPERATOR_CUMULATIVE_PRODUCT, DMLCONF_DATA_TYPE_INT64,
+                           DMLCONF_FEATURE_LEVEL_5_0, DMLCONF_STATUS_CRASH);
+    snprintf(out[n - 1].message, sizeof(out[n - 1].message), "the worker died (signal 11)");
+    out[n++] = make_result("prod.u64.r1.a0.inc", DMLCONF_OPERATOR_CUMULATIVE_PRODUCT, DMLCONF_DATA_TYPE_UINT64,
+                           DMLCONF_FEATURE_LEVEL_5_1, DMLCONF_STATUS_SKIP);
+    snprintf(out[n - 1].message, sizeof(out[n - 1].message), "above the target level 5_0 | pipe");
+    out[n++] = make_result("sum.u32.r2.a0.inc", DMLCONF_OPERATOR_CUMULATIVE_SUMMATION, DMLCONF_DATA_TYPE_UINT32,
+                           DMLCONF_FEATURE_LEVEL_3_1, DMLCONF_STATUS_EXPECTED_FAIL);
+    snprintf(out[n - 1].message, sizeof(out[n - 1].message), "known failure (baseline)");
+    out[n++] = make_result("sum.f32.r5.a4.dec", DMLCONF_OPERATOR_CUMULATIVE_SUMMATION, DMLCONF_DATA_TYPE_FLOAT32,
+                           DMLCONF_FEATURE_LEVEL_2_1, DMLCONF_STATUS_FLAKE);
+    out[n - 1].attempts = 2;
+    out[n++] = make_result("neg.axis_out_of_range", DMLCONF_OPERATOR_CUMULATIVE_SUMMATION, DMLCONF_DATA_TYPE_FLOAT32,
+                           DMLCONF_FEATURE_LEVEL_NONE, DMLCONF_STATUS_PASS);
+    out[n - 1].negative = true;
+    out[n++] = make_result("prod.f16.r3.a2.exc", DMLCONF_OPERATOR_CUMULATIVE_PRODUCT, DMLCONF_DATA_TYPE_FLOAT16,
+                           DMLCONF_FEATURE_LEVEL_4_0, DMLCONF_STATUS_ERROR);
+    snprintf(out[n - 1].message, sizeof(out[n - 1].message), "CreateOperator failed: E_INVALIDARG (0x80070057)");
+    out[n++] = make_result(WEIRD_ID, DMLCONF_OPERATOR_CUMULATIVE_SUMMATION, DMLCONF_DATA_TYPE_FLOAT32,
+                           DMLCONF_FEATURE_LEVEL_4_0, DMLCONF_STATUS_FAIL);
+    snprintf(out[n - 1].message, sizeof(out[n - 1].message), "line one\nline two <b>&amp;</b> | \"quoted\"");
+    snprintf(out[n - 1].file, sizeof(out[n - 1].file), "cases/edge/a&b <c>.yaml");
+    add_mismatches(&out[n - 1], 1);
+    out[n - 1].comparison.samples[0].expected_bits = 0x3fc00000;
+    out[n - 1].comparison.samples[0].actual_bits = 0x3fa00000;
+    out[n - 1].comparison.first = out[n - 1].comparison.samples[0];
+    out[n - 1].comparison.worst = out[n - 1].comparison.samples[0];
+    return n;
+}
+
+#define SAMPLE_MAX 32
+
+static bool same_double(double a, double b)
+{
+    if (isnan(a) || isnan(b))
+        return isnan(a) && isnan(b);
+    return memcmp(&a, &b, sizeof(a)) == 0;
+}
+
+static void assert_same_mismatch(const dmlconf_mismatch *a, const dmlconf_mismatch *b)
+{
+    ck_assert_uint_eq(a->logical_index, b->logical_index);
+    ck_assert_uint_eq(a->dimension_count, b->dimension_count);
+    ck_assert_mem_eq(a->coordinates, b->coordinates, sizeof(a->coordinates));
+    ck_assert_uint_eq(a->expected_bits, b->expected_bits);
+    ck_assert_uint_eq(a->actual_bits, b->actual_bits);
+    ck_assert_msg(same_double(a->error_ulps, b->error_ulps), "error_ulps %g != %g", a->error_ulps, b->error_ulps);
+    ck_assert_msg(same_double(a->tolerance_fraction, b->tolerance_fraction), "tolerance_fraction %g != %g",
+                  a->tolerance_fraction, b->tolerance_fraction);
+    ck_assert_msg(same_double(a->tolerance, b->tolerance), "tolerance %g != %g", a->tolerance, b->tolerance);
+}
+
+static void assert_same_result(const dmlconf_case_result *a, const dmlconf_case_result *b)
+{
+    const dmlconf_comparison *x = &a->comparison;
+    const dmlconf_comparison *y = &b->comparison;
+
+    ck_assert_str_eq(a->id, b->id);
+    ck_assert_str_eq(a->file, b->file);
+    ck_assert_uint_eq(a->line, b->line);
+    ck_assert_int_eq(a->op, b->op);
+    ck_assert_int_eq(a->data_type, b->data_type);
+    ck_assert_uint_eq(a->dimension_count, b->dimension_count);
+    ck_assert_int_eq(a->min_feature_level, b->min_feature_level);
+    ck_assert_int_eq(a->negative, b->negative);
+    ck_assert_int_eq(a->status, b->status);
+    ck_assert_str_eq(a->message, b->message);
+    ck_assert_uint_eq(a->attempts, b->attempts);
+    ck_assert(same_double(a->backend_seconds, b->backend_seconds));
+    ck_assert(same_double(a->wall_seconds, b->wall_seconds));
+    ck_assert_str_eq(a->repro_path, b->repro_path);
+    ck_assert_uint_eq(x->elements, y->elements);
+    ck_assert_uint_eq(x->mismatches, y->mismatches);
+    ck_assert_uint_eq(x->unjudged, y->unjudged);
+    ck_assert(same_double(x->max_error_ulps, y->max_error_ulps));
+    ck_assert(same_double(x->max_tolerance_fraction, y->max_tolerance_fraction));
+    ck_assert_int_eq(x->has_first, y->has_first);
+    if (x->has_first)
+        assert_same_mismatch(&x->first, &y->first);
+    ck_assert_int_eq(x->has_worst, y->has_worst);
+    if (x->has_worst)
+        assert_same_mismatch(&x->worst, &y->worst);
+    ck_assert_uint_eq(x->sample_count, y->sample_count);
+    for (uint32_t i = 0; i < x->sample_count; ++i)
+        assert_same_mismatch(&x->samples[i], &y->samples[i]);
+    ck_assert_mem_eq(x->histogram, y->histogram, sizeof(x->histogram));
+}
+
+/* A result with every field set to something that is hard to encode. */
+static dmlconf_case_result hard_result(void)
+{
+    dmlconf_case_result result = make_result("x", DMLCONF_OPERATOR_CUMULATIVE_PRODUCT, DMLCONF_DATA_TYPE_UINT64,
+                                             DMLCONF_FEATURE_LEVEL_5_0, DMLCONF_STATUS_UNEXPECTED_PASS);
+    dmlconf_comparison *c = &result.comparison;
+
+    snprintf(result.id, sizeof(result.id), "%s",
+             "id \"with\" quotes\\back\tslash \xc3\xa9\xe2\x82\xac\xf0\x9f\x99\x82");
+    snprintf(result.file, sizeof(result.file), "dir with space/\xe6\x96\x87\xe4\xbb\xb6.yaml");
+    snprintf(result.message, sizeof(result.message), "multi\nline\r\nmessage with \x01 control and \"quotes\"");
+    snprintf(result.repro_path, sizeof(result.repro_path), "repro/x.yaml");
+    result.line = UINT32_MAX;
+    result.negative = true;
+    result.attempts = 2;
+    result.backend_seconds = -1.0;
+    result.wall_seconds = 0.1;
+    c->elements = UINT64_C(0xffffffff);
+    c->mismatches = UINT64_MAX; /* above 2^63-1: a string */
+    c->unjudged = 7;
+    c->max_error_ulps = (double)INFINITY;
+    c->max_tolerance_fraction = (double)NAN;
+    c->has_first = true;
+    c->first.logical_index = UINT64_MAX - 1;
+    c->first.dimension_count = 8;
+    for (uint32_t d = 0; d < 8; ++d)
+        c->first.coordinates[d] = UINT32_MAX - d;
+    c->first.expected_bits = UINT64_MAX;
+    c->first.actual_bits = 0;
+    c->first.error_ulps = -(double)INFINITY;
+    c->first.tolerance_fraction = (double)INFINITY;
+    c->first.tolerance = -0.0;
+    c->has_worst = false;
+    c->sample_count = DMLCONF_MISMATCH_SAMPLES;
+    for (uint32_t i = 0; i < DMLCONF_MISMATCH_SAMPLES; ++i)
+    {
+        c->samples[i] = c->first;
+        c->samples[i].logical_index = i;
+        c->samples[i].dimension_count = i % 9;
+        for (uint32_t d = c->samples[i].dimension_count; d < DMLCONF_MAX_DIMENSIONS; ++d)
+            c->samples[i].coordinates[d] = 0;
+        c->samples[i].error_ulps = 0.1 * i;
+        c->samples[i].tolerance = 1e-300 * i;
+    }
+    for (size_t i = 0; i < DMLCONF_HISTOGRAM_BINS; ++i)
+        c->histogram[i] = i == 10 ? UINT64_MAX : (uint64_t)i * 1000;
+    return result;
+}
+
+/* ---- values and commands ----------------------------------------------------------- */
+
+START_TEST(test_format_element)
+{
+    char text[64];
+
+    dmlconf_report_format_value(DMLCONF_DATA_TYPE_FLOAT32, 0x3fc00000, text, sizeof(text));
+    ck_assert_str_eq(text, "1.5");
+    dmlconf_report_format_value(DMLCONF_DATA_TYPE_FLOAT32, 0x3dcccccd, text, sizeof(text));
+    ck_assert_str_eq(text, "0.1");
+    dmlconf_report_format_value(DMLCONF_DATA_TYPE_FLOAT32, 0x80000000, text, sizeof(text));
+    ck_assert_str_eq(text, "-0");
+    dmlconf_report_format_value(DMLCONF_DATA_TYPE_FLOAT32, 0x7fc00001, text, sizeof(text));
+    ck_assert_str_eq(text, "nan");
+    dmlconf_report_format_value(DMLCONF_DATA_TYPE_FLOAT32, 0xff800000, text, sizeof(text));
+    ck_assert_str_eq(text, "-inf");
+    dmlconf_report_format_value(DMLCONF_DATA_TYPE_FLOAT32, 0x00000001, text, sizeof(text));
+    ck_assert_str_eq(text, "1e-45");
+    dmlconf_report_format_value(DMLCONF_DATA_TYPE_FLOAT16, 0x3c00, text, sizeof(text));
+    ck_assert_str_eq(text, "1");
+    dmlconf_report_format_value(DMLCONF_DATA_TYPE_FLOAT16, 0x7bff, text, sizeof(text));
+    ck_assert_str_eq(text, "65504");
+    dmlconf_report_format_value(DMLCONF_DATA_TYPE_FLOAT16, 0x2e66, text, sizeof(text));
+    ck_assert_str_eq(text, "0.1");
+    dmlconf_report_format_value(DMLCONF_DATA_TYPE_INT32, 0xffffffff, text, sizeof(text));
+    ck_assert_str_eq(text, "-1");
+    dmlconf_report_format_value(DMLCONF_DATA_TYPE_UINT32, 0xffffffff, text, sizeof(text));
+    ck_assert_str_eq(text, "4294967295");
+    dmlconf_report_format_value(DMLCONF_DATA_TYPE_INT64, UINT64_C(0x8000000000000000), text, sizeof(text));
+    ck_assert_str_eq(text, "-9223372036854775808");
+    dmlconf_report_format_value(DMLCONF_DATA_TYPE_UINT64, UINT64_MAX, text, sizeof(text));
+    ck_assert_str_eq(text, "18446744073709551615");
+
+    dmlconf_report_format_bits(DMLCONF_DATA_TYPE_FLOAT16, 0x3c00, text, sizeof(text));
+    ck_assert_str_eq(text, "0x3c00");
+    dmlconf_report_format_bits(DMLCONF_DATA_TYPE_INT32, 0x1, text, sizeof(text));
+    ck_assert_str_eq(text, "0x00000001");
+    dmlconf_report_format_bits(DMLCONF_DATA_TYPE_INT64, UINT64_MAX, text, sizeof(text));
+    ck_assert_str_eq(text, "0xffffffffffffffff");
+
+    /* snprintf semantics: the full length comes back, the text is cut. */
+    ck_assert_uint_eq(dmlconf_report_format_value(DMLCONF_DATA_TYPE_UINT64, UINT64_MAX, text, 5), 20);
+    ck_assert_str_eq(text, "1844");
+}
+END_TEST
+
+START_TEST(test_format_coordinates_and_repro)
+{
+    dmlconf_mismatch m;
+    char text[512];
+
+    memset(&m, 0, sizeof(m));
+    m.dimension_count = 3;
+    m.coordinates[1] = 2;
+    m.coordinates[2] = 1;
+    dmlconf_report_format_coordinates(&m, text, sizeof(text));
+    ck_assert_str_eq(text, "[0, 2, 1]");
+    m.dimension_count = 0;
+    dmlconf_report_format_coordinates(&m, text, sizeof(text));
+    ck_assert_str_eq(text, "[]");
+
+    dmlconf_report_format_repro("sum.f32.r1", text, sizeof(text));
+    ck_assert_str_eq(text, "dmlconf run --filter 'sum.f32.r1'");
+    dmlconf_report_format_repro("it's", text, sizeof(text));
+    ck_assert_str_eq(text, "dmlconf run --filter 'it'\\''s'");
+}
+END_TEST
+
+/* ---- JSON ------------------------------------------------------------------------ */
+
+START_TEST(test_json_round_trip)
+{
+    dmlconf_case_result original = hard_result();
+    dmlconf_case_result back;
+    char why[256] = "";
+    char *line = dmlconf_result_to_json(&original);
+    json_error_t error;
+    json_t *strict;
+
+    ck_assert_ptr_nonnull(line);
+    ck_assert_ptr_null(strchr(line, '\n'));
+    /* Plain JSON: a strict parser takes it, and no NaN/Infinity literal. */
+    strict = json_loads(line, 0, &error);
+    ck_assert_msg(strict != NULL, "invalid JSON: %s in %s", error.text, line);
+    json_decref(strict);
+    ck_assert_ptr_null(strstr(line, "NaN"));
+    ck_assert_ptr_null(strstr(line, "Infinity"));
+    ck_assert_ptr_nonnull(strstr(line, "\"max_error_ulps\":\"inf\""));
+    ck_assert_ptr_nonnull(strstr(line, "\"max_tolerance_fraction\":\"nan\""));
+    ck_assert_ptr_nonnull(strstr(line, "\"mismatches\":\"18446744073709551615\""));
+    ck_assert_ptr_nonnull(strstr(line, "\"expected_bits\":\"0xffffffffffffffff\""));
+    ck_assert_ptr_nonnull(strstr(line, "\"status\":\"unexpected-pass\""));
+    ck_assert_ptr_nonnull(strstr(line, "\"min_feature_level\":\"5_0\""));
+
+    ck_assert_msg(dmlconf_result_from_json(line, strlen(line), &back, why, sizeof(why)) == 0, "%s", why);
+    /* The control character survives as itself in JSON (\u0001). */
+    assert_same_result(&original, &back);
+    free(line);
+}
+END_TEST
+
+START_TEST(test_json_every_status_and_level)
+{
+    size_t level_count = 0;
+    const dmlconf_feature_level *levels = dmlconf_feature_levels(&level_count);
+
+    for (int s = 0; s < DMLCONF_STATUS_COUNT; ++s)
+    {
+        for (size_t l = 0; l <= level_count; ++l)
+        {
+            dmlconf_case_result original =
+                make_result("s", DMLCONF_OPERATOR_CUMULATIVE_SUMMATION, DMLCONF_DATA_TYPE_FLOAT16,
+                            l < level_count ? levels[l] : DMLCONF_FEATURE_LEVEL_NONE, (dmlconf_status)s);
+            dmlconf_case_result back;
+            char *line = dmlconf_result_to_json(&original);
+            ck_assert_ptr_nonnull(line);
+            ck_assert_int_eq(dmlconf_result_from_json(line, strlen(line), &back, NULL, 0), 0);
+            assert_same_result(&original, &back);
+            free(line);
+        }
+    }
+}
+END_TEST
+
+START_TEST(test_json_invalid_utf8)
+{
+    dmlconf_case_result original =
+        make_result("bad\xff\xfe utf8 \xc3", DMLCONF_OPERATOR_CUMULATIVE_SUMMATION, DMLCONF_DATA_TYPE_FLOAT32,
+                    DMLCONF_FEATURE_LEVEL_2_1, DMLCONF_STATUS_FAIL);
+    dmlconf_case_result back;
+    char *line = dmlconf_result_to_json(&original);
+
+    /* A full id buffer without its NUL must not be read past. */
+    memset(original.file, 'f', sizeof(original.file));
+    free(line);
+    line = dmlconf_result_to_json(&original);
+    ck_assert_ptr_nonnull(line);
+    ck_assert_int_eq(dmlconf_result_from_json(line, strlen(line), &back, NULL, 0), 0);
+    ck_assert_str_eq(back.id, "bad\xef\xbf\xbd\xef\xbf\xbd utf8 \xef\xbf\xbd");
+    ck_assert_uint_eq(strlen(back.file), sizeof(back.file) - 1);
+    free(line);
+}
+END_TEST
+
+START_TEST(test_json_rejects)
+{
+    static const char *const bad[] = {
+        "",
+        "[1,2]",
+        "{\"status\":\"pass\"}",
+        "{\"id\":\"x\"}",
+        "{\"id\":\"x\",\"status\":\"great\"}",
+        "{\"id\":\"x\",\"status\":\"pass\",\"line\":-1}",
+        "{\"id\":\"x\",\"status\":\"pass\",\"min_feature_level\":\"9_9\"}",
+        "{\"id\":\"x\",\"status\":\"pass\",\"wall_seconds\":\"fast\"}",
+        "{\"id\":\"x\",\"status\":\"pass\",\"comparison\":{\"histogram\":[1,2]}}",
+        "{\"id\":\"x\",\"status\":\"pass\",\"comparison\":{\"first\":{\"expected_bits\":\"0xzz\"}}}",
+        "{\"id\":\"x\",\"status\":\"pass\",\"wall_seconds\":NaN}",
+    };
+
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); ++i)
+    {
+        dmlconf_case_result result;
+        char why[256] = "";
+        ck_assert_msg(dmlconf_result_from_json(bad[i], strlen(bad[i]), &result, why, sizeof(why)) != 0, "accepted %s",
+                      bad[i]);
+        ck_assert_msg(why[0] != '\0', "no reason for %s", bad[i]);
+    }
+}
+END_TEST
+
+/* ---- streaming and reading ---------------------------------------------------------------- */
+
+START_TEST(test_streaming)
+{
+    char dir[512];
+    char path[600];
+    char why[512] = "";
+    dmlconf_run_info info = sample_info(DMLCONF_FEATURE_LEVEL_5_0);
+    dmlconf_run_info read_info;
+    dmlconf_case_result results[SAMPLE_MAX];
+    size_t count = sample_results(results);
+    dmlconf_report_set *set = NULL;
+    FILE *stale;
+
+    test_dir("streaming/nested/dir", dir, sizeof(dir));
+    /* A report from an earlier run must not survive into this one. */
+    ck_assert_int_eq(dmlconf_reports_write_all(dir, &info, results, 1, why, sizeof(why)), 0);
+    join(path, sizeof(path), dir, DMLCONF_REPORT_SUMMARY_JSON);
+    ck_assert(file_exists(path));
+
+    ck_assert_msg(dmlconf_reports_open(dir, &info, &set, why, sizeof(why)) == 0, "%s", why);
+    ck_assert(!file_exists(path));
+    dmlconf_reports_set_fsync(set, true);
+    join(path, sizeof(path), dir, DMLCONF_REPORT_RESULTS_JSONL);
+    for (size_t i = 0; i < count; ++i)
+    {
+        dmlconf_result_list list = {NULL, 0, 0};
+        size_t warnings = 99;
+
+        ck_assert_msg(dmlconf_reports_add(set, &results[i]) == 0, "%s", dmlconf_reports_error(set));
+        /* Readable after every add, without finishing. */
+        ck_assert_msg(dmlconf_results_read_jsonl(path, &read_info, &list, &warnings, why, sizeof(why)) == 0, "%s", why);
+        ck_assert_uint_eq(list.count, i + 1);
+        ck_assert_uint_eq(warnings, 0);
+        assert_same_result(&results[i], &list.items[i]);
+        dmlconf_result_list_free(&list);
+    }
+    ck_assert_mem_eq(&read_info, &info, sizeof(info));
+    ck_assert_uint_eq(dmlconf_reports_matrix(set)->case_count, count);
+    /* Closing without finishing (a run that stopped) leaves results.jsonl
+     * complete and no summary. */
+    dmlconf_reports_close(set);
+    join(path, sizeof(path), dir, DMLCONF_REPORT_SUMMARY_JSON);
+    ck_assert(!file_exists(path));
+
+    /* A file where the directory should be. */
+    join(path, sizeof(path), dir, "not-a-dir");
+    stale = fopen(path, "wb");
+    ck_assert_ptr_nonnull(stale);
+    fclose(stale);
+    ck_assert_int_ne(dmlconf_reports_open(path, &info, &set, why, sizeof(why)), 0);
+    ck_assert_ptr_null(set);
+    ck_assert_ptr_nonnull(strstr(why, "not-a-dir"));
+}
+END_TEST
+
+START_TEST(test_truncated_last_line)
+{
+    char dir[512];
+    char path[600];
+    char why[512] = "";
+    dmlconf_run_info info = sample_info(DMLCONF_FEATURE_LEVEL_5_0);
+    dmlconf_case_result results[SAMPLE_MAX];
+    size_t count = sample_results(results);
+    dmlconf_result_list list = {NULL, 0, 0};
+    size_t warnings = 0;
+    size_t size = 0;
+    char *data;
+    char *cut;
+    FILE *file;
+
+    test_dir("truncated", dir, sizeof(dir));
+    ck_assert_int_eq(dmlconf_reports_write_all(dir, &info, results, count, why, sizeof(why)), 0);
+    join(path, sizeof(path), dir, DMLCONF_REPORT_RESULTS_JSONL);
+    data = read_file(path, &size);
+    ck_assert_ptr_nonnull(data);
+
+    /* Cut the file in the middle of its last line: a crash while writing. */
+    file = fopen(path, "wb");
+    ck_assert_ptr_nonnull(file);
+    fwrite(data, 1, size - 40, file);
+    fclose(file);
+    ck_assert_msg(dmlconf_results_read_jsonl(path, NULL, &list, &warnings, why, sizeof(why)) == 0, "%s", why);
+    ck_assert_uint_eq(list.count, count - 1);
+    ck_assert_uint_eq(warnings, 1);
+    dmlconf_result_list_free(&list);
+
+    /* Shards merge into one list. */
+    ck_assert_int_eq(dmlconf_results_read_jsonl(path, NULL, &list, NULL, why, sizeof(why)), 0);
+    ck_assert_int_eq(dmlconf_results_read_jsonl(path, NULL, &list, NULL, why, sizeof(why)), 0);
+    ck_assert_uint_eq(list.count, 2 * (count - 1));
+    dmlconf_result_list_free(&list);
+
+    /* A broken line that is not the last is an error with its line. */
+    cut = strchr(strchr(data, '\n') + 1, '\n'); /* the end of line 2 */
+    cut[-3] = '#';
+    file = fopen(path, "wb");
+    ck_assert_ptr_nonnull(file);
+    fwrite(data, 1, size, file);
+    fclose(file);
+    ck_assert_int_ne(dmlconf_results_read_jsonl(path, NULL, &list, NULL, why, sizeof(why)), 0);
+    ck_assert_msg(strstr(why, "results.jsonl:2:") != NULL, "%s", why);
+    dmlconf_result_list_free(&list);
+
+    /* No header, no file. */
+    file = fopen(path, "wb");
+    ck_assert_ptr_nonnull(file);
+    fclose(file);
+    ck_assert_int_ne(dmlconf_results_read_jsonl(path, NULL, &list, NULL, why, sizeof(why)), 0);
+    ck_assert_ptr_nonnull(strstr(why, "header"));
+    join(path, sizeof(path), dir, "missing.jsonl");
+    ck_assert_int_ne(dmlconf_results_read_jsonl(path, NULL, &list, NULL, why, sizeof(why)), 0);
+    ck_assert_ptr_nonnull(strstr(why, "missing.jsonl"));
+    free(data);
+}
+END_TEST
+
+/* ---- matrix and verdict ------------------------------------------------------------------ */
+
+static void build_matrix(dmlconf_matrix *matrix, dmlconf_feature_level target, const dmlconf_case_result *results,
+                         size_t count)
+{
+    dmlconf_matrix_init(matrix, target);
+    for (size_t i = 0; i < count; ++i)
+        ck_assert_int_eq(dmlconf_matrix_add(matrix, &results[i]), 0);
+}
+
+/* One passing case per level 2_1 .. 5_0 and both operators. */
+static size_t passing_ladder(dmlconf_case_result *out)
+{
+    static const dmlconf_feature_level levels[] = {DMLCONF_FEATURE_LEVEL_2_1, DMLCONF_FEATURE_LEVEL_3_1,
+                                                   DMLCONF_FEATURE_LEVEL_4_0, DMLCONF_FEATURE_LEVEL_5_0};
+    size_t n = 0;
+
+    for (size_t i = 0; i < 4; ++i)
+    {
+        char id[32];
+        snprintf(id, sizeof(id), "sum.%zu", i);
+        out[n++] = make_result(id, DMLCONF_OPERATOR_CUMULATIVE_SUMMATION, DMLCONF_DATA_TYPE_FLOAT32, levels[i],
+                               DMLCONF_STATUS_PASS);
+        snprintf(id, sizeof(id), "prod.%zu", i);
+        out[n++] = make_result(id, DMLCONF_OPERATOR_CUMULATIVE_PRODUCT, DMLCONF_DATA_TYPE_INT32, levels[i],
+                               DMLCONF_STATUS_PASS);
+    }
+    return n;
+}
+
+START_TEST(test_matrix_columns)
+{
+    dmlconf_matrix matrix;
+    dmlconf_case_result results[SAMPLE_MAX];
+    size_t count = passing_ladder(results);
+    static const char *const labels[] = {"2_1", "3_1", "4_0", "5_0", "5_1+"};
+
+    build_matrix(&matrix, DMLCONF_FEATURE_LEVEL_5_0, results, count);
+    ck_assert_uint_eq(matrix.column_count, 5);
+    for (size_t c = 0; c < 5; ++c)
+        ck_assert_str_eq(matrix.columns[c].label, labels[c]);
+    ck_assert_int_eq(matrix.columns[4].level, DMLCONF_FEATURE_LEVEL_5_1);
+    ck_assert_int_eq(matrix.columns[4].up_to, DMLCONF_FEATURE_LEVEL_6_4);
+    ck_assert(!matrix.columns[3].above_target);
+    ck_assert(matrix.columns[4].above_target);
+
+    /* Rows sorted by operator then type; a case counts from its level up. */
+    ck_assert_uint_eq(matrix.row_count, 2);
+    ck_assert_int_eq(matrix.rows[0].op, DMLCONF_OPERATOR_CUMULATIVE_SUMMATION);
+    ck_assert_int_eq(matrix.rows[1].op, DMLCONF_OPERATOR_CUMULATIVE_PRODUCT);
+    for (size_t c = 0; c < 5; ++c)
+    {
+        ck_assert_uint_eq(matrix.rows[0].cells[c].passed, c < 4 ? c + 1 : 4);
+        ck_assert_uint_eq(matrix.totals[c].passed, 2 * (c < 4 ? c + 1 : 4));
+        ck_assert_uint_eq(matrix.rows[0].cells[c].statuses[DMLCONF_STATUS_PASS], c < 4 ? c + 1 : 4);
+    }
+    ck_assert_uint_eq(matrix.case_count, count);
+    ck_assert_uint_eq(matrix.status_counts[DMLCONF_STATUS_PASS], count);
+    ck_assert_uint_eq(matrix.histogram[0], 20 * count);
+    dmlconf_matrix_free(&matrix);
+}
+END_TEST
+
+START_TEST(test_verdict_all_pass)
+{
+    dmlconf_matrix matrix;
+    dmlconf_run_verdict verdict;
+    dmlconf_case_result results[SAMPLE_MAX];
+    size_t count = passing_ladder(results);
+
+    build_matrix(&matrix, DMLCONF_FEATURE_LEVEL_5_0, results, count);
+    dmlconf_matrix_verdict(&matrix, &verdict);
+    ck_assert(verdict.conformant);
+    ck_assert(verdict.at_target);
+    ck_assert_int_eq(verdict.level, DMLCONF_FEATURE_LEVEL_5_0);
+    ck_assert_str_eq(verdict.text, "conformant at level 5_0");
+    for (size_t c = 0; c < 4; ++c)
+        ck_assert(dmlconf_matrix_column_conformant(&matrix, c));
+    ck_assert(!dmlconf_matrix_column_conformant(&matrix, 4)); /* above the target */
+    dmlconf_matrix_free(&matrix);
+
+    /* No target given: the highest known level. */
+    build_matrix(&matrix, DMLCONF_FEATURE_LEVEL_NONE, results, count);
+    dmlconf_matrix_verdict(&matrix, &verdict);
+    ck_assert_str_eq(verdict.text, "conformant at level 6_4");
+    ck_assert(dmlconf_matrix_column_conformant(&matrix, 4));
+    dmlconf_matrix_free(&matrix);
+}
+END_TEST
+
+START_TEST(test_verdict_fail_at_4_0)
+{
+    dmlconf_matrix matrix;
+    dmlconf_run_verdict verdict;
+    dmlconf_case_result results[SAMPLE_MAX];
+    size_t count = passing_ladder(results);
+
+    results[4].status = DMLCONF_STATUS_FAIL; /* sum at 4_0 */
+    build_matrix(&matrix, DMLCONF_FEATURE_LEVEL_5_0, results, count);
+    dmlconf_matrix_verdict(&matrix, &verdict);
+    ck_assert(verdict.conformant);
+    ck_assert(!verdict.at_target);
+    ck_assert_int_eq(verdict.level, DMLCONF_FEATURE_LEVEL_3_1);
+    ck_assert_str_eq(verdict.text, "conformant at level 3_1");
+    ck_assert_msg(strstr(verdict.detail, "1 of the 8 cases") && strstr(verdict.detail, "level 4_0"), "%s",
+                  verdict.detail);
+    ck_assert(dmlconf_matrix_column_conformant(&matrix, 0));
+    ck_assert(dmlconf_matrix_column_conformant(&matrix, 1));
+    ck_assert(!dmlconf_matrix_column_conformant(&matrix, 2));
+    ck_assert(!dmlconf_matrix_column_conformant(&matrix, 3));
+    ck_assert_uint_eq(matrix.rows[0].cells[2].failed, 1);
+    ck_assert_uint_eq(matrix.rows[0].cells[1].failed, 0);
+    dmlconf_matrix_free(&matrix);
+
+    /* Every breaking status does the same; a failure at 2_1 leaves none. */
+    for (int s = 0; s < DMLCONF_STATUS_COUNT; ++s)
+    {
+        bool breaks = s == DMLCONF_STATUS_FAIL || s == DMLCONF_STATUS_ERROR || s == DMLCONF_STATUS_CRASH ||
+                      s == DMLCONF_STATUS_TIMEOUT || s == DMLCONF_STATUS_UNEXPECTED_PASS || s == DMLCONF_STATUS_SKIP;
+        count = passing_ladder(results);
+        results[0].status = (dmlconf_status)s;
+        build_matrix(&matrix, DMLCONF_FEATURE_LEVEL_5_0, results, count);
+        dmlconf_matrix_verdict(&matrix, &verdict);
+        ck_assert_msg(verdict.conformant == !breaks, "status %d", s);
+        if (breaks)
+            ck_assert_str_eq(verdict.text, "not conformant at any level");
+        dmlconf_matrix_free(&matrix);
+    }
+}
+END_TEST
+
+START_TEST(test_verdict_skip_unsupported)
+{
+    dmlconf_matrix matrix;
+    dmlconf_run_verdict verdict;
+    dmlconf_case_result results[SAMPLE_MAX];
+    size_t count = passing_ladder(results);
+
+    /* The backend does not support UINT64 products at 5_0: a skip that
+     * breaks 5_0. */
+    results[count++] = make_result("prod.u64", DMLCONF_OPERATOR_CUMULATIVE_PRODUCT, DMLCONF_DATA_TYPE_UINT64,
+                                   DMLCONF_FEATURE_LEVEL_5_0, DMLCONF_STATUS_SKIP);
+    build_matrix(&matrix, DMLCONF_FEATURE_LEVEL_5_0, results, count);
+    dmlconf_matrix_verdict(&matrix, &verdict);
+    ck_assert_str_eq(verdict.text, "conformant at level 4_0");
+    ck_assert_uint_eq(matrix.rows[2].cells[3].skipped, 1);
+    dmlconf_matrix_free(&matrix);
+
+    /* The same case above a 4_0 target does not count. */
+    count = passing_ladder(results);
+    count -= 2; /* drop the 5_0 cases: they would be skipped too */
+    results[count++] = make_result("prod.u64", DMLCONF_OPERATOR_CUMULATIVE_PRODUCT, DMLCONF_DATA_TYPE_UINT64,
+                                   DMLCONF_FEATURE_LEVEL_5_0, DMLCONF_STATUS_SKIP);
+    build_matrix(&matrix, DMLCONF_FEATURE_LEVEL_4_0, results, count);
+    dmlconf_matrix_verdict(&matrix, &verdict);
+    ck_assert_str_eq(verdict.text, "conformant at level 4_0");
+    ck_assert(verdict.at_target);
+    ck_assert(matrix.columns[3].above_target);
+    dmlconf_matrix_free(&matrix);
+}
+END_TEST
+
+START_TEST(test_verdict_baseline_and_empty)
+{
+    dmlconf_matrix matrix;
+    dmlconf_run_verdict verdict;
+    dmlconf_case_result results[SAMPLE_MAX];
+    size_t count = passing_ladder(results);
+
+    results[1].status = DMLCONF_STATUS_EXPECTED_FAIL;
+    results[2].status = DMLCONF_STATUS_FLAKE;
+    build_matrix(&matrix, DMLCONF_FEATURE_LEVEL_5_0, results, count);
+    dmlconf_matrix_verdict(&matrix, &verdict);
+    ck_assert_str_eq(verdict.text, "conformant at level 5_0");
+    ck_assert_msg(strstr(verdict.detail, "1 known failure accepted from the baseline") != NULL, "%s", verdict.detail);
+    ck_assert_msg(strstr(verdict.detail, "1 flaky case") != NULL, "%s", verdict.detail);
+    dmlconf_matrix_free(&matrix);
+
+    build_matrix(&matrix, DMLCONF_FEATURE_LEVEL_5_0, results, 0);
+    dmlconf_matrix_verdict(&matrix, &verdict);
+    ck_assert(!verdict.conformant);
+    ck_assert_msg(strncmp(verdict.text, "no verdict", 10) == 0, "%s", verdict.text);
+    dmlconf_matrix_free(&matrix);
+}
+END_TEST
+
+START_TEST(test_matrix_print)
+{
+    dmlconf_matrix matrix;
+    dmlconf_case_result results[SAMPLE_MAX];
+    size_t count = sample_results(results);
+    char *plain;
+    char *colored;
+    size_t plain_size;
+    size_t colored_size;
+    size_t width = 0;
+    size_t table_lines = 0;
+    FILE *out;
+
+    build_matrix(&matrix, DMLCONF_FEATURE_LEVEL_5_0, results, count);
+    out = open_memstream(&plain, &plain_size);
+    dmlconf_matrix_print(out, &matrix, false);
+    fclose(out);
+    out = open_memstream(&colored, &colored_size);
+    dmlconf_matrix_print(out, &matrix, true);
+    fclose(out);
+
+    ck_assert_ptr_null(strchr(plain, '\033'));
+    ck_assert_ptr_nonnull(strstr(colored, "\033[31m"));
+    ck_assert_ptr_nonnull(strstr(plain, "verdict: conformant at level 3_1"));
+    ck_assert_ptr_nonnull(strstr(plain, "13 cases: 6 pass, 2 fail, 1 skip, 1 error, 1 crash"));
+
+    /* The table's lines (header to "conformant") are equally wide: aligned. */
+    for (char *line = plain; *line;)
+    {
+        char *end = strchr(line, '\n');
+        size_t length = end ? (size_t)(end - line) : strlen(line);
+        if (!strncmp(line, "operator", 8) || !strncmp(line, "cumulative_", 11) || !strncmp(line, "all ", 4) ||
+            !strncmp(line, "conformant", 10))
+        {
+            if (table_lines++ == 0)
+                width = length;
+            ck_assert_msg(length == width, "misaligned: '%.*s'", (int)length, line);
+        }
+        line += end ? length + 1 : length;
+    }
+    ck_assert_uint_eq(table_lines, matrix.row_count + 3);
+    free(plain);
+    free(colored);
+    dmlconf_matrix_free(&matrix);
+}
+END_TEST
+
+/* ---- the final reports ----------------------------------------------------------------- */
+
+START_TEST(test_failures_txt)
+{
+    dmlconf_case_result results[SAMPLE_MAX];
+    size_t count = sample_results(results);
+    char *text;
+    size_t size;
+    FILE *out;
+
+    results[0].status = DMLCONF_STATUS_UNEXPECTED_PASS; /* leaves the baseline */
+    results[1].status = DMLCONF_STATUS_TIMEOUT;
+    out = open_memstream(&text, &size);
+    ck_assert_int_eq(dmlconf_write_failures(out, results, count, NULL, 0), 0);
+    fclose(out);
+    ck_assert_str_eq(text, "prod.f16.r3.a2.exc,error\n"
+                           "prod.i64.r2.a1.inc,crash\n"
+                           "sum.f16.r8.a7.inc,fail\n"
+                           "sum.f32.r1.a0.exc,timeout\n"
+                           "sum.u32.r2.a0.inc,fail\n"
+                           "weird.\"q\" <script>&amp; 'x' | `t`,? \xc3\xa9\xf0\x9f\x99\x82,fail\n");
+    free(text);
+}
+END_TEST
+
+START_TEST(test_write_all_and_summary_json)
+{
+    char dir[512];
+    char path[600];
+    char why[512] = "";
+    dmlconf_run_info info = sample_info(DMLCONF_FEATURE_LEVEL_5_0);
+    dmlconf_case_result results[SAMPLE_MAX];
+    size_t count = sample_results(results);
+    static const char *const names[] = {DMLCONF_REPORT_RESULTS_JSONL, DMLCONF_REPORT_SUMMARY_JSON,
+                                        DMLCONF_REPORT_JUNIT_XML,     DMLCONF_REPORT_SUMMARY_MD,
+                                        DMLCONF_REPORT_HTML,          DMLCONF_REPORT_FAILURES_TXT};
+    json_error_t error;
+    json_t *root;
+    json_t *failing;
+    json_t *columns;
+    dmlconf_result_list list = {NULL, 0, 0};
+
+    test_dir("write_all", dir, sizeof(dir));
+    ck_assert_msg(dmlconf_reports_write_all(dir, &info, results, count, why, sizeof(why)) == 0, "%s", why);
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); ++i)
+    {
+        size_t size = 0;
+        char *data;
+        join(path, sizeof(path), dir, names[i]);
+        data = read_file(path, &size);
+        ck_assert_msg(data && size > 0, "%s is missing or empty", names[i]);
+        free(data);
+        join(path, sizeof(path), dir, names[i]);
+        strncat(path, ".tmp", sizeof(path) - strlen(path) - 1);
+        ck_assert_msg(!file_exists(path), "%s left behind", path);
+    }
+
+    join(path, sizeof(path), dir, DMLCONF_REPORT_RESULTS_JSONL);
+    ck_assert_int_eq(dmlconf_results_read_jsonl(path, NULL, &list, NULL, why, sizeof(why)), 0);
+    ck_assert_uint_eq(list.count, count);
+    for (size_t i = 0; i < count; ++i)
+        assert_same_result(&results[i], &list.items[i]);
+    dmlconf_result_list_free(&list);
+
+    join(path, sizeof(path), dir, DMLCONF_REPORT_SUMMARY_JSON);
+    root = json_load_file(path, 0, &error);
+    ck_assert_msg(root != NULL, "summary.json: %s", error.text);
+    ck_assert_str_eq(json_string_value(json_object_get(root, "format")), "dmlconf-summary");
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(root, "verdict"), "text")),
+                     "conformant at level 3_1");
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(root, "verdict"), "level")), "3_1");
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(root, "verdict"), "lowest_broken_level")),
+                     "4_0");
+    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(root, "counts"), "cases")), (json_int_t)count);
+    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(root, "counts"), "fail")), 2);
+    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(root, "counts"), "expected-fail")), 1);
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(root, "run"), "seed")), "18446744073709551615");
+    failing = json_object_get(root, "failing_ids");
+    ck_assert_uint_eq(json_array_size(failing), 4);
+    ck_assert_str_eq(json_string_value(json_array_get(failing, 0)), "prod.f16.r3.a2.exc");
+    ck_assert_str_eq(json_string_value(json_array_get(failing, 1)), "prod.i64.r2.a1.inc");
+    ck_assert_str_eq(json_string_value(json_array_get(failing, 2)), "sum.f16.r8.a7.inc");
+    ck_assert_str_eq(json_string_value(json_array_get(failing, 3)), WEIRD_ID);
+    columns = json_object_get(json_object_get(root, "matrix"), "columns");
+    ck_assert_uint_eq(json_array_size(columns), 5);
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(columns, 4), "label")), "5_1+");
+    ck_assert(json_is_true(json_object_get(json_array_get(columns, 1), "conformant")));
+    ck_assert(json_is_false(json_object_get(json_array_get(columns, 2), "conformant")));
+    ck_assert_int_eq(
+        json_integer_value(json_array_get(json_object_get(json_object_get(root, "histogram"), "counts"), 10)), 13);
+    json_decref(root);
+}
+END_TEST
+
+START_TEST(test_escaping_in_reports)
+{
+    char dir[512];
+    char path[600];
+    char why[512] = "";
+    dmlconf_run_info info = sample_info(DMLCONF_FEATURE_LEVEL_5_0);
+    dmlconf_case_result results[SAMPLE_MAX];
+    size_t count = sample_results(results);
+    char *html;
+    char *markdown;
+    char *junit;
+
+    test_dir("escaping", dir, sizeof(dir));
+    ck_assert_msg(dmlconf_reports_write_all(dir, &info, results, count, why, sizeof(why)) == 0, "%s", why);
+    join(path, sizeof(path), dir, DMLCONF_REPORT_HTML);
+    html = read_file(path, NULL);
+    join(path, sizeof(path), dir, DMLCONF_REPORT_SUMMARY_MD);
+    markdown = read_file(path, NULL);
+    join(path, sizeof(path), dir, DMLCONF_REPORT_JUNIT_XML);
+    junit = read_file(path, NULL);
+    ck_assert(html && markdown && junit);
+
+    /* HTML: the id's markup is text, the page fetches and runs nothing. */
+    ck_assert_ptr_null(strstr(html, "<script"));
+    ck_assert_ptr_nonnull(strstr(html, "weird.&quot;q&quot; &lt;script&gt;&amp;amp; &#39;x&#39; | `t`,\xef\xbf\xbd "
+                                       "\xc3\xa9\xf0\x9f\x99\x82"));
+    ck_assert_ptr_nonnull(strstr(html, "line one\nline two &lt;b&gt;&amp;amp;&lt;/b&gt;"));
+    ck_assert_ptr_nonnull(strstr(html, "Example GPU &quot;X&quot; &lt;rev &amp; 2&gt;"));
+    ck_assert_ptr_null(strstr(html, "http:"));
+    ck_assert_ptr_null(strstr(html, "https:"));
+    ck_assert_ptr_null(strstr(html, "src="));
+    ck_assert_ptr_null(strstr(html, "<link"));
+    ck_assert_ptr_null(strstr(html, "url("));
+    ck_assert_ptr_nonnull(strstr(html, "<svg id=\"error-histogram\""));
+    ck_assert_ptr_nonnull(strstr(html, "dmlconf run --filter &#39;sum.f16.r8.a7.inc&#39;"));
+    ck_assert_ptr_nonnull(strstr(html, "repro/sum.f16.r8.a7.inc.yaml"));
+    ck_assert_ptr_nonnull(strstr(html, "0x3e0<b class=\"diffbit\">3</b>")); /* actual bits, differing digit */
+
+    /* Markdown: code spans fenced past the backtick, pipes escaped in
+     * tables, markup in messages escaped, line breaks flattened. */
+    ck_assert_ptr_nonnull(strstr(markdown, "### ``weird.\"q\" <script>&amp; 'x' | `t`,\xef\xbf\xbd "
+                                           "\xc3\xa9\xf0\x9f\x99\x82``: fail"));
+    ck_assert_ptr_nonnull(strstr(markdown, "| `prod.u64.r1.a0.inc` | skip | above the target level 5\\_0 \\| pipe |"));
+    ck_assert_ptr_nonnull(strstr(markdown, "line one line two \\<b\\>\\&amp;\\</b\\> \\| \"quoted\""));
+    ck_assert_ptr_nonnull(strstr(markdown, "**Verdict: conformant at level 3_1**"));
+    ck_assert_ptr_nonnull(strstr(markdown, "`dmlconf run --filter 'sum.f16.r8.a7.inc'`"));
+    ck_assert_ptr_nonnull(strstr(markdown, "| cumulative_summation | FLOAT16 | 1 / 0 / 0 | 1 / 0 / 0 | 1 / 1 / 0 |"));
+
+    /* JUnit: attributes keep their line breaks as references. */
+    ck_assert_ptr_nonnull(strstr(junit, "message=\"line one&#10;line two &lt;b&gt;&amp;amp;&lt;/b&gt; | "
+                                        "&quot;quoted&quot;\""));
+    ck_assert_ptr_nonnull(strstr(junit, "<property name=\"adapter\" value=\"Example GPU &quot;X&quot; &lt;rev &amp; "
+                                        "2&gt;\"/>"));
+    free(html);
+    free(markdown);
+    free(junit);
+}
+END_TEST
+
+/* Python's XML parser reads junit.xml and report.html (which is also
+ * well-formed XML); the script prints what it found. */
+static const char xml_check_script[] =
+    "import sys, xml.etree.ElementTree as ET\n"
+    "root = ET.parse(sys.argv[1]).getroot()\n"
+    "assert root.tag == 'testsuites', root.tag\n"
+    "cases = root.findall('./testsuite/testcase')\n"
+    "print('tests', root.get('tests'), len(cases), 'failures', root.get('failures'),\n"
+    "      len(root.findall('./testsuite/testcase/failure')), 'errors', root.get('errors'),\n"
+    "      len(root.findall('./testsuite/testcase/error')), 'skipped', root.get('skipped'),\n"
+    "      len(root.findall('./testsuite/testcase/skipped')), 'suites', len(root.findall('testsuite')))\n"
+    "for case in cases:\n"
+    "    if case.get('name').startswith('weird'):\n"
+    "        print('weird', case.get('name').encode('utf-8').hex())\n"
+    "        print('message', case.find('failure').get('message').encode('utf-8').hex())\n"
+    "props = root.find('./testsuite/properties')\n"
+    "print('seed', [p.get('value') for p in props if p.get('name') == 'seed'][0])\n"
+    "html = ET.parse(sys.argv[2]).getroot()\n"
+    "print('html', html.tag, len(html.findall('.//svg')), len(html.findall('.//section')))\n";
+
+static void hex_of(const char *text, char *out, size_t size)
+{
+    size_t used = 0;
+    for (const unsigned char *c = (const unsigned char *)text; *c && used + 3 < size; ++c)
+        used += (size_t)snprintf(out + used, size - used, "%02x", *c);
+    out[used] = '\0';
+}
+
+START_TEST(test_junit_xml_well_formed)
+{
+    char dir[512];
+    char junit_path[600];
+    char html_path[600];
+    char why[512] = "";
+    char expected[1024];
+    char hex[512];
+    const char *python = getenv("DMLCONF_TEST_PYTHON");
+    dmlconf_run_info info = sample_info(DMLCONF_FEATURE_LEVEL_5_0);
+    dmlconf_case_result results[SAMPLE_MAX];
+    size_t count = sample_results(results);
+    char *output = NULL;
+    int status;
+
+    if (!python || !python[0])
+        python = "/usr/bin/python3";
+    ck_assert_msg(access(python, X_OK) == 0, "python3 not found at %s (install python3: tools/install-deps.sh)",
+                  python);
+    test_dir("junit", dir, sizeof(dir));
+    ck_assert_msg(dmlconf_reports_write_all(dir, &info, results, count, why, sizeof(why)) == 0, "%s", why);
+    join(junit_path, sizeof(junit_path), dir, DMLCONF_REPORT_JUNIT_XML);
+    join(html_path, sizeof(html_path), dir, DMLCONF_REPORT_HTML);
+    {
+        char *argv[] = {(char *)python, (char *)"-c", (char *)xml_check_script, junit_path, html_path, NULL};
+        status = run_program(argv, &output, NULL);
+    }
+    ck_assert_msg(status == 0, "python's XML parser rejected the reports (exit %d): %s", status, output);
+    /* 13 cases: 2 failures (fail x2), 2 errors (crash, error), 2 skipped
+     * (skip, expected-fail); 8 suites (op x type). */
+    ck_assert_msg(strstr(output, "tests 13 13 failures 2 2 errors 2 2 skipped 2 2 suites 8\n") != NULL, "%s", output);
+    /* The control character in the id became U+FFFD; the rest is intact. */
+    hex_of("weird.\"q\" <script>&amp; 'x' | `t`,\xef\xbf\xbd \xc3\xa9\xf0\x9f\x99\x82", hex, sizeof(hex));
+    snprintf(expected, sizeof(expected), "weird %s\n", hex);
+    ck_assert_msg(strstr(output, expected) != NULL, "%s", output);
+    hex_of("line one\nline two <b>&amp;</b> | \"quoted\"", hex, sizeof(hex));
+    snprintf(expected, sizeof(expected), "message %s\n", hex);
+    ck_assert_msg(strstr(output, expected) != NULL, "%s", output);
+    ck_assert_msg(strstr(output, "seed 18446744073709551615\n") != NULL, "%s", output);
+    ck_assert_msg(strstr(output, "html html 1 ") != NULL, "%s", output);
+    free(output);
+}
+END_TEST
+
+/* ---- the browser --------------------------------------------------------------------- */
+
+/* Runs headless Chromium on a file with `mode_arg` (--dump-dom or
+ * --screenshot=...); returns its stdout. */
+static char *run_chromium(const char *chromium, const char *mode_arg, const char *url, const char *log_path)
+{
+    char profile[] = "/tmp/dmlconf-chromium-XXXXXX";
+    char profile_arg[64];
+    char *output = NULL;
+    int status;
+
+    ck_assert_ptr_nonnull(mkdtemp(profile));
+    snprintf(profile_arg, sizeof(profile_arg), "--user-data-dir=%s", profile);
+    {
+        char *argv[] = {(char *)chromium,
+                        (char *)"--headless",
+                        (char *)"--no-sandbox",
+                        (char *)"--disable-gpu",
+                        (char *)"--disable-quic",
+                        (char *)"--no-first-run",
+                        (char *)"--disable-background-networking",
+                        (char *)"--disable-component-update",
+                        (char *)"--disable-sync",
+                        (char *)"--disable-dev-shm-usage",
+                        (char *)"--hide-scrollbars",
+                        (char *)"--window-size=1280,2400",
+                        profile_arg,
+                        (char *)mode_arg,
+                        (char *)url,
+                        NULL};
+        status = run_program(argv, &output, log_path);
+    }
+    {
+        char *argv[] = {(char *)"/bin/rm", (char *)"-rf", profile, NULL};
+        run_program(argv, NULL, NULL);
+    }
+    ck_assert_msg(status == 0, "chromium exited with %d (log: %s)", status, log_path);
+    return output;
+}
+
+/* The chromium that CMake found, else the Debian one (installed after the
+ * build was configured). Fails the test, loudly, when there is none. */
+static const char *find_chromium(void)
+{
+    static const char *const fallbacks[] = {"/usr/bin/chromium", "/usr/bin/chromium-browser"};
+    const char *chromium = getenv("DMLCONF_TEST_CHROMIUM");
+
+    if (chromium && chromium[0] && !strstr(chromium, "NOTFOUND") && access(chromium, X_OK) == 0)
+        return chromium;
+    for (size_t i = 0; i < sizeof(fallbacks) / sizeof(fallbacks[0]); ++i)
+    {
+        if (access(fallbacks[i], X_OK) == 0)
+            return fallbacks[i];
+    }
+    ck_abort_msg("chromium not found (DMLCONF_TEST_CHROMIUM=%s): install the Debian package 'chromium' "
+                 "(tools/install-deps.sh does)",
+                 chromium ? chromium : "(unset)");
+    return NULL;
+}
+
+START_TEST(test_html_in_chromium)
+{
+    const char *chromium = find_chromium();
+    char dir[512];
+    char path[600];
+    char url[1200];
+    char log_path[600];
+    char screenshot_arg[700];
+    char why[512] = "";
+    dmlconf_run_info info = sample_info(DMLCONF_FEATURE_LEVEL_5_0);
+    dmlconf_case_result results[SAMPLE_MAX];
+    size_t count = sample_results(results);
+    char *dom;
+    char *png;
+    size_t png_size = 0;
+    char cwd[512];
+
+    test_dir("browser", dir, sizeof(dir));
+    ck_assert_msg(dmlconf_reports_write_all(dir, &info, results, count, why, sizeof(why)) == 0, "%s", why);
+    join(path, sizeof(path), dir, DMLCONF_REPORT_HTML);
+    if (path[0] != '/')
+    {
+        ck_assert_ptr_nonnull(getcwd(cwd, sizeof(cwd)));
+        snprintf(url, sizeof(url), "file://%s/%s", cwd, path);
+    }
+    else
+        snprintf(url, sizeof(url), "file://%s", path);
+    join(log_path, sizeof(log_path), dir, "chromium.log");
+
+    dom = run_chromium(chromium, "--dump-dom", url, log_path);
+    ck_assert_msg(strstr(dom, "conformant at level 3_1") != NULL, "verdict missing from the DOM");
+    ck_assert_msg(strstr(dom, "sum.f16.r8.a7.inc") != NULL, "failing case missing from the DOM");
+    ck_assert_msg(strstr(dom, "<svg id=\"error-histogram\"") != NULL, "histogram missing from the DOM");
+    ck_assert_msg(strstr(dom, "<rect class=\"bar-fail\"") != NULL, "histogram bars missing from the DOM");
+    ck_assert_msg(strstr(dom, "<script") == NULL, "a script element in the DOM");
+    free(dom);
+
+    join(path, sizeof(path), dir, "report.png");
+    remove(path);
+    snprintf(screenshot_arg, sizeof(screenshot_arg), "--screenshot=%s", path);
+    free(run_chromium(chromium, screenshot_arg, url, log_path));
+    png = read_file(path, &png_size);
+    ck_assert_msg(png != NULL, "no screenshot at %s", path);
+    ck_assert_msg(png_size > 50 * 1024, "screenshot of only %zu bytes: a blank page?", png_size);
+    ck_assert_mem_eq(png, "\x89PNG\r\n\x1a\n", 8);
+    free(png);
+}
+END_TEST
+
+static Suite *reports_suite(void)
+{
+    Suite *suite = suite_create("reports");
+    TCase *tc;
+
+    tc = tcase_create("format");
+    tcase_add_test(tc, test_format_element);
+    tcase_add_test(tc, test_format_coordinates_and_repro);
+    suite_add_tcase(suite, tc);
+
+    tc = tcase_create("json");
+    tcase_add_test(tc, test_json_round_trip);
+    tcase_add_test(tc, test_json_every_status_and_level);
+    tcase_add_test(tc, test_json_invalid_utf8);
+    tcase_add_test(tc, test_json_rejects);
+    suite_add_tcase(suite, tc);
+
+    tc = tcase_create("streaming");
+    tcase_add_test(tc, test_streaming);
+    tcase_add_test(tc, test_truncated_last_line);
+    suite_add_tcase(suite, tc);
+
+    tc = tcase_create("matrix");
+    tcase_add_test(tc, test_matrix_columns);
+    tcase_add_test(tc, test_verdict_all_pass);
+    tcase_add_test(tc, test_verdict_fail_at_4_0);
+    tcase_add_test(tc, test_verdict_skip_unsupported);
+    tcase_add_test(tc, test_verdict_baseline_and_empty);
+    tcase_add_test(tc, test_matrix_print);
+    suite_add_tcase(suite, tc);
+
+    tc = tcase_create("reports");
+    tcase_add_test(tc, test_failures_txt);
+    tcase_add_test(tc, test_write_all_and_summary_json);
+    tcase_add_test(tc, test_escaping_in_reports);
+    tcase_add_test(tc, test_junit_xml_well_formed);
+    tcase_set_timeout(tc, 60);
+    suite_add_tcase(suite, tc);
+    return suite;
+}
+
+static Suite *browser_suite(void)
+{
+    Suite *suite = suite_create("reports_browser");
+    TCase *tc = tcase_create("chromium");
+
+    tcase_add_test(tc, test_html_in_chromium);
+    tcase_set_timeout(tc, 240);
+    suite_add_tcase(suite, tc);
+    return suite;
+}
+
+int main(int argc, char **argv)
+{
+    const bool browser = argc > 1 && !strcmp(argv[1], "--browser");
+    SRunner *runner = srunner_create(browser ? browser_suite() : reports_suite());
+    int failed;
+
+    srunner_run_all(runner, CK_NORMAL);
+    failed = srunner_ntests_failed(runner);
+    srunner_free(runner);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
