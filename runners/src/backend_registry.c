@@ -1,0 +1,33 @@
+/*
+ * The backends compiled into this dmlconf, best first.
+ */
+#include <dmlconf/backend.h>
+
+#include <string.h>
+
+#if defined(DMLCONF_HAVE_D3D12)
+extern const dmlconf_backend_ops dmlconf_d3d12_backend_ops;
+#endif
+
+static const dmlconf_backend_ops *const registry[] = {
+#if defined(DMLCONF_HAVE_D3D12)
+    &dmlconf_d3d12_backend_ops,
+#endif
+    &dmlconf_oracle_backend_ops,
+};
+
+const dmlconf_backend_ops *const *dmlconf_backends(size_t *count)
+{
+    *count = sizeof(registry) / sizeof(registry[0]);
+    return registry;
+}
+
+const dmlconf_backend_ops *dmlconf_backend_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof(registry) / sizeof(registry[0]); ++i)
+    {
+        if (!strcmp(registry[i]->name, name))
+            return registry[i];
+    }
+    return NULL;
+}

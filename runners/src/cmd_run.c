@@ -1,0 +1,504 @@
+/*
+ * `dmlconf run`: run cases on a backend, judge them, stream the results and
+ * write the reports.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "runner.h"
+
+#include <dmlconf/comparator.h>
+#include <dmlconf/reports.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef DMLCONF_VERSION
+#define DMLCONF_VERSION "unknown"
+#endif
+
+static const char run_usage[] =
+    "usage: dmlconf run [OPTIONS] [PATH...]\n"
+    "\n"
+    "Runs conformance cases (YAML files, or folders searched for them; by default the\n"
+    "whole corpus) on a backend, compares every output with the exact oracle and writes\n"
+    "the reports.\n"
+    "\n"
+    "options:\n"
+    "  -b, --backend NAME        backend to run on (default: the best one available)\n"
+    "  -a, --adapter WHICH       adapter index or name fragment (see `dmlconf adapters`)\n"
+    "  -l, --feature-level L     target DirectML feature level, e.g. 4_0 (default: the\n"
+    "                            backend's); cases above it are skipped\n"
+    "  -f, --filter GLOB         run the ids matching GLOB; repeatable; '!GLOB' excludes\n"
+    "      --shard I/N           run shard I of N (0-based); also TEST_SHARD_INDEX and\n"
+    "                            TEST_TOTAL_SHARDS from the environment\n"
+    "  -j, --jobs N              worker processes (default: the number of CPUs; 0 runs in\n"
+    "                            this process, without crash isolation)\n"
+    "      --baseline DIR        known failures, flakes and skips (failures.txt, flakes.txt,\n"
+    "                            skips.txt); a listed failure that passes fails the run\n"
+    "  -o, --report-dir DIR      where the reports go (default: dmlconf-results)\n"
+    "      --seed N              mix N into every generated input (default 0: the\n"
+    "                            corpus' own data)\n"
+    "      --timeout SECONDS     per case (default 120; 0: none)\n"
+    "      --no-rerun            do not rerun failures to tell flakes\n"
+    "      --no-repro            do not shrink failures into minimal reproducers\n"
+    "  -q, --quiet               no progress and no summary on the console\n"
+    "  -h, --help                this help\n"
+    "\n"
+    "exit status: 0 when every required case passed (or matched the baseline), 1 when a\n"
+    "case failed, errored, crashed or timed out, or a baseline failure passed, 2 on a\n"
+    "usage error or an invalid case file.\n";
+
+typedef struct run_state
+{
+    const char *report_dir;
+    runner_baseline baseline;
+    bool have_baseline;
+    dmlconf_report_set *reports;
+    dmlconf_run_info info;
+    dmlconf_matrix matrix;
+    bool report_error;
+    char report_why[256];
+    size_t total, done;
+    uint64_t counts[DMLCONF_STATUS_COUNT];
+    bool progress;
+    double last_progress;
+    const char *command_line;
+    uint64_t seed;
+} run_state;
+
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void print_progress(run_state *state, bool final)
+{
+    double now = seconds_now();
+    if (!final && now - state->last_progress < 0.1)
+        return;
+    state->last_progress = now;
+    fprintf(stderr, "\r[%6zu/%6zu] pass %llu, fail %llu, skip %llu, error %llu, crash %llu%s", state->done,
+            state->total, (unsigned long long)state->counts[DMLCONF_STATUS_PASS],
+            (unsigned long long)(state->counts[DMLCONF_STATUS_FAIL] + state->counts[DMLCONF_STATUS_UNEXPECTED_PASS]),
+            (unsigned long long)state->counts[DMLCONF_STATUS_SKIP],
+            (unsigned long long)state->counts[DMLCONF_STATUS_ERROR],
+            (unsigned long long)(state->counts[DMLCONF_STATUS_CRASH] + state->counts[DMLCONF_STATUS_TIMEOUT]),
+            final ? "\n" : "");
+    fflush(stderr);
+}
+
+static void on_info(void *context, const dmlconf_backend_info *backend, dmlconf_feature_level level)
+{
+    run_state *state = context;
+    dmlconf_run_info *info = &state->info;
+    snprintf(info->backend, sizeof(info->backend), "%s", backend->backend);
+    snprintf(info->adapter, sizeof(info->adapter), "%s", backend->adapter);
+    snprintf(info->driver, sizeof(info->driver), "%s", backend->driver);
+    snprintf(info->runtime, sizeof(info->runtime), "%s", backend->runtime);
+    info->software_adapter = backend->software;
+    info->target_level = level;
+    dmlconf_matrix_init(&state->matrix, level);
+    if (dmlconf_reports_open(state->report_dir, info, &state->reports, state->report_why, sizeof(state->report_why)))
+        state->report_error = true;
+}
+
+/* Records one finished result: baseline, stream, count. */
+static void record(run_state *state, dmlconf_case_result *result)
+{
+    if (state->have_baseline)
+        runner_baseline_apply(&state->baseline, result);
+    if (state->reports && dmlconf_reports_add(state->reports, result) && !state->report_error)
+    {
+        state->report_error = true;
+        snprintf(state->report_why, sizeof(state->report_why), "%s", dmlconf_reports_error(state->reports));
+    }
+    dmlconf_matrix_add(&state->matrix, result);
+    if ((unsigned)result->status < DMLCONF_STATUS_COUNT)
+        state->counts[result->status]++;
+    state->done++;
+    if (state->progress)
+        print_progress(state, false);
+}
+
+static void on_result(void *context, size_t case_index, const dmlconf_case_result *result)
+{
+    (void)case_index;
+    dmlconf_case_result copy = *result;
+    record(context, &copy);
+}
+
+static void fill_run_info(run_state *state, int argc, char **argv, uint64_t seed)
+{
+    dmlconf_run_info *info = &state->info;
+    memset(info, 0, sizeof(*info));
+    snprintf(info->dmlconf_version, sizeof(info->dmlconf_version), "%s", DMLCONF_VERSION);
+    info->seed = seed;
+    size_t used = 0;
+    for (int i = 0; i < argc && used < sizeof(info->command_line); ++i)
+        used += (size_t)snprintf(info->command_line + used, sizeof(info->command_line) - used, "%s%s", i ? " " : "",
+                                 argv[i]);
+    time_t now = time(NULL);
+    struct tm utc;
+    gmtime_r(&now, &utc);
+    strftime(info->started_utc, sizeof(info->started_utc), "%Y-%m-%dT%H:%M:%SZ", &utc);
+    if (gethostname(info->host, sizeof(info->host)))
+        snprintf(info->host, sizeof(info->host), "unknown");
+    info->host[sizeof(info->host) - 1] = '\0';
+}
+
+static int parse_u64(const char *text, uint64_t *value)
+{
+    char *end;
+    errno = 0;
+    if (!*text || *text == '-')
+        return -1;
+    unsigned long long v = strtoull(text, &end, 0);
+    if (errno || *end)
+        return -1;
+    *value = v;
+    return 0;
+}
+
+/* The failing cases, listed on the console after the matrix. */
+static void print_failures(const run_state *state, const dmlconf_case_result *results, size_t count)
+{
+    size_t shown = 0, failing = 0;
+    for (size_t i = 0; i < count; ++i)
+        failing += dmlconf_status_is_failure(results[i].status);
+    if (!failing)
+        return;
+    printf("\n%zu failing case%s:\n", failing, failing == 1 ? "" : "s");
+    for (size_t i = 0; i < count && shown < 20; ++i)
+    {
+        if (!dmlconf_status_is_failure(results[i].status))
+            continue;
+        printf("  %s: %s: %s\n", results[i].id, dmlconf_status_name(results[i].status), results[i].message);
+        if (results[i].repro_path[0])
+            printf("    reproducer: %s\n", results[i].repro_path);
+        ++shown;
+    }
+    if (failing > shown)
+        printf("  ... and %zu more (see %s/%s)\n", failing - shown, state->report_dir, DMLCONF_REPORT_FAILURES_TXT);
+}
+
+int command_run(int argc, char **argv)
+{
+    static const struct option options[] = {
+        {"backend", required_argument, NULL, 'b'},  {"adapter", required_argument, NULL, 'a'},
+        {"feature-level", required_argument, NULL, 'l'}, {"filter", required_argument, NULL, 'f'},
+        {"shard", required_argument, NULL, 'S'},    {"jobs", required_argument, NULL, 'j'},
+        {"baseline", required_argument, NULL, 'B'}, {"report-dir", required_argument, NULL, 'o'},
+        {"seed", required_argument, NULL, 's'},     {"timeout", required_argument, NULL, 'T'},
+        {"no-rerun", no_argument, NULL, 'R'},       {"no-repro", no_argument, NULL, 'P'},
+        {"quiet", no_argument, NULL, 'q'},          {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *backend_name = NULL, *adapter = NULL, *baseline_dir = NULL, *shard = NULL;
+    dmlconf_feature_level level = DMLCONF_FEATURE_LEVEL_NONE;
+    runner_filter filter = {0};
+    long jobs = sysconf(_SC_NPROCESSORS_ONLN);
+    uint64_t seed = 0, timeout = 120;
+    bool rerun = true, repro = true, quiet = false;
+    run_state state;
+    memset(&state, 0, sizeof(state));
+    state.report_dir = "dmlconf-results";
+    int exit_code = EXIT_USAGE;
+
+    optind = 1;
+    int option;
+    while ((option = getopt_long(argc, argv, "b:a:l:f:j:o:qh", options, NULL)) != -1)
+    {
+        uint64_t value;
+        switch (option)
+        {
+        case 'b':
+            backend_name = optarg;
+            break;
+        case 'a':
+            adapter = optarg;
+            break;
+        case 'l':
+            if (!dmlconf_feature_level_from_name(optarg, &level))
+            {
+                fprintf(stderr, "dmlconf run: '%s' is not a feature level (1_0 to 6_4)\n", optarg);
+                goto done;
+            }
+            break;
+        case 'f':
+            if (runner_filter_add(&filter, optarg))
+                goto oom;
+            break;
+        case 'S':
+            shard = optarg;
+            break;
+        case 'j':
+            if (parse_u64(optarg, &value) || value > 1024)
+            {
+                fprintf(stderr, "dmlconf run: --jobs takes 0 to 1024, not '%s'\n", optarg);
+                goto done;
+            }
+            jobs = (long)value;
+            break;
+        case 'B':
+            baseline_dir = optarg;
+            break;
+        case 'o':
+            state.report_dir = optarg;
+            break;
+        case 's':
+            if (parse_u64(optarg, &seed))
+            {
+                fprintf(stderr, "dmlconf run: --seed takes an unsigned 64-bit integer, not '%s'\n", optarg);
+                goto done;
+            }
+            break;
+        case 'T':
+            if (parse_u64(optarg, &timeout) || timeout > 86400)
+            {
+                fprintf(stderr, "dmlconf run: --timeout takes 0 to 86400 seconds, not '%s'\n", optarg);
+                goto done;
+            }
+            break;
+        case 'R':
+            rerun = false;
+            break;
+        case 'P':
+            repro = false;
+            break;
+        case 'q':
+            quiet = true;
+            break;
+        case 'h':
+            fputs(run_usage, stdout);
+            exit_code = EXIT_PASSED;
+            goto done;
+        default:
+            fputs(run_usage, stderr);
+            goto done;
+        }
+    }
+    if (jobs < 0)
+        jobs = 1;
+
+    uint32_t shard_index = 0, shard_count = 1;
+    const char *env_index = getenv("TEST_SHARD_INDEX"), *env_total = getenv("TEST_TOTAL_SHARDS");
+    if (shard)
+    {
+        if (runner_parse_shard(shard, &shard_index, &shard_count))
+        {
+            fprintf(stderr, "dmlconf run: --shard takes I/N with 0 <= I < N, not '%s'\n", shard);
+            goto done;
+        }
+    }
+    else if (env_index && env_total)
+    {
+        char text[64];
+        snprintf(text, sizeof(text), "%s/%s", env_index, env_total);
+        if (runner_parse_shard(text, &shard_index, &shard_count))
+        {
+            fprintf(stderr, "dmlconf run: TEST_SHARD_INDEX=%s and TEST_TOTAL_SHARDS=%s do not name a shard\n",
+                    env_index, env_total);
+            goto done;
+        }
+        /* Tell the test launcher that sharding is understood (the GoogleTest
+         * convention). */
+        const char *status_file = getenv("TEST_SHARD_STATUS_FILE");
+        if (status_file && *status_file)
+        {
+            FILE *touch = fopen(status_file, "a");
+            if (touch)
+                fclose(touch);
+        }
+    }
+
+    const dmlconf_backend_ops *const *candidates;
+    size_t candidate_count;
+    const dmlconf_backend_ops *chosen = NULL;
+    if (backend_name)
+    {
+        chosen = dmlconf_backend_find(backend_name);
+        if (!chosen)
+        {
+            size_t count;
+            const dmlconf_backend_ops *const *all = dmlconf_backends(&count);
+            fprintf(stderr, "dmlconf run: no backend '%s'; this dmlconf has:", backend_name);
+            for (size_t i = 0; i < count; ++i)
+                fprintf(stderr, " %s", all[i]->name);
+            fputc('\n', stderr);
+            goto done;
+        }
+        candidates = &chosen;
+        candidate_count = 1;
+    }
+    else
+    {
+        candidates = dmlconf_backends(&candidate_count);
+    }
+
+    if (baseline_dir)
+    {
+        char why[512];
+        if (runner_baseline_load(&state.baseline, baseline_dir, why, sizeof(why)))
+        {
+            fprintf(stderr, "dmlconf run: baseline: %s\n", why);
+            goto done;
+        }
+        state.have_baseline = true;
+    }
+
+    dmlconf_case_corpus corpus;
+    size_t load_errors = runner_load_corpus(&corpus, argv + optind, (size_t)(argc - optind));
+    size_t all_count = 0;
+    const dmlconf_case **all = runner_corpus_cases(&corpus, &all_count);
+    const dmlconf_case **selected = malloc((all_count ? all_count : 1) * sizeof(*selected));
+    if (!all || !selected)
+    {
+        free(all);
+        free(selected);
+        dmlconf_case_corpus_free(&corpus);
+        goto oom;
+    }
+    size_t selected_count = 0, matched = 0;
+    for (size_t i = 0; i < all_count; ++i)
+    {
+        if (!runner_filter_matches(&filter, all[i]->id))
+            continue;
+        if (matched++ % shard_count != shard_index)
+            continue;
+        selected[selected_count++] = all[i];
+    }
+
+    /* Cases the baseline skips are reported without running. */
+    const dmlconf_case **to_run = malloc((selected_count ? selected_count : 1) * sizeof(*to_run));
+    size_t run_count = 0;
+    if (!to_run)
+    {
+        free(all);
+        free(selected);
+        dmlconf_case_corpus_free(&corpus);
+        goto oom;
+    }
+    for (size_t i = 0; i < selected_count; ++i)
+    {
+        if (!state.have_baseline || !runner_baseline_skips(&state.baseline, selected[i]->id))
+            to_run[run_count++] = selected[i];
+    }
+
+    fill_run_info(&state, argc + 1, argv - 1, seed);
+    state.seed = seed;
+    state.total = selected_count;
+    state.progress = !quiet && isatty(STDERR_FILENO);
+
+    runner_schedule schedule = {
+        .backend_config = {.adapter = adapter},
+        .config =
+            {
+                .level = level,
+                .seed = seed,
+                .rerun_failures = rerun,
+                .shrink = repro,
+                .repro_dir = NULL,
+                .batch_elements = UINT64_C(1) << 22,
+            },
+        .jobs = (unsigned)jobs,
+        .timeout_seconds = (double)timeout,
+        .on_info = on_info,
+        .on_result = on_result,
+        .context = &state,
+    };
+    char repro_dir[1024];
+    snprintf(repro_dir, sizeof(repro_dir), "%s/repros", state.report_dir);
+    if (repro)
+        schedule.config.repro_dir = repro_dir;
+
+    dmlconf_backend_info info;
+    char why[512] = "";
+    int scheduled = -1;
+    for (size_t i = 0; i < candidate_count && scheduled != 0; ++i)
+    {
+        schedule.backend_ops = candidates[i];
+        scheduled = runner_schedule_run(&schedule, to_run, run_count, &info, why, sizeof(why));
+        if (scheduled && state.done == 0 && !backend_name && i + 1 < candidate_count && !quiet)
+            fprintf(stderr, "dmlconf run: %s; trying the %s backend\n", why, candidates[i + 1]->name);
+        if (scheduled && state.done > 0)
+            break;
+    }
+    if (scheduled)
+    {
+        fprintf(stderr, "dmlconf run: %s\n", why);
+        exit_code = EXIT_FAILED;
+        goto finish;
+    }
+    /* Baseline skips, recorded after the run so the stream stays in order of
+     * completion. */
+    for (size_t i = 0; i < selected_count; ++i)
+    {
+        if (state.have_baseline && runner_baseline_skips(&state.baseline, selected[i]->id))
+        {
+            dmlconf_case_result skipped;
+            runner_result_init(&skipped, selected[i], DMLCONF_STATUS_SKIP, "skipped by the baseline's skips.txt");
+            record(&state, &skipped);
+        }
+    }
+    if (state.progress)
+        print_progress(&state, true);
+    if (state.reports && dmlconf_reports_finish(state.reports) && !state.report_error)
+    {
+        state.report_error = true;
+        snprintf(state.report_why, sizeof(state.report_why), "%s", dmlconf_reports_error(state.reports));
+    }
+
+    bool failed = false;
+    for (int s = 0; s < DMLCONF_STATUS_COUNT; ++s)
+        failed |= state.counts[s] && dmlconf_status_is_failure((dmlconf_status)s);
+    if (!quiet)
+    {
+        bool color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+        printf("dmlconf %s on %s: %s (%s), driver %s, runtime %s; target feature level %s\n", DMLCONF_VERSION,
+               state.info.backend, state.info.adapter, state.info.software_adapter ? "software" : "hardware",
+               state.info.driver, state.info.runtime, dmlconf_feature_level_name(state.info.target_level));
+        printf("%zu case%s selected", selected_count, selected_count == 1 ? "" : "s");
+        if (shard_count > 1)
+            printf(" (shard %u of %u)", shard_index, shard_count);
+        if (load_errors)
+            printf("; %zu error%s in the case files (see above)", load_errors, load_errors == 1 ? "" : "s");
+        printf("\n\n");
+        dmlconf_matrix_print(stdout, &state.matrix, color);
+        const dmlconf_case_result *results = NULL;
+        size_t result_count = 0;
+        if (state.reports)
+            results = dmlconf_reports_results(state.reports, &result_count);
+        print_failures(&state, results, result_count);
+        printf("\nreports: %s/ (results.jsonl, summary.json, junit.xml, summary.md, report.html, failures.txt)\n",
+               state.report_dir);
+    }
+    if (state.report_error)
+        fprintf(stderr, "dmlconf run: reports: %s\n", state.report_why);
+    exit_code = load_errors ? EXIT_USAGE : failed || state.report_error ? EXIT_FAILED : EXIT_PASSED;
+
+finish:
+    dmlconf_reports_close(state.reports);
+    dmlconf_matrix_free(&state.matrix);
+    free(to_run);
+    free(selected);
+    free(all);
+    dmlconf_case_corpus_free(&corpus);
+done:
+    runner_filter_free(&filter);
+    if (state.have_baseline)
+        runner_baseline_free(&state.baseline);
+    return exit_code;
+
+oom:
+    fprintf(stderr, "dmlconf run: out of memory\n");
+    exit_code = EXIT_FAILED;
+    goto done;
+}

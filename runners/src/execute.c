@@ -1,0 +1,505 @@
+/*
+ * Executing cases on a backend and judging the results: materialise each
+ * case's input, lay it out by its strides, run a batch of jobs, compare the
+ * outputs with the oracle, rerun failures once, shrink confirmed failures.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "runner.h"
+
+#include <dmlconf/comparator.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Bytes of an unwritten output: NaN in every float type, -1 in integers. */
+#define CANARY_BYTE 0xff
+
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void copy_text(char *dst, size_t size, const char *src)
+{
+    snprintf(dst, size, "%s", src ? src : "");
+}
+
+void runner_result_init(dmlconf_case_result *result, const dmlconf_case *c, dmlconf_status status,
+                        const char *message)
+{
+    memset(result, 0, sizeof(*result));
+    copy_text(result->id, sizeof(result->id), c->id);
+    copy_text(result->file, sizeof(result->file), c->file);
+    result->line = c->mark.line;
+    result->op = c->desc.op;
+    result->data_type = c->desc.input.data_type;
+    result->dimension_count = c->desc.input.dimension_count;
+    result->min_feature_level = c->min_feature_level;
+    result->negative = c->expect_error.set;
+    result->status = status;
+    copy_text(result->message, sizeof(result->message), message);
+    result->attempts = 1;
+    result->backend_seconds = -1.0;
+    result->wall_seconds = -1.0;
+}
+
+uint64_t runner_buffer_bytes(const dmlconf_tensor_desc *desc)
+{
+    uint64_t minimum = 0;
+    dmlconf_tensor_min_size_bytes(desc, &minimum);
+    return desc->total_size_bytes > minimum ? desc->total_size_bytes : minimum;
+}
+
+void runner_scatter(const dmlconf_tensor_desc *desc, const void *logical, void *buffer)
+{
+    size_t element = dmlconf_data_type_bits(desc->data_type) / 8;
+    uint64_t count = dmlconf_tensor_element_count(desc);
+    uint64_t strides[DMLCONF_MAX_DIMENSIONS];
+    uint32_t coordinates[DMLCONF_MAX_DIMENSIONS] = {0};
+    uint32_t last = desc->dimension_count - 1;
+    for (uint32_t d = 0; d < desc->dimension_count; ++d)
+        strides[d] = dmlconf_tensor_stride(desc, d);
+    const unsigned char *source = logical;
+    unsigned char *target = buffer;
+    uint64_t offset = 0;
+    for (uint64_t i = 0; i < count; ++i)
+    {
+        memcpy(target + offset * element, source + i * element, element);
+        /* Odometer over the coordinates, keeping the offset in step. */
+        for (uint32_t d = last + 1; d-- > 0;)
+        {
+            if (++coordinates[d] < desc->sizes[d])
+            {
+                offset += strides[d];
+                break;
+            }
+            offset -= (uint64_t)(coordinates[d] - 1u) * strides[d];
+            coordinates[d] = 0;
+        }
+    }
+}
+
+/* splitmix64's finaliser: a different, well-mixed seed per run seed. */
+static uint64_t mix_seed(uint64_t seed, uint64_t run_seed)
+{
+    uint64_t z = seed ^ (run_seed * UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+void *runner_read_input(const dmlconf_case *c, uint64_t seed, char *why, size_t why_size)
+{
+    uint64_t count = dmlconf_case_element_count(c);
+    size_t element = dmlconf_case_element_size(c);
+    if (!count || !element || count > SIZE_MAX / element)
+    {
+        snprintf(why, why_size, "the case has no readable input");
+        return NULL;
+    }
+    void *values = malloc((size_t)(count * element));
+    if (!values)
+    {
+        snprintf(why, why_size, "out of memory for %llu input elements", (unsigned long long)count);
+        return NULL;
+    }
+    if (seed && c->input.kind == DMLCONF_CASE_DATA_GENERATOR)
+    {
+        dmlconf_datagen_spec spec = c->input.generator;
+        spec.seed = mix_seed(spec.seed, seed);
+        dmlconf_datagen_fill(&spec, 0, count, values);
+        return values;
+    }
+    if (dmlconf_case_data_read(c, &c->input, 0, count, values, why, why_size))
+    {
+        free(values);
+        return NULL;
+    }
+    return values;
+}
+
+void runner_case_tolerance(const dmlconf_case *c, bool exact, dmlconf_tolerance *tol)
+{
+    const dmlconf_case_tolerance *over = &c->tolerance;
+    dmlconf_tolerance_default(c->desc.output.data_type, tol);
+    if (over->ulp_set)
+        tol->ulp = over->ulp;
+    if (over->accumulation_set)
+        tol->accumulation = over->accumulation == DMLCONF_ACCUMULATION_FLOAT16 ? DMLCONF_DATA_TYPE_FLOAT16
+                                                                               : DMLCONF_DATA_TYPE_FLOAT32;
+    if (over->ftz_set)
+        tol->ftz = over->ftz;
+    if (over->signed_zero_set)
+        tol->strict_signed_zero = over->signed_zero_strict;
+    if (over->bit_exact_set)
+        tol->bit_exact = over->bit_exact;
+    if (exact)
+    {
+        tol->bit_exact = true;
+        tol->strict_signed_zero = true;
+    }
+}
+
+/* One case on its way through a batch. */
+typedef struct prepared_case
+{
+    const dmlconf_case *c;
+    dmlconf_case_result *result;
+    bool runs;               /* a job was queued; false: result is final */
+    void *logical_input;     /* packed logical input */
+    void *input_buffer;      /* laid out by the input desc (may be logical_input) */
+    void *output_buffer;     /* laid out by the output desc */
+    uint64_t input_bytes, output_bytes;
+    dmlconf_reason expected_reason; /* negative cases: the oracle's reason at the target level */
+    double started;
+} prepared_case;
+
+static void release_case(prepared_case *p)
+{
+    if (p->input_buffer != p->logical_input && p->input_buffer != p->output_buffer)
+        free(p->input_buffer);
+    free(p->output_buffer);
+    free(p->logical_input);
+    p->input_buffer = p->output_buffer = p->logical_input = NULL;
+}
+
+/* Allocates the input and output buffers of a positive case and fills them:
+ * the input laid out by its strides, the output with canary bytes (or with
+ * the input, in place). Returns 0, or -1 with the result set to error. */
+static int fill_buffers(prepared_case *p)
+{
+    const dmlconf_scan_desc *desc = &p->c->desc;
+    uint64_t logical_bytes = dmlconf_case_element_count(p->c) * dmlconf_case_element_size(p->c);
+    p->input_bytes = runner_buffer_bytes(&desc->input);
+    p->output_bytes = runner_buffer_bytes(&desc->output);
+    if (p->input_bytes > SIZE_MAX || p->output_bytes > SIZE_MAX)
+        goto oom;
+    p->output_buffer = malloc((size_t)p->output_bytes);
+    if (!p->output_buffer)
+        goto oom;
+    memset(p->output_buffer, CANARY_BYTE, (size_t)p->output_bytes);
+    if (desc->in_place)
+    {
+        runner_scatter(&desc->input, p->logical_input, p->output_buffer);
+        p->input_buffer = p->output_buffer;
+        return 0;
+    }
+    bool packed = !desc->input.has_strides || dmlconf_tensor_stride(&desc->input, 0) * desc->input.sizes[0]
+                                                  == dmlconf_tensor_element_count(&desc->input);
+    if (packed && p->input_bytes == logical_bytes && !desc->input.has_strides)
+    {
+        p->input_buffer = p->logical_input;
+        return 0;
+    }
+    p->input_buffer = malloc((size_t)p->input_bytes);
+    if (!p->input_buffer)
+        goto oom;
+    memset(p->input_buffer, CANARY_BYTE, (size_t)p->input_bytes);
+    runner_scatter(&desc->input, p->logical_input, p->input_buffer);
+    return 0;
+
+oom:
+    runner_result_init(p->result, p->c, DMLCONF_STATUS_ERROR, NULL);
+    snprintf(p->result->message, sizeof(p->result->message),
+             "out of memory for the buffers (%llu input and %llu output bytes)", (unsigned long long)p->input_bytes,
+             (unsigned long long)p->output_bytes);
+    return -1;
+}
+
+/* Decides whether a case runs and prepares its job. */
+static void prepare_case(runner_backend *backend, const runner_config *config, prepared_case *p, dmlconf_job *job)
+{
+    const dmlconf_case *c = p->c;
+    char why[256];
+    p->started = seconds_now();
+    p->runs = false;
+    memset(job, 0, sizeof(*job));
+    job->desc = &c->desc;
+    job->feature_level = config->level;
+    job->device_seconds = -1.0;
+
+    if (c->expect_error.set)
+    {
+        dmlconf_validation validation;
+        if (dmlconf_validate(&c->desc, config->level, &validation))
+        {
+            runner_result_init(p->result, c, DMLCONF_STATUS_SKIP, NULL);
+            snprintf(p->result->message, sizeof(p->result->message),
+                     "valid at the target level %s; the case checks that %s rejects it below",
+                     dmlconf_feature_level_name(config->level), "the device");
+            return;
+        }
+        p->expected_reason = validation.reason;
+        runner_result_init(p->result, c, DMLCONF_STATUS_ERROR, "not run");
+        p->runs = true;
+        return;
+    }
+    if (c->min_feature_level > config->level)
+    {
+        runner_result_init(p->result, c, DMLCONF_STATUS_SKIP, NULL);
+        snprintf(p->result->message, sizeof(p->result->message), "needs feature level %s; the target is %s",
+                 dmlconf_feature_level_name(c->min_feature_level), dmlconf_feature_level_name(config->level));
+        return;
+    }
+    if (!backend->backend->ops->supports_type(backend->backend, c->desc.input.data_type))
+    {
+        runner_result_init(p->result, c, DMLCONF_STATUS_SKIP, NULL);
+        snprintf(p->result->message, sizeof(p->result->message), "the %s backend does not support %s",
+                 backend->info.backend, dmlconf_data_type_name(c->desc.input.data_type));
+        return;
+    }
+    runner_result_init(p->result, c, DMLCONF_STATUS_ERROR, "not run");
+    p->logical_input = runner_read_input(c, config->seed, why, sizeof(why));
+    if (!p->logical_input)
+    {
+        copy_text(p->result->message, sizeof(p->result->message), why);
+        return;
+    }
+    if (fill_buffers(p))
+    {
+        release_case(p);
+        return;
+    }
+    job->input = p->input_buffer;
+    job->input_bytes = (size_t)p->input_bytes;
+    job->output = p->output_buffer;
+    job->output_bytes = (size_t)p->output_bytes;
+    p->runs = true;
+}
+
+/* Judges a negative case's job. */
+static void judge_rejection(prepared_case *p, const dmlconf_job *job)
+{
+    dmlconf_case_result *r = p->result;
+    const char *expected = dmlconf_reason_name(p->expected_reason);
+    switch (job->outcome)
+    {
+    case DMLCONF_JOB_REJECTED:
+        if (job->reason == DMLCONF_REASON_NONE || job->reason == p->expected_reason)
+        {
+            r->status = DMLCONF_STATUS_PASS;
+            snprintf(r->message, sizeof(r->message), "rejected (%s)", expected);
+        }
+        else
+        {
+            r->status = DMLCONF_STATUS_FAIL;
+            snprintf(r->message, sizeof(r->message), "rejected for %s, expected %s",
+                     dmlconf_reason_name(job->reason), expected);
+        }
+        return;
+    case DMLCONF_JOB_DONE:
+        r->status = DMLCONF_STATUS_FAIL;
+        snprintf(r->message, sizeof(r->message), "accepted a desc that must be rejected at %s (%s)",
+                 dmlconf_feature_level_name(job->feature_level), expected);
+        return;
+    case DMLCONF_JOB_UNSUPPORTED:
+        r->status = DMLCONF_STATUS_SKIP;
+        snprintf(r->message, sizeof(r->message), "backend: %s", job->message);
+        return;
+    case DMLCONF_JOB_FAILED:
+        break;
+    }
+    r->status = DMLCONF_STATUS_ERROR;
+    snprintf(r->message, sizeof(r->message), "backend error: %s", job->message);
+}
+
+/* Judges a positive case's job: compare the output with the oracle (or the
+ * case's expected values). */
+static void judge_output(const runner_backend *backend, prepared_case *p, const dmlconf_job *job)
+{
+    dmlconf_case_result *r = p->result;
+    const dmlconf_case *c = p->c;
+    switch (job->outcome)
+    {
+    case DMLCONF_JOB_DONE:
+        break;
+    case DMLCONF_JOB_REJECTED:
+        r->status = DMLCONF_STATUS_FAIL;
+        snprintf(r->message, sizeof(r->message), "refused a desc valid at %s: %s (%s)",
+                 dmlconf_feature_level_name(job->feature_level), job->message, dmlconf_reason_name(job->reason));
+        return;
+    case DMLCONF_JOB_UNSUPPORTED:
+        r->status = DMLCONF_STATUS_SKIP;
+        snprintf(r->message, sizeof(r->message), "backend: %s", job->message);
+        return;
+    case DMLCONF_JOB_FAILED:
+        r->status = DMLCONF_STATUS_ERROR;
+        snprintf(r->message, sizeof(r->message), "backend error: %s", job->message);
+        return;
+    }
+
+    void *expected = NULL;
+    char why[256];
+    if (c->expected.kind != DMLCONF_CASE_DATA_NONE && !c->expect_error.set)
+    {
+        uint64_t count = dmlconf_case_element_count(c);
+        expected = malloc((size_t)(count * dmlconf_case_element_size(c)));
+        if (!expected || dmlconf_case_data_read(c, &c->expected, 0, count, expected, why, sizeof(why)))
+        {
+            free(expected);
+            r->status = DMLCONF_STATUS_ERROR;
+            snprintf(r->message, sizeof(r->message), "cannot read the expected values: %s",
+                     expected ? why : "out of memory");
+            return;
+        }
+    }
+    dmlconf_tolerance tol;
+    runner_case_tolerance(c, backend->info.exact, &tol);
+    dmlconf_error err;
+    int failed = dmlconf_compare(&c->desc, p->logical_input, expected, p->output_buffer, (size_t)p->output_bytes,
+                                 &tol, &r->comparison, &err);
+    free(expected);
+    if (failed)
+    {
+        r->status = DMLCONF_STATUS_ERROR;
+        snprintf(r->message, sizeof(r->message), "comparator: %s", err.message);
+        return;
+    }
+    r->backend_seconds = job->device_seconds;
+    if (r->comparison.mismatches == 0)
+    {
+        r->status = DMLCONF_STATUS_PASS;
+        r->message[0] = '\0';
+        return;
+    }
+    char first[200] = "";
+    if (r->comparison.has_first)
+        dmlconf_format_mismatch(c->desc.output.data_type, &r->comparison.first, first, sizeof(first));
+    r->status = DMLCONF_STATUS_FAIL;
+    snprintf(r->message, sizeof(r->message), "%llu of %llu elements outside tolerance; first %s",
+             (unsigned long long)r->comparison.mismatches, (unsigned long long)r->comparison.elements, first);
+}
+
+static void judge(const runner_backend *backend, prepared_case *p, const dmlconf_job *job)
+{
+    if (p->c->expect_error.set)
+        judge_rejection(p, job);
+    else
+        judge_output(backend, p, job);
+}
+
+/* Runs one prepared case again, alone, and judges it into *again. */
+static void rerun_case(runner_backend *backend, const runner_config *config, const dmlconf_case *c,
+                       dmlconf_case_result *again)
+{
+    prepared_case p = {.c = c, .result = again};
+    dmlconf_job job;
+    prepare_case(backend, config, &p, &job);
+    if (p.runs)
+    {
+        backend->backend->ops->execute(backend->backend, &job, 1);
+        judge(backend, &p, &job);
+    }
+    release_case(&p);
+}
+
+/* After a failure: rerun to tell a flake, then shrink a confirmed failure. */
+static void follow_up_failure(runner_backend *backend, const runner_config *config, prepared_case *p)
+{
+    dmlconf_case_result *r = p->result;
+    if (config->rerun_failures)
+    {
+        dmlconf_case_result *again = malloc(sizeof(*again));
+        if (again)
+        {
+            rerun_case(backend, config, p->c, again);
+            r->attempts = 2;
+            if (again->status == DMLCONF_STATUS_PASS)
+            {
+                r->status = DMLCONF_STATUS_FLAKE;
+                char note[] = " (passed when rerun)";
+                size_t used = strlen(r->message);
+                if (used + sizeof(note) <= sizeof(r->message))
+                    memcpy(r->message + used, note, sizeof(note));
+            }
+            free(again);
+        }
+    }
+    if (r->status == DMLCONF_STATUS_FAIL && config->shrink && config->repro_dir && !p->c->expect_error.set
+        && p->logical_input)
+    {
+        char why[256];
+        if (runner_shrink(backend, config, p->c, p->logical_input, r->repro_path, sizeof(r->repro_path), why,
+                          sizeof(why)))
+        {
+            size_t used = strlen(r->message);
+            snprintf(r->message + used, sizeof(r->message) - used, " (no reproducer: %s)", why);
+        }
+    }
+}
+
+/* Elements a case puts into a batch (at least 1). */
+static uint64_t case_weight(const dmlconf_case *c)
+{
+    uint64_t count = c->expect_error.set ? 1 : dmlconf_case_element_count(c);
+    return count ? count : 1;
+}
+
+void runner_execute(runner_backend *backend, const runner_config *config, const dmlconf_case *const *cases,
+                    size_t count, dmlconf_case_result *results)
+{
+    uint64_t limit = config->batch_elements ? config->batch_elements : (UINT64_C(1) << 22);
+    size_t first = 0;
+    while (first < count)
+    {
+        /* A batch: consecutive cases up to the element limit (at least one). */
+        size_t end = first;
+        uint64_t weight = 0;
+        while (end < count && (end == first || weight + case_weight(cases[end]) <= limit))
+            weight += case_weight(cases[end++]);
+        size_t n = end - first;
+
+        prepared_case *prepared = calloc(n, sizeof(*prepared));
+        dmlconf_job *jobs = calloc(n, sizeof(*jobs));
+        size_t *job_case = calloc(n, sizeof(*job_case));
+        if (!prepared || !jobs || !job_case)
+        {
+            for (size_t i = first; i < end; ++i)
+                runner_result_init(&results[i], cases[i], DMLCONF_STATUS_ERROR, "out of memory for a batch");
+            free(prepared);
+            free(jobs);
+            free(job_case);
+            first = end;
+            continue;
+        }
+        size_t job_count = 0;
+        for (size_t i = 0; i < n; ++i)
+        {
+            prepared[i].c = cases[first + i];
+            prepared[i].result = &results[first + i];
+            prepare_case(backend, config, &prepared[i], &jobs[job_count]);
+            if (prepared[i].runs)
+                job_case[job_count++] = i;
+        }
+        double started = seconds_now();
+        if (job_count)
+            backend->backend->ops->execute(backend->backend, jobs, job_count);
+        double batch_seconds = seconds_now() - started;
+        for (size_t j = 0; j < job_count; ++j)
+        {
+            prepared_case *p = &prepared[job_case[j]];
+            judge(backend, p, &jobs[j]);
+            if (p->result->status == DMLCONF_STATUS_FAIL)
+                follow_up_failure(backend, config, p);
+        }
+        for (size_t i = 0; i < n; ++i)
+        {
+            /* The batch's execution time is shared out by weight; each
+             * case's own preparation and judging time is its own. */
+            double share = batch_seconds * (double)case_weight(prepared[i].c) / (double)weight;
+            prepared[i].result->wall_seconds = seconds_now() - prepared[i].started - batch_seconds + share;
+            if (prepared[i].result->wall_seconds < 0.0)
+                prepared[i].result->wall_seconds = share;
+            release_case(&prepared[i]);
+        }
+        free(prepared);
+        free(jobs);
+        free(job_case);
+        first = end;
+    }
+}

@@ -1,0 +1,109 @@
+/*
+ * The oracle as a backend. Running the corpus on it is the suite's
+ * self-check: every case must pass bit for bit, and every negative case must
+ * be refused with the oracle's own reason.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <dmlconf/backend.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct oracle_backend
+{
+    dmlconf_backend base;
+} oracle_backend;
+
+static int oracle_open(const dmlconf_backend_config *config, dmlconf_backend **out, char *why, size_t why_size)
+{
+    if (config && config->adapter && strcmp(config->adapter, "0") && strcmp(config->adapter, "oracle"))
+    {
+        snprintf(why, why_size, "the oracle backend has one adapter (0, \"oracle\"), not \"%s\"", config->adapter);
+        return -1;
+    }
+    oracle_backend *backend = calloc(1, sizeof(*backend));
+    if (!backend)
+    {
+        snprintf(why, why_size, "out of memory");
+        return -1;
+    }
+    backend->base.ops = &dmlconf_oracle_backend_ops;
+    *out = &backend->base;
+    return 0;
+}
+
+static void oracle_close(dmlconf_backend *backend)
+{
+    free(backend);
+}
+
+static void oracle_info(dmlconf_backend *backend, dmlconf_backend_info *info)
+{
+    (void)backend;
+    memset(info, 0, sizeof(*info));
+    snprintf(info->backend, sizeof(info->backend), "oracle");
+    snprintf(info->adapter, sizeof(info->adapter), "dmlconf exact oracle (CPU, scalar)");
+    snprintf(info->driver, sizeof(info->driver), "libdmlconf-oracle %d.%d.%d", DMLCONF_ORACLE_VERSION_MAJOR,
+             DMLCONF_ORACLE_VERSION_MINOR, DMLCONF_ORACLE_VERSION_PATCH);
+    snprintf(info->runtime, sizeof(info->runtime), "none (in process)");
+    info->software = true;
+    info->exact = true;
+    info->feature_level = DMLCONF_FEATURE_LEVEL_6_4;
+}
+
+static bool oracle_supports_type(dmlconf_backend *backend, dmlconf_data_type type)
+{
+    (void)backend;
+    return dmlconf_data_type_is_computable(type);
+}
+
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int oracle_execute(dmlconf_backend *backend, dmlconf_job *jobs, size_t count)
+{
+    (void)backend;
+    for (size_t i = 0; i < count; ++i)
+    {
+        dmlconf_job *job = &jobs[i];
+        dmlconf_validation validation;
+        job->message[0] = '\0';
+        job->device_seconds = -1.0;
+        if (!dmlconf_validate(job->desc, job->feature_level, &validation))
+        {
+            job->outcome = DMLCONF_JOB_REJECTED;
+            job->reason = validation.reason;
+            snprintf(job->message, sizeof(job->message), "%s", validation.message);
+            continue;
+        }
+        dmlconf_error err;
+        double start = seconds_now();
+        if (dmlconf_compute(job->desc, job->input, job->input_bytes, job->output, job->output_bytes, NULL, &err))
+        {
+            job->outcome = DMLCONF_JOB_FAILED;
+            snprintf(job->message, sizeof(job->message), "%s", err.message);
+            continue;
+        }
+        job->device_seconds = seconds_now() - start;
+        job->outcome = DMLCONF_JOB_DONE;
+        job->reason = DMLCONF_REASON_NONE;
+    }
+    return 0;
+}
+
+const dmlconf_backend_ops dmlconf_oracle_backend_ops = {
+    .name = "oracle",
+    .description = "the exact oracle itself, on the CPU (self-check: must pass every case bit for bit)",
+    .open = oracle_open,
+    .close = oracle_close,
+    .info = oracle_info,
+    .supports_type = oracle_supports_type,
+    .execute = oracle_execute,
+};

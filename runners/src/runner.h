@@ -1,0 +1,193 @@
+/*
+ * Internal interface of the dmlconf command: executing cases on a backend,
+ * scheduling them over worker processes, filters, shards and baselines.
+ */
+#ifndef DMLCONF_RUNNER_H
+#define DMLCONF_RUNNER_H
+
+#include <dmlconf/backend.h>
+#include <dmlconf/case.h>
+#include <dmlconf/result.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* ---- executing cases (execute.c) ------------------------------------------ */
+
+/* How cases are executed and judged. */
+typedef struct runner_config
+{
+    dmlconf_feature_level level; /* the target feature level (NONE: the backend's own) */
+    uint64_t seed;               /* mixed into generator seeds; 0 keeps the corpus' data */
+    bool rerun_failures;         /* rerun a failing case once to tell a flake */
+    bool shrink;                 /* shrink failures into minimal reproducers */
+    const char *repro_dir;       /* where reproducers go (NULL: none written) */
+    uint64_t batch_elements;     /* most elements executed in one backend call */
+} runner_config;
+
+/* An open backend and what it said about itself. */
+typedef struct runner_backend
+{
+    dmlconf_backend *backend;
+    dmlconf_backend_info info;
+} runner_backend;
+
+/* Executes `count` cases on the backend (in batches of at most
+ * config->batch_elements elements) and fills results[i] for cases[i]. Never
+ * fails as a whole: every problem becomes a case's status and message. */
+void runner_execute(runner_backend *backend, const runner_config *config, const dmlconf_case *const *cases,
+                    size_t count, dmlconf_case_result *results);
+
+/* Fills the identity part of a result (id, file, op, type, levels) and sets
+ * the status and message. */
+void runner_result_init(dmlconf_case_result *result, const dmlconf_case *c, dmlconf_status status,
+                        const char *message);
+
+/* Reads the whole logical input of a case into a new buffer (freed by the
+ * caller), applying the run's seed to generated data. Returns NULL with why
+ * set on failure. */
+void *runner_read_input(const dmlconf_case *c, uint64_t seed, char *why, size_t why_size);
+
+/* Lays out packed logical elements into a buffer by `desc`'s strides. */
+void runner_scatter(const dmlconf_tensor_desc *desc, const void *logical, void *buffer);
+
+/* Bytes a buffer needs for the tensor: max(total size, minimum size). */
+uint64_t runner_buffer_bytes(const dmlconf_tensor_desc *desc);
+
+/* The comparator's tolerance for a case: the output type's defaults, the
+ * case's overrides, and bit-exactness for an exact backend. */
+struct dmlconf_tolerance;
+void runner_case_tolerance(const dmlconf_case *c, bool exact, struct dmlconf_tolerance *tol);
+
+/* Shrinks a failing case into the smallest case that still fails on the
+ * backend and writes it as a standalone YAML file into config->repro_dir
+ * (shrink.c). `input` is the case's logical input. Returns 0 and the path in
+ * `path`, or -1 with why set. */
+int runner_shrink(runner_backend *backend, const runner_config *config, const dmlconf_case *c, const void *input,
+                  char *path, size_t path_size, char *why, size_t why_size);
+
+/* ---- filters and shards (filter.c) ---------------------------------------- */
+
+/* Include and exclude globs on case ids ("!" or "-" before a glob excludes). */
+typedef struct runner_filter
+{
+    const char **include;
+    size_t include_count;
+    const char **exclude;
+    size_t exclude_count;
+} runner_filter;
+
+/* Adds one --filter argument. Returns 0, or -1 when memory runs out. */
+int runner_filter_add(runner_filter *filter, const char *pattern);
+/* True when the id passes: it matches an include glob (or there are none) and
+ * no exclude glob. */
+bool runner_filter_matches(const runner_filter *filter, const char *id);
+void runner_filter_free(runner_filter *filter);
+
+/* Parses "I/N" (0 <= I < N). Returns 0, or -1 when malformed. */
+int runner_parse_shard(const char *text, uint32_t *index, uint32_t *count);
+
+/* ---- baselines (baseline.c) ----------------------------------------------- */
+
+/* A baseline folder, as deqp-runner has it:
+ *   failures.txt  known failures, one "id,status" per line (as a run's
+ *                 failures.txt writes them); '#' starts a comment
+ *   flakes.txt    globs of ids known to be flaky, one per line
+ *   skips.txt     globs of ids not to run, one per line
+ * Missing files are empty. */
+typedef struct runner_baseline
+{
+    char **failure_ids; /* sorted */
+    dmlconf_status *failure_statuses;
+    size_t failure_count;
+    char **flake_globs;
+    size_t flake_count;
+    char **skip_globs;
+    size_t skip_count;
+} runner_baseline;
+
+/* Loads a baseline folder. Returns 0, or -1 with why set ("path:line: ...")
+ * for an unreadable file or a malformed line. */
+int runner_baseline_load(runner_baseline *baseline, const char *dir, char *why, size_t why_size);
+bool runner_baseline_skips(const runner_baseline *baseline, const char *id);
+/* Rewrites a result's status by the baseline: a listed failure that fails is
+ * expected-fail, one that passes is unexpected-pass; a flaky id that fails is
+ * flake. */
+void runner_baseline_apply(const runner_baseline *baseline, dmlconf_case_result *result);
+void runner_baseline_free(runner_baseline *baseline);
+
+/* ---- scheduling (scheduler.c) --------------------------------------------- */
+
+/* Called in the main process for each finished case, in completion order. */
+typedef void (*runner_result_callback)(void *context, size_t case_index, const dmlconf_case_result *result);
+
+/* Called in the main process once the backend has opened, before any
+ * result, with its description and the target level in force. */
+typedef void (*runner_info_callback)(void *context, const dmlconf_backend_info *info, dmlconf_feature_level level);
+
+typedef struct runner_schedule
+{
+    const dmlconf_backend_ops *backend_ops;
+    dmlconf_backend_config backend_config;
+    runner_config config;
+    unsigned jobs;               /* worker processes; 0 runs in this process */
+    double timeout_seconds;      /* per case; 0: none */
+    runner_info_callback on_info;
+    runner_result_callback on_result;
+    void *context;
+} runner_schedule;
+
+/* Runs `count` cases on worker processes (each opens its own backend), with
+ * crash and timeout isolation: a case whose worker dies is reported as
+ * crash, one that runs too long as timeout, and the worker is restarted for
+ * the remaining cases. `info` receives the backend's description. Returns 0,
+ * or -1 with why set when the backend cannot be opened at all. */
+int runner_schedule_run(const runner_schedule *schedule, const dmlconf_case *const *cases, size_t count,
+                        dmlconf_backend_info *info, char *why, size_t why_size);
+
+/* ---- the corpus (corpus.c) -------------------------------------------------- */
+
+/* Loads the case files under `paths` (files or folders), or the default
+ * corpus when path_count is 0: $DMLCONF_CASES if set, else the doc,
+ * conformance, edge and negative folders of the corpus this dmlconf was
+ * built with. Prints every diagnostic to stderr. Returns the number of
+ * errors; `corpus` must be freed with dmlconf_case_corpus_free. */
+size_t runner_load_corpus(dmlconf_case_corpus *corpus, char *const *paths, size_t path_count);
+
+/* Every valid case of the corpus in load order, as a new array (freed by the
+ * caller) of `*count` pointers into the corpus; NULL when memory runs out. */
+const dmlconf_case **runner_corpus_cases(const dmlconf_case_corpus *corpus, size_t *count);
+
+/* ---- printing tensors (tensor_format.c) ------------------------------------ */
+
+/* Prints packed logical elements in the DirectML documentation's layout:
+ * nested brackets, one row of the last dimension per line, each column right
+ * aligned to its widest value, values in their shortest exact form (integers
+ * without a decimal point). */
+void runner_print_tensor(FILE *out, dmlconf_data_type type, uint32_t dimension_count, const uint32_t *sizes,
+                         const void *values);
+
+/* "(Sizes:{1,1,3,4}, DataType:FLOAT32)" */
+void runner_print_tensor_header(FILE *out, const char *name, const dmlconf_tensor_desc *desc);
+
+/* ---- the subcommands -------------------------------------------------------- */
+
+int command_run(int argc, char **argv);
+int command_list(int argc, char **argv);
+int command_show(int argc, char **argv);
+int command_validate(int argc, char **argv);
+int command_bless(int argc, char **argv);
+int command_merge(int argc, char **argv);
+int command_adapters(int argc, char **argv);
+
+/* Exit codes of every subcommand. */
+enum
+{
+    EXIT_PASSED = 0,
+    EXIT_FAILED = 1,
+    EXIT_USAGE = 2,
+};
+
+#endif /* DMLCONF_RUNNER_H */

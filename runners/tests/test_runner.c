@@ -1,0 +1,447 @@
+/*
+ * Tests of the runner core with fault-injecting backends: a backend that
+ * crashes, hangs, computes wrong values, fails once, or accepts invalid descs.
+ * The faults are chosen through the adapter string and aimed at cases by
+ * their first size, so the tests also show that one bad case costs only
+ * itself.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "runner.h"
+
+#include <check.h>
+#include <dmlconf/comparator.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Sizes that trigger faults. */
+#define CRASH_SIZE 7u
+#define HANG_SIZE 9u
+
+typedef struct fault_backend
+{
+    dmlconf_backend base;
+    char mode[32];
+    unsigned calls;
+} fault_backend;
+
+static const dmlconf_backend_ops fault_ops;
+
+static int fault_open(const dmlconf_backend_config *config, dmlconf_backend **out, char *why, size_t why_size)
+{
+    fault_backend *b = calloc(1, sizeof(*b));
+    if (!b)
+    {
+        snprintf(why, why_size, "out of memory");
+        return -1;
+    }
+    if (config->adapter && !strcmp(config->adapter, "unavailable"))
+    {
+        free(b);
+        snprintf(why, why_size, "no such device (test)");
+        return -1;
+    }
+    b->base.ops = &fault_ops;
+    snprintf(b->mode, sizeof(b->mode), "%s", config->adapter ? config->adapter : "");
+    *out = &b->base;
+    return 0;
+}
+
+static void fault_close(dmlconf_backend *backend)
+{
+    free(backend);
+}
+
+static void fault_info(dmlconf_backend *backend, dmlconf_backend_info *info)
+{
+    (void)backend;
+    memset(info, 0, sizeof(*info));
+    snprintf(info->backend, sizeof(info->backend), "fault");
+    snprintf(info->adapter, sizeof(info->adapter), "fault injector");
+    info->feature_level = DMLCONF_FEATURE_LEVEL_5_0;
+}
+
+static bool fault_supports(dmlconf_backend *backend, dmlconf_data_type type)
+{
+    (void)backend;
+    return type != DMLCONF_DATA_TYPE_UINT64;
+}
+
+static int fault_execute(dmlconf_backend *backend, dmlconf_job *jobs, size_t count)
+{
+    fault_backend *b = (fault_backend *)backend;
+    b->calls++;
+    for (size_t i = 0; i < count; ++i)
+    {
+        dmlconf_job *job = &jobs[i];
+        dmlconf_validation validation;
+        if (strcmp(b->mode, "accept-all") && !dmlconf_validate(job->desc, job->feature_level, &validation))
+        {
+            job->outcome = DMLCONF_JOB_REJECTED;
+            job->reason = validation.reason;
+            continue;
+        }
+        if (!job->output)
+        {
+            job->outcome = DMLCONF_JOB_DONE;
+            continue;
+        }
+        uint32_t first_size = job->desc->input.sizes[0];
+        if (!strcmp(b->mode, "crash") && first_size == CRASH_SIZE)
+            raise(SIGSEGV);
+        if (!strcmp(b->mode, "hang") && first_size == HANG_SIZE)
+            sleep(100);
+        dmlconf_error err;
+        if (dmlconf_compute(job->desc, job->input, job->input_bytes, job->output, job->output_bytes, NULL, &err))
+        {
+            job->outcome = DMLCONF_JOB_FAILED;
+            snprintf(job->message, sizeof(job->message), "%s", err.message);
+            continue;
+        }
+        /* Wrong: the last element of every output is one too big (an
+         * off-by-one that a vendor might ship); flaky: the same, on odd
+         * calls only. */
+        bool corrupt = !strcmp(b->mode, "wrong") || (!strcmp(b->mode, "flaky") && (b->calls & 1u));
+        if (corrupt && job->desc->output.data_type == DMLCONF_DATA_TYPE_INT32)
+        {
+            uint64_t last = dmlconf_tensor_element_count(&job->desc->output) - 1;
+            int32_t *values = job->output;
+            values[last] = (int32_t)((uint32_t)values[last] + 1u);
+        }
+        job->outcome = DMLCONF_JOB_DONE;
+        job->device_seconds = -1.0;
+    }
+    return 0;
+}
+
+static const dmlconf_backend_ops fault_ops = {
+    .name = "fault",
+    .description = "fault injector for tests",
+    .open = fault_open,
+    .close = fault_close,
+    .info = fault_info,
+    .supports_type = fault_supports,
+    .execute = fault_execute,
+};
+
+static const char corpus_text[] =
+    "defaults: {op: cumulative_summation, dtype: int32, axis: 0}\n"
+    "cases:\n"
+    "  - {id: t.a, sizes: [4], input: [1, 2, 3, 4]}\n"
+    "  - {id: t.crash, sizes: [7], input: [1, 1, 1, 1, 1, 1, 1]}\n"
+    "  - {id: t.b, sizes: [3], input: [5, 6, 7], expected: [5, 11, 18]}\n"
+    "  - {id: t.hang, sizes: [9], input: [1, 1, 1, 1, 1, 1, 1, 1, 1]}\n"
+    "  - {id: t.c, sizes: [2, 3], axis: 1, direction: decreasing, exclusive: true, input: [1, 2, 3, 4, 5, 6]}\n"
+    "  - {id: t.u64, dtype: uint64, sizes: [2], input: [1, 2]}\n"
+    "  - {id: t.neg, sizes: [2], axis: 1, input: [1, 2], expect_error: axis_out_of_range}\n"
+    "  - {id: t.long, sizes: [64, 5], axis: 0, input: {generate: integers, min: -3, max: 3, seed: 4}}\n";
+
+typedef struct collected
+{
+    dmlconf_case_result results[16];
+    size_t count;
+    dmlconf_backend_info info;
+    bool have_info;
+} collected;
+
+static void on_result(void *context, size_t index, const dmlconf_case_result *result)
+{
+    collected *c = context;
+    ck_assert_uint_lt(index, 16);
+    c->results[index] = *result;
+    c->count++;
+}
+
+static void on_info(void *context, const dmlconf_backend_info *info, dmlconf_feature_level level)
+{
+    collected *c = context;
+    c->info = *info;
+    c->have_info = true;
+    ck_assert_int_eq(level, DMLCONF_FEATURE_LEVEL_5_0);
+}
+
+static dmlconf_case_file file;
+static const dmlconf_case *cases[16];
+static size_t case_count;
+
+static void load_cases(void)
+{
+    size_t errors = dmlconf_case_file_load_buffer(&file, "test.yaml", corpus_text, sizeof(corpus_text) - 1, NULL);
+    if (errors)
+        dmlconf_diagnostics_print(&file.diagnostics, NULL, stderr);
+    ck_assert_uint_eq(errors, 0);
+    case_count = file.case_count;
+    for (size_t i = 0; i < case_count; ++i)
+        cases[i] = &file.cases[i];
+}
+
+static void free_cases(void)
+{
+    dmlconf_case_file_free(&file);
+}
+
+static const dmlconf_case_result *find(const collected *c, const char *id)
+{
+    for (size_t i = 0; i < case_count; ++i)
+    {
+        if (!strcmp(c->results[i].id, id))
+            return &c->results[i];
+    }
+    ck_abort_msg("no result for %s", id);
+    return NULL;
+}
+
+static void run_mode(const char *mode, unsigned jobs, double timeout, const char *repro_dir, collected *out)
+{
+    memset(out, 0, sizeof(*out));
+    runner_schedule schedule = {
+        .backend_ops = &fault_ops,
+        .backend_config = {.adapter = mode},
+        .config = {.level = DMLCONF_FEATURE_LEVEL_NONE, .rerun_failures = true, .shrink = repro_dir != NULL,
+                   .repro_dir = repro_dir},
+        .jobs = jobs,
+        .timeout_seconds = timeout,
+        .on_info = on_info,
+        .on_result = on_result,
+        .context = out,
+    };
+    dmlconf_backend_info info;
+    char why[256];
+    ck_assert_int_eq(runner_schedule_run(&schedule, cases, case_count, &info, why, sizeof(why)), 0);
+    ck_assert_uint_eq(out->count, case_count);
+    ck_assert(out->have_info);
+    ck_assert_str_eq(info.backend, "fault");
+}
+
+static void assert_status(const collected *c, const char *id, dmlconf_status status)
+{
+    const dmlconf_case_result *r = find(c, id);
+    ck_assert_msg(r->status == status, "%s: status %s, expected %s (%s)", id, dmlconf_status_name(r->status),
+                  dmlconf_status_name(status), r->message);
+}
+
+START_TEST(test_clean_run_in_and_out_of_process)
+{
+    for (unsigned jobs = 0; jobs <= 2; ++jobs)
+    {
+        collected c;
+        run_mode("", jobs, 30.0, NULL, &c);
+        assert_status(&c, "t.a", DMLCONF_STATUS_PASS);
+        assert_status(&c, "t.crash", DMLCONF_STATUS_PASS);
+        assert_status(&c, "t.b", DMLCONF_STATUS_PASS);
+        assert_status(&c, "t.c", DMLCONF_STATUS_PASS);
+        assert_status(&c, "t.long", DMLCONF_STATUS_PASS);
+        assert_status(&c, "t.neg", DMLCONF_STATUS_PASS);
+        /* The backend does not support uint64: skipped, with the reason. */
+        assert_status(&c, "t.u64", DMLCONF_STATUS_SKIP);
+        ck_assert_ptr_nonnull(strstr(find(&c, "t.u64")->message, "does not support UINT64"));
+        ck_assert_uint_eq(find(&c, "t.long")->comparison.elements, 320);
+    }
+}
+END_TEST
+
+START_TEST(test_crash_costs_only_its_case)
+{
+    collected c;
+    run_mode("crash", 2, 30.0, NULL, &c);
+    assert_status(&c, "t.crash", DMLCONF_STATUS_CRASH);
+    ck_assert_ptr_nonnull(strstr(find(&c, "t.crash")->message, "signal 11"));
+    assert_status(&c, "t.a", DMLCONF_STATUS_PASS);
+    assert_status(&c, "t.b", DMLCONF_STATUS_PASS);
+    assert_status(&c, "t.c", DMLCONF_STATUS_PASS);
+    assert_status(&c, "t.long", DMLCONF_STATUS_PASS);
+}
+END_TEST
+
+START_TEST(test_hang_times_out)
+{
+    collected c;
+    run_mode("hang", 1, 1.0, NULL, &c);
+    assert_status(&c, "t.hang", DMLCONF_STATUS_TIMEOUT);
+    assert_status(&c, "t.a", DMLCONF_STATUS_PASS);
+    assert_status(&c, "t.long", DMLCONF_STATUS_PASS);
+}
+END_TEST
+
+START_TEST(test_wrong_values_fail_and_shrink)
+{
+    char dir[] = "/tmp/dmlconf-repro-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char repro_dir[64];
+    snprintf(repro_dir, sizeof(repro_dir), "%s/repros", dir);
+    collected c;
+    run_mode("wrong", 1, 30.0, repro_dir, &c);
+    const dmlconf_case_result *r = find(&c, "t.long");
+    assert_status(&c, "t.long", DMLCONF_STATUS_FAIL);
+    ck_assert_uint_eq(r->attempts, 2);
+    /* Only the last element (coordinates [63, 4]) is wrong, by one. */
+    ck_assert_uint_eq(r->comparison.mismatches, 1);
+    ck_assert(r->comparison.has_first);
+    ck_assert_uint_eq(r->comparison.first.coordinates[0], 63);
+    ck_assert_uint_eq(r->comparison.first.coordinates[1], 4);
+    ck_assert_uint_eq(r->comparison.first.expected_bits + 1, r->comparison.first.actual_bits);
+    /* A reproducer was written, and it is smaller than the case. */
+    ck_assert_msg(r->repro_path[0], "no reproducer: %s", r->message);
+    dmlconf_case_file repro;
+    size_t errors = dmlconf_case_file_load(&repro, r->repro_path, NULL);
+    if (errors)
+        dmlconf_diagnostics_print(&repro.diagnostics, NULL, stderr);
+    ck_assert_uint_eq(errors, 0);
+    ck_assert_uint_eq(repro.case_count, 1);
+    ck_assert_uint_lt(dmlconf_case_element_count(&repro.cases[0]), 320);
+    ck_assert_uint_le(dmlconf_case_element_count(&repro.cases[0]), 2);
+    dmlconf_case_file_free(&repro);
+    /* The negative case is judged by rejection, not values. */
+    assert_status(&c, "t.neg", DMLCONF_STATUS_PASS);
+}
+END_TEST
+
+START_TEST(test_flaky_failures_are_flakes)
+{
+    collected c;
+    run_mode("flaky", 0, 30.0, NULL, &c);
+    /* The first batch's call corrupts; each failure's rerun passes. */
+    const dmlconf_case_result *r = find(&c, "t.a");
+    ck_assert_msg(r->status == DMLCONF_STATUS_FLAKE, "t.a: %s", dmlconf_status_name(r->status));
+    ck_assert_uint_eq(r->attempts, 2);
+}
+END_TEST
+
+START_TEST(test_accepting_invalid_desc_fails)
+{
+    collected c;
+    run_mode("accept-all", 1, 30.0, NULL, &c);
+    assert_status(&c, "t.neg", DMLCONF_STATUS_FAIL);
+    ck_assert_ptr_nonnull(strstr(find(&c, "t.neg")->message, "axis_out_of_range"));
+}
+END_TEST
+
+START_TEST(test_unavailable_backend)
+{
+    runner_schedule schedule = {
+        .backend_ops = &fault_ops,
+        .backend_config = {.adapter = "unavailable"},
+        .jobs = (unsigned)_i,
+        .on_result = on_result,
+    };
+    collected c;
+    memset(&c, 0, sizeof(c));
+    schedule.context = &c;
+    dmlconf_backend_info info;
+    char why[256];
+    ck_assert_int_eq(runner_schedule_run(&schedule, cases, case_count, &info, why, sizeof(why)), -1);
+    ck_assert_ptr_nonnull(strstr(why, "no such device"));
+    ck_assert_uint_eq(c.count, 0);
+}
+END_TEST
+
+START_TEST(test_filters_and_shards)
+{
+    runner_filter filter = {0};
+    ck_assert(runner_filter_matches(&filter, "anything"));
+    ck_assert_int_eq(runner_filter_add(&filter, "conf.sum.*"), 0);
+    ck_assert_int_eq(runner_filter_add(&filter, "!*.r8.*"), 0);
+    ck_assert(runner_filter_matches(&filter, "conf.sum.float32.r3.a1"));
+    ck_assert(!runner_filter_matches(&filter, "conf.sum.float32.r8.a1"));
+    ck_assert(!runner_filter_matches(&filter, "conf.prod.float32.r3.a1"));
+    runner_filter_free(&filter);
+
+    uint32_t index, count;
+    ck_assert_int_eq(runner_parse_shard("2/5", &index, &count), 0);
+    ck_assert_uint_eq(index, 2);
+    ck_assert_uint_eq(count, 5);
+    ck_assert_int_eq(runner_parse_shard("5/5", &index, &count), -1);
+    ck_assert_int_eq(runner_parse_shard("1/0", &index, &count), -1);
+    ck_assert_int_eq(runner_parse_shard("1", &index, &count), -1);
+    ck_assert_int_eq(runner_parse_shard("a/2", &index, &count), -1);
+    ck_assert_int_eq(runner_parse_shard("-1/2", &index, &count), -1);
+}
+END_TEST
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+    char path[256];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+START_TEST(test_baseline)
+{
+    char dir[] = "/tmp/dmlconf-baseline-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    write_file(dir, "failures.txt", "# known failures\nknown.fails,fail\nknown.passes,fail\nknown.crashes,crash\n");
+    write_file(dir, "flakes.txt", "flaky.*\n");
+    write_file(dir, "skips.txt", "slow.*  # too slow for CI\n");
+    runner_baseline baseline;
+    char why[256];
+    ck_assert_int_eq(runner_baseline_load(&baseline, dir, why, sizeof(why)), 0);
+    ck_assert_uint_eq(baseline.failure_count, 3);
+    ck_assert(runner_baseline_skips(&baseline, "slow.case"));
+    ck_assert(!runner_baseline_skips(&baseline, "fast.case"));
+
+    dmlconf_case_result r;
+    memset(&r, 0, sizeof(r));
+    snprintf(r.id, sizeof(r.id), "known.fails");
+    r.status = DMLCONF_STATUS_FAIL;
+    runner_baseline_apply(&baseline, &r);
+    ck_assert_int_eq(r.status, DMLCONF_STATUS_EXPECTED_FAIL);
+
+    snprintf(r.id, sizeof(r.id), "known.passes");
+    r.status = DMLCONF_STATUS_PASS;
+    runner_baseline_apply(&baseline, &r);
+    ck_assert_int_eq(r.status, DMLCONF_STATUS_UNEXPECTED_PASS);
+    ck_assert(dmlconf_status_is_failure(r.status));
+
+    snprintf(r.id, sizeof(r.id), "flaky.one");
+    r.status = DMLCONF_STATUS_FAIL;
+    runner_baseline_apply(&baseline, &r);
+    ck_assert_int_eq(r.status, DMLCONF_STATUS_FLAKE);
+
+    snprintf(r.id, sizeof(r.id), "new.failure");
+    r.status = DMLCONF_STATUS_FAIL;
+    runner_baseline_apply(&baseline, &r);
+    ck_assert_int_eq(r.status, DMLCONF_STATUS_FAIL);
+    runner_baseline_free(&baseline);
+
+    write_file(dir, "failures.txt", "bad.line,exploded\n");
+    ck_assert_int_eq(runner_baseline_load(&baseline, dir, why, sizeof(why)), -1);
+    ck_assert_ptr_nonnull(strstr(why, "unknown status 'exploded'"));
+}
+END_TEST
+
+static Suite *runner_suite(void)
+{
+    Suite *suite = suite_create("runner");
+    TCase *scheduling = tcase_create("scheduling");
+    tcase_add_checked_fixture(scheduling, load_cases, free_cases);
+    tcase_set_timeout(scheduling, 120);
+    tcase_add_test(scheduling, test_clean_run_in_and_out_of_process);
+    tcase_add_test(scheduling, test_crash_costs_only_its_case);
+    tcase_add_test(scheduling, test_hang_times_out);
+    tcase_add_test(scheduling, test_wrong_values_fail_and_shrink);
+    tcase_add_test(scheduling, test_flaky_failures_are_flakes);
+    tcase_add_test(scheduling, test_accepting_invalid_desc_fails);
+    tcase_add_loop_test(scheduling, test_unavailable_backend, 0, 2);
+    suite_add_tcase(suite, scheduling);
+    TCase *selection = tcase_create("selection");
+    tcase_add_test(selection, test_filters_and_shards);
+    tcase_add_test(selection, test_baseline);
+    suite_add_tcase(suite, selection);
+    return suite;
+}
+
+int main(void)
+{
+    SRunner *runner = srunner_create(runner_suite());
+    srunner_run_all(runner, CK_NORMAL);
+    int failed = srunner_ntests_failed(runner);
+    srunner_free(runner);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
