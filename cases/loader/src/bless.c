@@ -1,0 +1,457 @@
+/*
+ * bless.c: completing a case file with the oracle's results (the golden
+ * workflow): an inline `expected:` list (or a sibling .npy) written into the
+ * file's text at the positions the loader recorded, every other byte kept.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "loader_internal.h"
+
+#include <dmlconf/npy.h>
+#include <dmlconf/values.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Where flow lists are wrapped. */
+#define BLESS_COLUMNS 120u
+
+/* A growable byte buffer. */
+typedef struct bless_text
+{
+    char *data;
+    size_t size;
+    size_t capacity;
+    bool failed;
+} bless_text;
+
+static void text_add(bless_text *text, const char *bytes, size_t length)
+{
+    size_t capacity;
+    char *data;
+
+    if (text->failed)
+    {
+        return;
+    }
+    if (text->size + length + 1 > text->capacity)
+    {
+        capacity = text->capacity ? text->capacity : 1024;
+        while (capacity < text->size + length + 1)
+        {
+            capacity *= 2;
+        }
+        data = realloc(text->data, capacity);
+        if (!data)
+        {
+            text->failed = true;
+            return;
+        }
+        text->data = data;
+        text->capacity = capacity;
+    }
+    memcpy(text->data + text->size, bytes, length);
+    text->size += length;
+    text->data[text->size] = '\0';
+}
+
+static void text_add_string(bless_text *text, const char *string)
+{
+    text_add(text, string, strlen(string));
+}
+
+static void text_add_spaces(bless_text *text, size_t count)
+{
+    static const char spaces[] = "                                ";
+
+    while (count)
+    {
+        size_t chunk = count < sizeof(spaces) - 1 ? count : sizeof(spaces) - 1;
+        text_add(text, spaces, chunk);
+        count -= chunk;
+    }
+}
+
+/* One change to the file: bytes [start, end) replaced by `text`. */
+typedef struct bless_edit
+{
+    uint64_t start;
+    uint64_t end;
+    char *text;
+} bless_edit;
+
+/* Writes "[v, v, ...]" wrapped at BLESS_COLUMNS; `column` is the 0-based
+ * column where the '[' goes, continuation lines are indented by `indent`. */
+static void format_values(bless_text *text, dmlconf_data_type type, const void *values, uint64_t count, size_t column,
+                          size_t indent, const char *newline)
+{
+    char value[DMLCONF_VALUE_TEXT_SIZE];
+    size_t size = dmlconf_value_size(type), length;
+    uint64_t i;
+
+    text_add(text, "[", 1);
+    ++column;
+    for (i = 0; i < count; ++i)
+    {
+        length = dmlconf_value_format(type, (const char *)values + i * size, DMLCONF_VALUE_STYLE_READABLE, value,
+                                      sizeof(value));
+        if (length >= sizeof(value))
+        {
+            length = sizeof(value) - 1;
+        }
+        if (i)
+        {
+            if (column + 2 + length + 1 > BLESS_COLUMNS && column > indent + 1)
+            {
+                text_add(text, ",", 1);
+                text_add_string(text, newline);
+                text_add_spaces(text, indent);
+                column = indent;
+            }
+            else
+            {
+                text_add(text, ", ", 2);
+                column += 2;
+            }
+        }
+        text_add(text, value, length);
+        column += length;
+    }
+    text_add(text, "]", 1);
+}
+
+/* The line break the file uses at `offset` (the end of a line). */
+static const char *line_break_at(const char *source, size_t size, size_t offset)
+{
+    if (offset < size && source[offset] == '\r')
+    {
+        return offset + 1 < size && source[offset + 1] == '\n' ? "\r\n" : "\r";
+    }
+    return "\n";
+}
+
+/* "<folder of npy_text>/<id>.expected.npy" (as written in the YAML file) and
+ * the same next to npy_path (to open). */
+static int expected_npy_paths(const dmlconf_case *c, char **text_path, char **open_path)
+{
+    const char *slash;
+    size_t folder, id = strlen(c->id);
+
+    *text_path = *open_path = NULL;
+    slash = strrchr(c->input.npy_text, '/');
+    folder = slash ? (size_t)(slash - c->input.npy_text) + 1 : 0;
+    *text_path = malloc(folder + id + 16);
+    if (*text_path)
+    {
+        memcpy(*text_path, c->input.npy_text, folder);
+        snprintf(*text_path + folder, id + 16, "%s.expected.npy", c->id);
+    }
+    slash = strrchr(c->input.npy_path, '/');
+    folder = slash ? (size_t)(slash - c->input.npy_path) + 1 : 0;
+    *open_path = malloc(folder + id + 16);
+    if (*open_path)
+    {
+        memcpy(*open_path, c->input.npy_path, folder);
+        snprintf(*open_path + folder, id + 16, "%s.expected.npy", c->id);
+    }
+    if (!*text_path || !*open_path)
+    {
+        free(*text_path);
+        free(*open_path);
+        *text_path = *open_path = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* Computes the case's expected values (packed). Returns a malloc'ed buffer or
+ * NULL with an error in diags. */
+static void *compute_expected(const dmlconf_case *c, dmlconf_diagnostics *diags)
+{
+    uint64_t count = dmlconf_case_element_count(c);
+    size_t size = dmlconf_case_element_size(c), bytes;
+    dmlconf_scan_desc desc = c->desc;
+    dmlconf_error err;
+    char why[DMLCONF_MESSAGE_SIZE];
+    void *input = NULL, *output = NULL;
+
+    if (!size || count > SIZE_MAX / size / 2)
+    {
+        dmlconf_diagnostics_add(diags, DMLCONF_SEVERITY_ERROR, c->file, c->mark.line, c->mark.column,
+                                "case '%s' is too large to bless in memory", c->id);
+        return NULL;
+    }
+    /* Buffers hold the tensors' minimum sizes: rounded up to 4 bytes. */
+    bytes = ((size_t)count * size + 3) & ~(size_t)3;
+    input = calloc(1, bytes);
+    output = calloc(1, bytes);
+    if (!input || !output)
+    {
+        dmlconf_diagnostics_add(diags, DMLCONF_SEVERITY_ERROR, c->file, c->mark.line, c->mark.column,
+                                "out of memory blessing case '%s'", c->id);
+        goto fail;
+    }
+    if (dmlconf_case_data_read(c, &c->input, 0, count, input, why, sizeof(why)))
+    {
+        dmlconf_diagnostics_add(diags, DMLCONF_SEVERITY_ERROR, c->file, c->input.mark.line, c->input.mark.column,
+                                "case '%s': cannot read the input: %s", c->id, why);
+        goto fail;
+    }
+    /* The logical input, packed: strides and aliasing do not change the values. */
+    desc.input.has_strides = false;
+    desc.output.has_strides = false;
+    desc.input.total_size_bytes = 0;
+    desc.output.total_size_bytes = 0;
+    desc.in_place = false;
+    if (dmlconf_compute(&desc, input, bytes, output, bytes, NULL, &err))
+    {
+        dmlconf_diagnostics_add(diags, DMLCONF_SEVERITY_ERROR, c->file, c->mark.line, c->mark.column,
+                                "case '%s': the oracle failed: %s", c->id, err.message);
+        goto fail;
+    }
+    free(input);
+    return output;
+
+fail:
+    free(input);
+    free(output);
+    return NULL;
+}
+
+/* Builds the edit of one case. Returns 0 (edit filled), or -1 (reported). */
+static int bless_case(const dmlconf_case *c, const char *source, size_t size, dmlconf_diagnostics *diags,
+                      bless_edit *edit)
+{
+    bless_text text = {0};
+    const char *newline = "\n";
+    char *text_path = NULL, *open_path = NULL, why[256];
+    uint64_t shape[DMLCONF_MAX_DIMENSIONS];
+    size_t column, indent, line_end, i;
+    bool replace = c->expected.kind != DMLCONF_CASE_DATA_NONE;
+    void *values;
+
+    values = compute_expected(c, diags);
+    if (!values)
+    {
+        return -1;
+    }
+    /* Continuation lines of a wrapped list are indented past the key (or, in
+     * a flow mapping, past the case's first key). */
+    indent = c->flow_style ? c->mark.column - 1 : c->input.key_mark.column - 1;
+    if (replace)
+    {
+        edit->start = c->expected.key_end.offset;
+        edit->end = c->expected.end.offset;
+        column = c->expected.key_end.column - 1 + 2;
+        text_add_string(&text, ": ");
+    }
+    else if (c->flow_style)
+    {
+        edit->start = edit->end = c->input.end.offset;
+        column = c->input.end.column - 1 + 12;
+        text_add_string(&text, ", expected: ");
+    }
+    else
+    {
+        line_end = (size_t)c->input.end.offset;
+        while (line_end < size && source[line_end] != '\n' && source[line_end] != '\r')
+        {
+            ++line_end;
+        }
+        newline = line_break_at(source, size, line_end);
+        edit->start = edit->end = line_end;
+        text_add_string(&text, newline);
+        text_add_spaces(&text, indent);
+        text_add_string(&text, "expected: ");
+        column = indent + 10;
+    }
+    if (c->input.kind == DMLCONF_CASE_DATA_NPY)
+    {
+        if (expected_npy_paths(c, &text_path, &open_path))
+        {
+            dmlconf_diagnostics_add(diags, DMLCONF_SEVERITY_ERROR, c->file, 0, 0, "out of memory");
+            goto fail;
+        }
+        for (i = 0; i < c->desc.input.dimension_count; ++i)
+        {
+            shape[i] = c->desc.input.sizes[i];
+        }
+        if (dmlconf_npy_write(open_path, c->desc.input.data_type, c->desc.input.dimension_count, shape, values, why,
+                              sizeof(why)))
+        {
+            dmlconf_diagnostics_add(diags, DMLCONF_SEVERITY_ERROR, open_path, 0, 0, "cannot write: %s", why);
+            goto fail;
+        }
+        text_add_string(&text, "{npy: ");
+        text_add_string(&text, text_path);
+        text_add_string(&text, "}");
+    }
+    else
+    {
+        format_values(&text, c->desc.input.data_type, values, dmlconf_case_element_count(c), column, indent + 2,
+                      newline);
+    }
+    if (text.failed)
+    {
+        dmlconf_diagnostics_add(diags, DMLCONF_SEVERITY_ERROR, c->file, 0, 0, "out of memory");
+        goto fail;
+    }
+    edit->text = text.data;
+    free(values);
+    free(text_path);
+    free(open_path);
+    return 0;
+
+fail:
+    free(text.data);
+    free(values);
+    free(text_path);
+    free(open_path);
+    return -1;
+}
+
+/* Writes `size` bytes to a temporary file beside `path` and renames it over
+ * `path`, keeping the file's permissions. Returns 0 or -1 with why. */
+static int replace_file(const char *path, const char *data, size_t size, char *why, size_t why_size)
+{
+    struct stat info;
+    char *temp = NULL;
+    FILE *file = NULL;
+    int fd = -1;
+
+    temp = malloc(strlen(path) + 16);
+    if (!temp)
+    {
+        snprintf(why, why_size, "out of memory");
+        return -1;
+    }
+    snprintf(temp, strlen(path) + 16, "%s.blessXXXXXX", path);
+    fd = mkstemp(temp);
+    if (fd < 0)
+    {
+        snprintf(why, why_size, "cannot create a temporary file: %s", strerror(errno));
+        goto fail;
+    }
+    if (!stat(path, &info))
+    {
+        fchmod(fd, info.st_mode & 07777);
+    }
+    file = fdopen(fd, "wb");
+    if (!file)
+    {
+        snprintf(why, why_size, "cannot write the temporary file: %s", strerror(errno));
+        close(fd);
+        goto fail_unlink;
+    }
+    if ((size && fwrite(data, 1, size, file) != size) || fflush(file))
+    {
+        snprintf(why, why_size, "cannot write the temporary file: %s", strerror(errno));
+        fclose(file);
+        goto fail_unlink;
+    }
+    if (fclose(file))
+    {
+        snprintf(why, why_size, "cannot write the temporary file: %s", strerror(errno));
+        goto fail_unlink;
+    }
+    if (rename(temp, path))
+    {
+        snprintf(why, why_size, "cannot replace the file: %s", strerror(errno));
+        goto fail_unlink;
+    }
+    free(temp);
+    return 0;
+
+fail_unlink:
+    remove(temp);
+fail:
+    free(temp);
+    return -1;
+}
+
+long dmlconf_case_file_bless(const dmlconf_case_file *file, const dmlconf_bless_options *options,
+                             dmlconf_diagnostics *diags)
+{
+    bool all = options && options->all;
+    loader_source source;
+    bless_edit *edits = NULL;
+    bless_text out = {0};
+    size_t count = 0, i;
+    uint64_t position = 0;
+    char why[256];
+    long result = -1;
+
+    memset(&source, 0, sizeof(source));
+    if (file->diagnostics.error_count || file->stopped)
+    {
+        dmlconf_diagnostics_add(diags, DMLCONF_SEVERITY_ERROR, file->path, 0, 0,
+                                "the file has errors; fix them before blessing it");
+        return -1;
+    }
+    if (loader_source_read(&source, file->path, UINT64_MAX, why, sizeof(why)))
+    {
+        dmlconf_diagnostics_add(diags, DMLCONF_SEVERITY_ERROR, file->path, 0, 0, "%s", why);
+        return -1;
+    }
+    if (source.size != file->source_bytes || loader_source_hash(source.text, source.size) != file->source_hash)
+    {
+        dmlconf_diagnostics_add(diags, DMLCONF_SEVERITY_ERROR, file->path, 0, 0,
+                                "the file changed since it was loaded; load it again before blessing");
+        goto done;
+    }
+    edits = calloc(file->case_count ? file->case_count : 1, sizeof(*edits));
+    if (!edits)
+    {
+        dmlconf_diagnostics_add(diags, DMLCONF_SEVERITY_ERROR, file->path, 0, 0, "out of memory");
+        goto done;
+    }
+    for (i = 0; i < file->case_count; ++i)
+    {
+        const dmlconf_case *c = &file->cases[i];
+        if (c->expect_error.set || (c->expected.kind != DMLCONF_CASE_DATA_NONE && !all))
+        {
+            continue;
+        }
+        if (bless_case(c, source.text, source.size, diags, &edits[count]))
+        {
+            goto done;
+        }
+        ++count;
+    }
+    if (!count)
+    {
+        result = 0;
+        goto done;
+    }
+    for (i = 0; i < count; ++i)
+    {
+        text_add(&out, source.text + position, (size_t)(edits[i].start - position));
+        text_add_string(&out, edits[i].text);
+        position = edits[i].end;
+    }
+    text_add(&out, source.text + position, (size_t)(source.size - position));
+    if (out.failed)
+    {
+        dmlconf_diagnostics_add(diags, DMLCONF_SEVERITY_ERROR, file->path, 0, 0, "out of memory");
+        goto done;
+    }
+    if (replace_file(file->path, out.data, out.size, why, sizeof(why)))
+    {
+        dmlconf_diagnostics_add(diags, DMLCONF_SEVERITY_ERROR, file->path, 0, 0, "%s", why);
+        goto done;
+    }
+    result = (long)count;
+
+done:
+    for (i = 0; i < count; ++i)
+    {
+        free(edits[i].text);
+    }
+    free(edits);
+    free(out.data);
+    loader_source_free(&source);
+    return result;
+}

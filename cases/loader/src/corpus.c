@@ -1,0 +1,374 @@
+/*
+ * corpus.c: loading many case files (folders searched recursively for *.yaml,
+ * sorted by path), each independently, and the duplicate-id check across
+ * them.
+ */
+#include "loader_internal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* A growable list of paths. */
+typedef struct path_list
+{
+    char **items;
+    size_t count;
+    size_t capacity;
+} path_list;
+
+static int path_list_add(path_list *list, char *path)
+{
+    char **items;
+    size_t capacity;
+
+    if (!path)
+    {
+        return -1;
+    }
+    if (list->count == list->capacity)
+    {
+        capacity = list->capacity ? list->capacity * 2 : 64;
+        items = realloc(list->items, capacity * sizeof(*items));
+        if (!items)
+        {
+            free(path);
+            return -1;
+        }
+        list->items = items;
+        list->capacity = capacity;
+    }
+    list->items[list->count++] = path;
+    return 0;
+}
+
+static void path_list_free(path_list *list)
+{
+    size_t i;
+
+    for (i = 0; i < list->count; ++i)
+    {
+        free(list->items[i]);
+    }
+    free(list->items);
+    memset(list, 0, sizeof(*list));
+}
+
+static char *join_path(const char *folder, const char *name)
+{
+    size_t a = strlen(folder), b = strlen(name);
+    bool slash = a && folder[a - 1] != '/';
+    char *path = malloc(a + slash + b + 1);
+
+    if (!path)
+    {
+        return NULL;
+    }
+    memcpy(path, folder, a);
+    if (slash)
+    {
+        path[a] = '/';
+    }
+    memcpy(path + a + slash, name, b + 1);
+    return path;
+}
+
+static bool has_yaml_suffix(const char *name)
+{
+    size_t length = strlen(name);
+
+    return length > 5 && !strcmp(name + length - 5, ".yaml");
+}
+
+/* Adds every *.yaml under folder (recursively, hidden entries skipped).
+ * Returns 0, or -1 when memory runs out. */
+static int collect_folder(const char *folder, unsigned depth, path_list *list, dmlconf_diagnostics *diags)
+{
+    struct dirent *entry;
+    struct stat info;
+    DIR *dir;
+    char *path;
+    int result = 0;
+
+    if (depth > 64)
+    {
+        dmlconf_diagnostics_add(diags, DMLCONF_SEVERITY_ERROR, folder, 0, 0, "folders nested too deep");
+        return 0;
+    }
+    dir = opendir(folder);
+    if (!dir)
+    {
+        dmlconf_diagnostics_add(diags, DMLCONF_SEVERITY_ERROR, folder, 0, 0, "cannot open the folder: %s",
+                                strerror(errno));
+        return 0;
+    }
+    while (!result && (entry = readdir(dir)))
+    {
+        if (entry->d_name[0] == '.')
+        {
+            continue;
+        }
+        path = join_path(folder, entry->d_name);
+        if (!path)
+        {
+            result = -1;
+            break;
+        }
+        if (stat(path, &info))
+        {
+            dmlconf_diagnostics_add(diags, DMLCONF_SEVERITY_ERROR, path, 0, 0, "cannot read: %s", strerror(errno));
+            free(path);
+        }
+        else if (S_ISDIR(info.st_mode))
+        {
+            result = collect_folder(path, depth + 1, list, diags);
+            free(path);
+        }
+        else if (S_ISREG(info.st_mode) && has_yaml_suffix(entry->d_name))
+        {
+            result = path_list_add(list, path);
+        }
+        else
+        {
+            free(path);
+        }
+    }
+    closedir(dir);
+    return result;
+}
+
+static int compare_paths(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+size_t dmlconf_case_corpus_load(dmlconf_case_corpus *corpus, const char *const *paths, size_t path_count,
+                                const dmlconf_load_options *options)
+{
+    path_list list = {0};
+    struct stat info;
+    size_t i, j;
+
+    memset(corpus, 0, sizeof(*corpus));
+    for (i = 0; i < path_count; ++i)
+    {
+        if (stat(paths[i], &info))
+        {
+            dmlconf_diagnostics_add(&corpus->diagnostics, DMLCONF_SEVERITY_ERROR, paths[i], 0, 0, "cannot read: %s",
+                                    strerror(errno));
+        }
+        else if (S_ISDIR(info.st_mode))
+        {
+            if (collect_folder(paths[i], 0, &list, &corpus->diagnostics))
+            {
+                goto out_of_memory;
+            }
+        }
+        else if (path_list_add(&list, loader_strdup(paths[i])))
+        {
+            goto out_of_memory;
+        }
+    }
+    qsort(list.items, list.count, sizeof(*list.items), compare_paths);
+    /* The same file named twice loads once. */
+    for (i = j = 0; i < list.count; ++i)
+    {
+        if (j && !strcmp(list.items[j - 1], list.items[i]))
+        {
+            free(list.items[i]);
+            continue;
+        }
+        list.items[j++] = list.items[i];
+    }
+    list.count = j;
+    if (list.count)
+    {
+        corpus->files = calloc(list.count, sizeof(*corpus->files));
+        if (!corpus->files)
+        {
+            goto out_of_memory;
+        }
+        corpus->file_capacity = list.count;
+    }
+    for (i = 0; i < list.count; ++i)
+    {
+        dmlconf_case_file_load(&corpus->files[i], list.items[i], options);
+        ++corpus->file_count;
+        corpus->case_count += corpus->files[i].case_count;
+        corpus->error_count += corpus->files[i].diagnostics.error_count;
+    }
+    dmlconf_case_check_duplicate_ids(corpus->files, corpus->file_count, &corpus->diagnostics);
+    path_list_free(&list);
+    corpus->error_count += corpus->diagnostics.error_count;
+    return corpus->error_count;
+
+out_of_memory:
+    path_list_free(&list);
+    dmlconf_diagnostics_add(&corpus->diagnostics, DMLCONF_SEVERITY_ERROR, NULL, 0, 0,
+                            "out of memory while listing case files");
+    corpus->error_count += corpus->diagnostics.error_count;
+    return corpus->error_count;
+}
+
+/* One id in the duplicate check: where it is defined. */
+typedef struct id_entry
+{
+    const char *id;
+    size_t file;
+    size_t index;
+} id_entry;
+
+static int compare_ids(const void *a, const void *b)
+{
+    const id_entry *x = a, *y = b;
+    int order = strcmp(x->id, y->id);
+
+    if (order)
+    {
+        return order;
+    }
+    if (x->file != y->file)
+    {
+        return x->file < y->file ? -1 : 1;
+    }
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* Sorts duplicate reports back into file and case order. */
+static int compare_pairs(const void *a, const void *b)
+{
+    const id_entry *x = a, *y = b;
+
+    if (x->file != y->file)
+    {
+        return x->file < y->file ? -1 : 1;
+    }
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* The source line of `mark` in the file at `path` (read again: loaded files
+ * keep no text), or NULL. */
+static char *read_snippet(const char *path, dmlconf_mark mark)
+{
+    loader_source source;
+    uint32_t line, column;
+    char why[128], *snippet = NULL;
+
+    if (loader_source_read(&source, path, DMLCONF_CASE_MAX_FILE_BYTES, why, sizeof(why)))
+    {
+        return NULL;
+    }
+    if (!loader_source_scan(&source, &line, &column, why, sizeof(why)))
+    {
+        snippet = loader_source_snippet(&source, mark);
+    }
+    loader_source_free(&source);
+    return snippet;
+}
+
+size_t dmlconf_case_check_duplicate_ids(const dmlconf_case_file *files, size_t file_count, dmlconf_diagnostics *out)
+{
+    id_entry *entries = NULL, *duplicates = NULL;
+    size_t total = 0, count = 0, found = 0, i, j, first;
+    const dmlconf_case *c, *original;
+    char *snippet, *message;
+
+    for (i = 0; i < file_count; ++i)
+    {
+        total += files[i].case_count;
+    }
+    if (!total)
+    {
+        return 0;
+    }
+    entries = malloc(total * sizeof(*entries));
+    duplicates = malloc(total * 2 * sizeof(*duplicates));
+    if (!entries || !duplicates)
+    {
+        free(entries);
+        free(duplicates);
+        dmlconf_diagnostics_add(out, DMLCONF_SEVERITY_ERROR, NULL, 0, 0, "out of memory checking ids");
+        return SIZE_MAX;
+    }
+    for (i = 0; i < file_count; ++i)
+    {
+        for (j = 0; j < files[i].case_count; ++j)
+        {
+            entries[count].id = files[i].cases[j].id;
+            entries[count].file = i;
+            entries[count].index = j;
+            ++count;
+        }
+    }
+    qsort(entries, count, sizeof(*entries), compare_ids);
+    /* duplicates holds pairs: the later definition, then the first one. */
+    for (i = first = 0; i < count; ++i)
+    {
+        if (i && !strcmp(entries[i].id, entries[first].id))
+        {
+            duplicates[2 * found] = entries[i];
+            duplicates[2 * found + 1] = entries[first];
+            ++found;
+        }
+        else
+        {
+            first = i;
+        }
+    }
+    /* Report in the order of the later definitions. */
+    qsort(duplicates, found, 2 * sizeof(*duplicates), compare_pairs);
+    for (i = 0; i < found; ++i)
+    {
+        c = &files[duplicates[2 * i].file].cases[duplicates[2 * i].index];
+        original = &files[duplicates[2 * i + 1].file].cases[duplicates[2 * i + 1].index];
+        snippet = read_snippet(c->file, c->marks[DMLCONF_CASE_FIELD_ID]);
+        message = malloc(strlen(c->id) + 32);
+        if (message)
+        {
+            snprintf(message, strlen(c->id) + 32, "duplicate id '%s'", c->id);
+        }
+        if (!loader_diagnostics_push(out, DMLCONF_SEVERITY_ERROR, c->file, c->marks[DMLCONF_CASE_FIELD_ID].line,
+                                     c->marks[DMLCONF_CASE_FIELD_ID].column, message, snippet))
+        {
+            loader_diagnostics_relate(out, "first defined at", original->file,
+                                      original->marks[DMLCONF_CASE_FIELD_ID].line,
+                                      original->marks[DMLCONF_CASE_FIELD_ID].column);
+        }
+    }
+    free(entries);
+    free(duplicates);
+    return found;
+}
+
+int dmlconf_case_corpus_print(const dmlconf_case_corpus *corpus, const char *base_dir, FILE *out)
+{
+    size_t i;
+
+    for (i = 0; i < corpus->file_count; ++i)
+    {
+        if (dmlconf_diagnostics_print(&corpus->files[i].diagnostics, base_dir, out))
+        {
+            return -1;
+        }
+    }
+    return dmlconf_diagnostics_print(&corpus->diagnostics, base_dir, out);
+}
+
+void dmlconf_case_corpus_free(dmlconf_case_corpus *corpus)
+{
+    size_t i;
+
+    if (!corpus)
+    {
+        return;
+    }
+    for (i = 0; i < corpus->file_count; ++i)
+    {
+        dmlconf_case_file_free(&corpus->files[i]);
+    }
+    free(corpus->files);
+    dmlconf_diagnostics_free(&corpus->diagnostics);
+    memset(corpus, 0, sizeof(*corpus));
+}

@@ -1,0 +1,298 @@
+/*
+ * diagnostics.c: the list of messages a load produces, and their netplan-style
+ * text (path:line:column: error: message, then the source line and a caret).
+ */
+#include "loader_internal.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Makes room for one more diagnostic. Returns 0 or -1. */
+static int diagnostics_reserve(dmlconf_diagnostics *list)
+{
+    dmlconf_diagnostic *items;
+    size_t capacity;
+
+    if (list->count < list->capacity)
+    {
+        return 0;
+    }
+    capacity = list->capacity ? list->capacity * 2 : 16;
+    items = realloc(list->items, capacity * sizeof(*items));
+    if (!items)
+    {
+        return -1;
+    }
+    list->items = items;
+    list->capacity = capacity;
+    return 0;
+}
+
+char *loader_strdup(const char *text)
+{
+    size_t size;
+    char *copy;
+
+    if (!text)
+    {
+        return NULL;
+    }
+    size = strlen(text) + 1;
+    copy = malloc(size);
+    if (copy)
+    {
+        memcpy(copy, text, size);
+    }
+    return copy;
+}
+
+char *loader_vformat(const char *format, va_list args)
+{
+    va_list copy;
+    char *text;
+    int length;
+
+    va_copy(copy, args);
+    length = vsnprintf(NULL, 0, format, copy);
+    va_end(copy);
+    if (length < 0)
+    {
+        return NULL;
+    }
+    text = malloc((size_t)length + 1);
+    if (!text)
+    {
+        return NULL;
+    }
+    vsnprintf(text, (size_t)length + 1, format, args);
+    return text;
+}
+
+int loader_diagnostics_push(dmlconf_diagnostics *list, dmlconf_severity severity, const char *file, uint32_t line,
+                            uint32_t column, char *message, char *snippet)
+{
+    dmlconf_diagnostic *item;
+    char *file_copy = NULL;
+
+    if (severity == DMLCONF_SEVERITY_ERROR)
+    {
+        ++list->error_count;
+    }
+    if (!message || diagnostics_reserve(list))
+    {
+        goto fail;
+    }
+    if (file && !(file_copy = loader_strdup(file)))
+    {
+        goto fail;
+    }
+    item = &list->items[list->count++];
+    item->severity = severity;
+    item->file = file_copy;
+    item->line = line;
+    item->column = column;
+    item->message = message;
+    item->snippet = snippet;
+    item->related_label = NULL;
+    item->related_file = NULL;
+    item->related_line = item->related_column = 0;
+    return 0;
+
+fail:
+    free(file_copy);
+    free(message);
+    free(snippet);
+    return -1;
+}
+
+int loader_diagnostics_relate(dmlconf_diagnostics *list, const char *label, const char *file, uint32_t line,
+                              uint32_t column)
+{
+    dmlconf_diagnostic *item;
+
+    if (!list->count)
+    {
+        return -1;
+    }
+    item = &list->items[list->count - 1];
+    item->related_label = loader_strdup(label);
+    item->related_file = loader_strdup(file);
+    if (!item->related_label || !item->related_file)
+    {
+        free(item->related_label);
+        free(item->related_file);
+        item->related_label = item->related_file = NULL;
+        return -1;
+    }
+    item->related_line = line;
+    item->related_column = column;
+    return 0;
+}
+
+int dmlconf_diagnostics_add(dmlconf_diagnostics *list, dmlconf_severity severity, const char *file, uint32_t line,
+                            uint32_t column, const char *format, ...)
+{
+    va_list args;
+    char *message;
+
+    va_start(args, format);
+    message = loader_vformat(format, args);
+    va_end(args);
+    return loader_diagnostics_push(list, severity, file, line, column, message, NULL);
+}
+
+/* A growable text buffer for formatting. */
+typedef struct text_buffer
+{
+    char *data;
+    size_t size;
+    size_t capacity;
+    bool failed;
+} text_buffer;
+
+static void text_append(text_buffer *buffer, const char *text, size_t length)
+{
+    size_t capacity;
+    char *data;
+
+    if (buffer->failed)
+    {
+        return;
+    }
+    if (buffer->size + length + 1 > buffer->capacity)
+    {
+        capacity = buffer->capacity ? buffer->capacity : 256;
+        while (capacity < buffer->size + length + 1)
+        {
+            capacity *= 2;
+        }
+        data = realloc(buffer->data, capacity);
+        if (!data)
+        {
+            buffer->failed = true;
+            return;
+        }
+        buffer->data = data;
+        buffer->capacity = capacity;
+    }
+    memcpy(buffer->data + buffer->size, text, length);
+    buffer->size += length;
+    buffer->data[buffer->size] = '\0';
+}
+
+static void text_append_string(text_buffer *buffer, const char *text)
+{
+    text_append(buffer, text, strlen(text));
+}
+
+/* The path as printed: without base_dir and its '/' when it starts with them. */
+static const char *display_path(const char *path, const char *base_dir)
+{
+    size_t length;
+
+    if (!base_dir || !*base_dir)
+    {
+        return path;
+    }
+    length = strlen(base_dir);
+    while (length > 1 && base_dir[length - 1] == '/')
+    {
+        --length;
+    }
+    if (!strncmp(path, base_dir, length) && path[length] == '/')
+    {
+        return path + length + 1;
+    }
+    return path;
+}
+
+static void format_one(text_buffer *buffer, const dmlconf_diagnostic *item, const char *base_dir)
+{
+    char position[64];
+
+    if (item->file)
+    {
+        text_append_string(buffer, display_path(item->file, base_dir));
+        if (item->line)
+        {
+            snprintf(position, sizeof(position), ":%" PRIu32 ":%" PRIu32, item->line, item->column);
+            text_append_string(buffer, position);
+        }
+        text_append_string(buffer, ": ");
+    }
+    text_append_string(buffer, item->severity == DMLCONF_SEVERITY_ERROR ? "error: " : "note: ");
+    text_append_string(buffer, item->message);
+    if (item->related_label)
+    {
+        text_append_string(buffer, " (");
+        text_append_string(buffer, item->related_label);
+        text_append_string(buffer, " ");
+        text_append_string(buffer, item->related_file ? display_path(item->related_file, base_dir) : "?");
+        snprintf(position, sizeof(position), ":%" PRIu32 ":%" PRIu32 ")", item->related_line, item->related_column);
+        text_append_string(buffer, position);
+    }
+    text_append_string(buffer, "\n");
+    if (item->snippet)
+    {
+        text_append_string(buffer, item->snippet);
+    }
+}
+
+char *dmlconf_diagnostics_format(const dmlconf_diagnostics *list, const char *base_dir)
+{
+    text_buffer buffer = {0};
+    size_t i;
+
+    text_append(&buffer, "", 0);
+    for (i = 0; i < list->count; ++i)
+    {
+        format_one(&buffer, &list->items[i], base_dir);
+    }
+    if (buffer.failed)
+    {
+        free(buffer.data);
+        return NULL;
+    }
+    return buffer.data;
+}
+
+int dmlconf_diagnostics_print(const dmlconf_diagnostics *list, const char *base_dir, FILE *out)
+{
+    char *text;
+    size_t length;
+    int result = 0;
+
+    text = dmlconf_diagnostics_format(list, base_dir);
+    if (!text)
+    {
+        return -1;
+    }
+    length = strlen(text);
+    if (length && fwrite(text, 1, length, out) != length)
+    {
+        result = -1;
+    }
+    free(text);
+    return result;
+}
+
+void dmlconf_diagnostics_free(dmlconf_diagnostics *list)
+{
+    size_t i;
+
+    if (!list)
+    {
+        return;
+    }
+    for (i = 0; i < list->count; ++i)
+    {
+        free(list->items[i].file);
+        free(list->items[i].message);
+        free(list->items[i].snippet);
+        free(list->items[i].related_label);
+        free(list->items[i].related_file);
+    }
+    free(list->items);
+    memset(list, 0, sizeof(*list));
+}
