@@ -1409,14 +1409,19 @@ static bool range_contains(const integer_range *range, bool negative, uint64_t m
     return range->min_negative || magnitude >= range->min_magnitude;
 }
 
+/* The quoted text and "from MIN to MAX" for an integer error message. */
+static void describe_integer(const char *text, const integer_range *range, char quote[QUOTE_SIZE], char bounds[64])
+{
+    shorten(text, quote);
+    range_text(bounds, 64, range->min_negative, range->min_magnitude, range->max_magnitude, range->max_negative);
+}
+
 static dmlconf_value_status parse_integer_text(const char *text, const number_text *t, const integer_range *range,
                                                bool *negative, uint64_t *magnitude, char *why, size_t why_size)
 {
-    char quote[QUOTE_SIZE];
-    shorten(text, quote);
-    char bounds[64];
-    range_text(bounds, sizeof(bounds), range->min_negative, range->min_magnitude, range->max_magnitude,
-               range->max_negative);
+    /* The messages name the text and the range; they are formatted on the
+     * error paths only, since this runs for every inline integer. */
+    char quote[QUOTE_SIZE], bounds[64];
     switch (t->kind)
     {
     case NUMBER_DECIMAL:
@@ -1426,6 +1431,7 @@ static dmlconf_value_status parse_integer_text(const char *text, const number_te
             uint64_t value = 0;
             if (!integer_magnitude(t, &value) || !range_contains(range, t->negative, value))
             {
+                describe_integer(text, range, quote, bounds);
                 set_why(why, why_size, "%s is out of range%s: expected an integer %s", quote, range->suffix, bounds);
                 return DMLCONF_VALUE_OUT_OF_RANGE;
             }
@@ -1433,11 +1439,13 @@ static dmlconf_value_status parse_integer_text(const char *text, const number_te
             *magnitude = value;
             return DMLCONF_VALUE_OK;
         }
+        describe_integer(text, range, quote, bounds);
         set_why(why, why_size, "expected an integer %s%s (decimal or 0x hex, no point or exponent), got %s", bounds,
                 range->suffix, quote);
         return DMLCONF_VALUE_NOT_INTEGER;
     case NUMBER_NAN:
     case NUMBER_INF:
+        describe_integer(text, range, quote, bounds);
         set_why(why, why_size, "expected an integer %s%s, got %s", bounds, range->suffix, quote);
         return DMLCONF_VALUE_NOT_INTEGER;
     case NUMBER_BITS:
@@ -1445,13 +1453,20 @@ static dmlconf_value_status parse_integer_text(const char *text, const number_te
     default:
         break;
     }
+    describe_integer(text, range, quote, bounds);
     set_why(why, why_size, "expected an integer %s%s (decimal or 0x hex), got '%s'", bounds, range->suffix, quote);
     return DMLCONF_VALUE_SYNTAX;
 }
 
 static void type_range(const type_info *info, integer_range *range, char *suffix, size_t suffix_size)
 {
-    snprintf(suffix, suffix_size, " for %s", info->name);
+    /* " for <name>", built without snprintf: this runs for every value. */
+    size_t used = 0;
+    for (const char *p = " for "; *p && used + 1 < suffix_size; ++p)
+        suffix[used++] = *p;
+    for (const char *p = info->name; *p && used + 1 < suffix_size; ++p)
+        suffix[used++] = *p;
+    suffix[used] = '\0';
     range->min_negative = info->is_signed;
     range->min_magnitude = info->max_negative;
     range->max_negative = false;
