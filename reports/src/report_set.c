@@ -716,20 +716,29 @@ void dmlconf_reports_set_fsync(dmlconf_report_set *set, bool enabled)
 
 int dmlconf_reports_add(dmlconf_report_set *set, const dmlconf_case_result *result)
 {
-    char *line;
+    return dmlconf_reports_add_encoded(set, result, NULL);
+}
+
+int dmlconf_reports_add_encoded(dmlconf_report_set *set, const dmlconf_case_result *result, const char *encoded)
+{
+    char *line = NULL;
 
     if (!set->results_file)
     {
         dmlconf_set_why(set->error, sizeof(set->error), "results.jsonl is not open");
         return -1;
     }
-    line = dmlconf_result_to_json(result);
-    if (!line)
+    if (!encoded)
     {
-        dmlconf_set_why(set->error, sizeof(set->error), "out of memory encoding case %s", result->id);
-        return -1;
+        line = dmlconf_result_to_json(result);
+        if (!line)
+        {
+            dmlconf_set_why(set->error, sizeof(set->error), "out of memory encoding case %s", result->id);
+            return -1;
+        }
+        encoded = line;
     }
-    if (write_line(set->results_file, line) != 0 || fflush(set->results_file) != 0 ||
+    if (write_line(set->results_file, encoded) != 0 || fflush(set->results_file) != 0 ||
         (set->fsync_enabled && sync_to_disk(set->results_file) != 0))
     {
         dmlconf_set_why(set->error, sizeof(set->error), "cannot write %s/%s: %s", set->dir,

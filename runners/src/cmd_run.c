@@ -61,7 +61,6 @@ typedef struct run_state
     bool have_baseline;
     dmlconf_report_set *reports;
     dmlconf_run_info info;
-    dmlconf_matrix matrix;
     bool report_error;
     char report_why[256];
     size_t total, done;
@@ -105,22 +104,28 @@ static void on_info(void *context, const dmlconf_backend_info *backend, dmlconf_
     snprintf(info->runtime, sizeof(info->runtime), "%s", backend->runtime);
     info->software_adapter = backend->software;
     info->target_level = level;
-    dmlconf_matrix_init(&state->matrix, level);
     if (dmlconf_reports_open(state->report_dir, info, &state->reports, state->report_why, sizeof(state->report_why)))
         state->report_error = true;
 }
 
-/* Records one finished result: baseline, stream, count. */
-static void record(run_state *state, dmlconf_case_result *result)
+/* Where a case ran: the baseline's say on its status, and its line for
+ * results.jsonl. */
+static char *on_finish(void *context, dmlconf_case_result *result)
 {
+    run_state *state = context;
     if (state->have_baseline)
         runner_baseline_apply(&state->baseline, result);
-    if (state->reports && dmlconf_reports_add(state->reports, result) && !state->report_error)
+    return dmlconf_result_to_json(result);
+}
+
+/* Records one finished result: stream it and count it. */
+static void record(run_state *state, const dmlconf_case_result *result, const char *encoded)
+{
+    if (state->reports && dmlconf_reports_add_encoded(state->reports, result, encoded) && !state->report_error)
     {
         state->report_error = true;
         snprintf(state->report_why, sizeof(state->report_why), "%s", dmlconf_reports_error(state->reports));
     }
-    dmlconf_matrix_add(&state->matrix, result);
     if ((unsigned)result->status < DMLCONF_STATUS_COUNT)
         state->counts[result->status]++;
     state->done++;
@@ -128,11 +133,10 @@ static void record(run_state *state, dmlconf_case_result *result)
         print_progress(state, false);
 }
 
-static void on_result(void *context, size_t case_index, const dmlconf_case_result *result)
+static void on_result(void *context, size_t case_index, const dmlconf_case_result *result, const char *encoded)
 {
     (void)case_index;
-    dmlconf_case_result copy = *result;
-    record(context, &copy);
+    record(context, result, encoded);
 }
 
 static void fill_run_info(run_state *state, int argc, char **argv, uint64_t seed)
@@ -411,6 +415,7 @@ int command_run(int argc, char **argv)
         .jobs = (unsigned)jobs,
         .timeout_seconds = (double)timeout,
         .on_info = on_info,
+        .on_finish = on_finish,
         .on_result = on_result,
         .context = &state,
     };
@@ -445,7 +450,7 @@ int command_run(int argc, char **argv)
         {
             dmlconf_case_result skipped;
             runner_result_init(&skipped, selected[i], DMLCONF_STATUS_SKIP, "skipped by the baseline's skips.txt");
-            record(&state, &skipped);
+            record(&state, &skipped, NULL);
         }
     }
     if (state.progress)
@@ -471,7 +476,8 @@ int command_run(int argc, char **argv)
         if (load_errors)
             printf("; %zu error%s in the case files (see above)", load_errors, load_errors == 1 ? "" : "s");
         printf("\n\n");
-        dmlconf_matrix_print(stdout, &state.matrix, color);
+        if (state.reports)
+            dmlconf_matrix_print(stdout, dmlconf_reports_matrix(state.reports), color);
         const dmlconf_case_result *results = NULL;
         size_t result_count = 0;
         if (state.reports)
@@ -486,7 +492,6 @@ int command_run(int argc, char **argv)
 
 finish:
     dmlconf_reports_close(state.reports);
-    dmlconf_matrix_free(&state.matrix);
     free(to_run);
     free(selected);
     free(all);

@@ -120,8 +120,16 @@ void runner_baseline_free(runner_baseline *baseline);
 
 /* ---- scheduling (scheduler.c) --------------------------------------------- */
 
-/* Called in the main process for each finished case, in completion order. */
-typedef void (*runner_result_callback)(void *context, size_t case_index, const dmlconf_case_result *result);
+/* Called where a case ran (a worker process, or this one) as soon as its
+ * result is known: may rewrite the result (a baseline's statuses) and
+ * returns its encoded form for the reports (a string the scheduler frees, or
+ * NULL). Doing this in the workers spreads the encoding over them. */
+typedef char *(*runner_finish_callback)(void *context, dmlconf_case_result *result);
+
+/* Called in the main process for each finished case, in completion order,
+ * with what the finish callback returned (NULL without one). */
+typedef void (*runner_result_callback)(void *context, size_t case_index, const dmlconf_case_result *result,
+                                       const char *encoded);
 
 /* Called in the main process once the backend has opened, before any
  * result, with its description and the target level in force. */
@@ -135,6 +143,7 @@ typedef struct runner_schedule
     unsigned jobs;               /* worker processes; 0 runs in this process */
     double timeout_seconds;      /* per case; 0: none */
     runner_info_callback on_info;
+    runner_finish_callback on_finish; /* may be NULL */
     runner_result_callback on_result;
     void *context;
 } runner_schedule;

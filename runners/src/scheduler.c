@@ -106,7 +106,16 @@ static void worker_main(const runner_schedule *schedule, const dmlconf_case *con
         for (uint32_t i = 0; i < count; ++i)
             batch[i] = cases[indices[i]];
         runner_execute(&backend, &config, batch, count, results);
-        if (write_all(out_fd, results, count * sizeof(*results)))
+        bool lost = false;
+        for (uint32_t i = 0; i < count && !lost; ++i)
+        {
+            char *encoded = schedule->on_finish ? schedule->on_finish(schedule->context, &results[i]) : NULL;
+            uint32_t length = encoded ? (uint32_t)strlen(encoded) : 0;
+            lost = write_all(out_fd, &results[i], sizeof(results[i])) || write_all(out_fd, &length, sizeof(length))
+                   || write_all(out_fd, encoded ? encoded : "", length);
+            free(encoded);
+        }
+        if (lost)
             break;
     }
     free(results);
@@ -123,8 +132,11 @@ typedef struct worker
     uint32_t batch_count;   /* cases in flight (0: idle) */
     uint32_t received;      /* results of the batch read so far */
     double deadline;        /* when the batch (or the hello) is late */
-    dmlconf_case_result partial; /* a result being read */
-    size_t partial_bytes;
+    /* Bytes received and not yet delivered: messages of a result, the
+     * length of its encoded form and that text, read in large pieces. */
+    char *inbox;
+    size_t inbox_used;
+    size_t inbox_capacity;
 } worker;
 
 typedef struct scheduler
@@ -202,12 +214,22 @@ static void stop_worker(worker *w, bool kill_it)
     while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
         ;
     w->pid = -1;
+    free(w->inbox);
+    w->inbox = NULL;
 }
 
-static void deliver(scheduler *s, uint32_t index, dmlconf_case_result *result)
+static void deliver(scheduler *s, uint32_t index, dmlconf_case_result *result, const char *encoded)
 {
     s->done++;
-    s->schedule->on_result(s->schedule->context, index, result);
+    s->schedule->on_result(s->schedule->context, index, result, encoded);
+}
+
+/* A result made in this process (crash, timeout): finish it here. */
+static void deliver_local(scheduler *s, uint32_t index, dmlconf_case_result *result)
+{
+    char *encoded = s->schedule->on_finish ? s->schedule->on_finish(s->schedule->context, result) : NULL;
+    deliver(s, index, result, encoded);
+    free(encoded);
 }
 
 /* Sends the next batch to an idle, ready worker. Returns false when the queue
@@ -229,7 +251,6 @@ static bool send_batch(scheduler *s, worker *w)
     }
     w->batch_count = count;
     w->received = 0;
-    w->partial_bytes = 0;
     double timeout = s->schedule->timeout_seconds;
     w->deadline = timeout > 0.0 ? seconds_now() + timeout * count : 0.0;
     if (write_all(w->to_worker, &count, sizeof(count)) || write_all(w->to_worker, w->batch, count * sizeof(uint32_t)))
@@ -275,9 +296,11 @@ static void lose_worker(scheduler *s, worker *w, bool timed_out)
                      WIFEXITED(status) ? WEXITSTATUS(status) : -1);
         runner_result_init(&result, s->cases[index], timed_out ? DMLCONF_STATUS_TIMEOUT : DMLCONF_STATUS_CRASH,
                            message);
-        deliver(s, index, &result);
+        deliver_local(s, index, &result);
     }
     w->batch_count = 0;
+    free(w->inbox);
+    w->inbox = NULL;
     if (start_worker(s, w))
         w->pid = -1;
 }
@@ -308,23 +331,52 @@ static int read_from_worker(scheduler *s, worker *w)
         }
         return 0;
     }
-    /* Results arrive whole, but read them in pieces so that poll() decides
-     * when to block. */
-    char *target = (char *)&w->partial + w->partial_bytes;
-    ssize_t n = read(w->from_worker, target, sizeof(w->partial) - w->partial_bytes);
+    /* Read whatever has arrived (poll() said something has), then deliver
+     * every complete message: one system call for many results. */
+    if (w->inbox_capacity - w->inbox_used < 65536)
+    {
+        size_t capacity = w->inbox_capacity ? w->inbox_capacity * 2 : 4 * 65536;
+        char *grown = realloc(w->inbox, capacity);
+        if (!grown)
+            return -1;
+        w->inbox = grown;
+        w->inbox_capacity = capacity;
+    }
+    ssize_t n = read(w->from_worker, w->inbox + w->inbox_used, w->inbox_capacity - w->inbox_used);
     if (n < 0 && errno == EINTR)
         return 0;
     if (n <= 0)
         return -1;
-    w->partial_bytes += (size_t)n;
-    if (w->partial_bytes == sizeof(w->partial))
+    w->inbox_used += (size_t)n;
+
+    size_t at = 0;
+    const size_t header = sizeof(dmlconf_case_result) + sizeof(uint32_t);
+    while (w->inbox_used - at >= header && w->received < w->batch_count)
     {
-        w->partial_bytes = 0;
+        uint32_t length;
+        memcpy(&length, w->inbox + at + sizeof(dmlconf_case_result), sizeof(length));
+        if (w->inbox_used - at - header < length)
+            break;
+        dmlconf_case_result result;
+        memcpy(&result, w->inbox + at, sizeof(result));
+        char *text = NULL;
+        if (length)
+        {
+            text = malloc((size_t)length + 1);
+            if (!text)
+                return -1;
+            memcpy(text, w->inbox + at + header, length);
+            text[length] = '\0';
+        }
         uint32_t index = w->batch[w->received++];
-        deliver(s, index, &w->partial);
-        if (w->received == w->batch_count)
-            w->batch_count = 0;
+        deliver(s, index, &result, text);
+        free(text);
+        at += header + length;
     }
+    memmove(w->inbox, w->inbox + at, w->inbox_used - at);
+    w->inbox_used -= at;
+    if (w->received == w->batch_count)
+        w->batch_count = 0;
     return 0;
 }
 
@@ -353,7 +405,11 @@ static int run_in_process(const runner_schedule *schedule, const dmlconf_case *c
         size_t n = count - first < BATCH_CASES ? count - first : BATCH_CASES;
         runner_execute(&backend, &config, cases + first, n, results);
         for (size_t i = 0; i < n; ++i)
-            schedule->on_result(schedule->context, first + i, &results[i]);
+        {
+            char *encoded = schedule->on_finish ? schedule->on_finish(schedule->context, &results[i]) : NULL;
+            schedule->on_result(schedule->context, first + i, &results[i], encoded);
+            free(encoded);
+        }
     }
     free(results);
     backend.backend->ops->close(backend.backend);

@@ -148,8 +148,9 @@ typedef struct collected
     bool have_info;
 } collected;
 
-static void on_result(void *context, size_t index, const dmlconf_case_result *result)
+static void on_result(void *context, size_t index, const dmlconf_case_result *result, const char *encoded)
 {
+    ck_assert_ptr_null(encoded);
     collected *c = context;
     ck_assert_uint_lt(index, 16);
     c->results[index] = *result;

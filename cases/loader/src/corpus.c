@@ -8,7 +8,10 @@
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <stdatomic.h>
 #include <string.h>
+#include <threads.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 /* A growable list of paths. */
@@ -144,6 +147,51 @@ static int compare_paths(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Files are independent, so several threads take the next file to load
+ * until none is left; each file's result lands in its own slot, so the
+ * corpus keeps the sorted order. */
+typedef struct parallel_load
+{
+    dmlconf_case_file *files;
+    const char *const *paths;
+    size_t count;
+    const dmlconf_load_options *options;
+    atomic_size_t next;
+} parallel_load;
+
+static int load_worker(void *argument)
+{
+    parallel_load *work = argument;
+    for (;;)
+    {
+        size_t i = atomic_fetch_add(&work->next, 1);
+        if (i >= work->count)
+            return 0;
+        dmlconf_case_file_load(&work->files[i], work->paths[i], work->options);
+    }
+}
+
+static void load_files_in_parallel(dmlconf_case_file *files, const char *const *paths, size_t count,
+                                   const dmlconf_load_options *options)
+{
+    parallel_load work = {files, paths, count, options, 0};
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t wanted = options && options->threads ? options->threads : (cpus > 0 ? (size_t)cpus : 1);
+    if (wanted > count)
+        wanted = count;
+    if (wanted > 16)
+        wanted = 16;
+    thrd_t threads[16];
+    size_t started = 0;
+    /* This thread loads too; a thread that cannot start just leaves more
+     * files to the others. */
+    while (started + 1 < wanted && thrd_create(&threads[started], load_worker, &work) == thrd_success)
+        ++started;
+    load_worker(&work);
+    for (size_t t = 0; t < started; ++t)
+        thrd_join(threads[t], NULL);
+}
+
 size_t dmlconf_case_corpus_load(dmlconf_case_corpus *corpus, const char *const *paths, size_t path_count,
                                 const dmlconf_load_options *options)
 {
@@ -192,9 +240,9 @@ size_t dmlconf_case_corpus_load(dmlconf_case_corpus *corpus, const char *const *
         }
         corpus->file_capacity = list.count;
     }
+    load_files_in_parallel(corpus->files, (const char *const *)list.items, list.count, options);
     for (i = 0; i < list.count; ++i)
     {
-        dmlconf_case_file_load(&corpus->files[i], list.items[i], options);
         ++corpus->file_count;
         corpus->case_count += corpus->files[i].case_count;
         corpus->error_count += corpus->files[i].diagnostics.error_count;

@@ -256,6 +256,11 @@ void dmlconf_reports_set_fsync(dmlconf_report_set *set, bool enabled);
  * the final reports. Returns 0, or -1 (dmlconf_reports_error says why) when
  * the line cannot be written or memory runs out. */
 int dmlconf_reports_add(dmlconf_report_set *set, const dmlconf_case_result *result);
+/* Like dmlconf_reports_add, with the result already encoded by
+ * dmlconf_result_to_json (`encoded`, one line without its newline), so that
+ * the encoding can happen elsewhere (in the worker that ran the case).
+ * A NULL `encoded` encodes here. */
+int dmlconf_reports_add_encoded(dmlconf_report_set *set, const dmlconf_case_result *result, const char *encoded);
 /* Writes summary.json, junit.xml, summary.md, report.html and failures.txt
  * (each to a temporary name, then renamed into place). Returns 0, or -1
  * (dmlconf_reports_error says why) when one cannot be written; the others

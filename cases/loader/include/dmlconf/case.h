@@ -255,6 +255,7 @@ typedef struct dmlconf_load_options
     uint32_t max_depth;
     uint32_t max_scalar_bytes;
     uint32_t max_errors; /* a file stops loading after this many errors */
+    uint32_t threads;    /* corpus loading: files loaded at once (0: one per CPU) */
 } dmlconf_load_options;
 
 /* One loaded file: its valid cases in file order, and its diagnostics. */
@@ -307,7 +308,8 @@ typedef struct dmlconf_case_corpus
 
 /* Loads every path: a file is loaded as is; a folder is searched recursively
  * for *.yaml files (hidden entries skipped). All files are sorted by path and
- * loaded in that order, each independently, then checked for duplicate ids.
+ * loaded independently (several at once, on options->threads threads), kept
+ * in that order, then checked for duplicate ids.
  * `corpus` is overwritten and must be released with dmlconf_case_corpus_free.
  * Returns corpus->error_count. */
 size_t dmlconf_case_corpus_load(dmlconf_case_corpus *corpus, const char *const *paths, size_t path_count,
