@@ -26,6 +26,7 @@ static const subcommand subcommands[] = {
     {"bless", command_bless, "fill in expected values from the oracle"},
     {"merge", command_merge, "merge the results of shards into one report"},
     {"adapters", command_adapters, "list the backends and their adapters"},
+    {"docgen", command_docgen, "render, check or update the reference pages' example blocks"},
 };
 
 static void usage(FILE *out)

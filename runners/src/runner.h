@@ -190,6 +190,7 @@ int command_validate(int argc, char **argv);
 int command_bless(int argc, char **argv);
 int command_merge(int argc, char **argv);
 int command_adapters(int argc, char **argv);
+int command_docgen(int argc, char **argv);
 
 /* Exit codes of every subcommand. */
 enum

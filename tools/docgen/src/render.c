@@ -1,0 +1,122 @@
+/*
+ * render.c: example blocks in the reference pages' layout.
+ *
+ *   Axis: 3
+ *   AxisDirection: DML_AXIS_DIRECTION_INCREASING
+ *   HasExclusiveSum: FALSE
+ *
+ *   OutputTensor: (Sizes:{1,1,3,4}, DataType:FLOAT32)
+ *   [[[[2,  3,  6, 11],     // i.e. [2, 2+1, 2+1+3, 2+1+3+5]
+ *      ...
+ */
+#include <dmlconf/docgen.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Blanks between the widest commented line and the comments. The pages use
+ * one to five; three is the most common. */
+#define COMMENT_GAP 3
+
+static void fence(docgen_text *out, const docgen_render_options *options)
+{
+    if (options && options->markdown)
+        docgen_text_puts(out, "```\n");
+}
+
+void docgen_render_input(docgen_text *out, const dmlconf_tensor_desc *input, const void *values,
+                         const docgen_render_options *options)
+{
+    fence(out, options);
+    docgen_format_tensor_header(out, "InputTensor", input->data_type, input->dimension_count, input->sizes);
+    docgen_format_tensor(out, input->data_type, input->dimension_count, input->sizes, values);
+    fence(out, options);
+}
+
+/* Appends the literal `tensor` (lines ending in '\n') with the explanatory
+ * comments of its first rows. */
+static void append_explained(docgen_text *out, const docgen_text *tensor, const dmlconf_scan_desc *desc,
+                             const void *input)
+{
+    /* The commented rows are the first ones, with no blank line among them. */
+    size_t commented = 0, capacity = 0, widest = 0;
+    docgen_text *comments = NULL;
+    const char *line = tensor->data;
+    const char *end = tensor->data + tensor->length;
+    while (line < end)
+    {
+        const char *newline = memchr(line, '\n', (size_t)(end - line));
+        size_t length = newline ? (size_t)(newline - line) : (size_t)(end - line);
+        docgen_text comment = {0};
+        if (!length || !docgen_explain_row(&comment, desc, input, commented))
+        {
+            out->failed |= comment.failed;
+            docgen_text_free(&comment);
+            break;
+        }
+        if (commented == capacity)
+        {
+            size_t grown = capacity ? capacity * 2 : 8;
+            docgen_text *more = realloc(comments, grown * sizeof(*more));
+            if (!more)
+            {
+                docgen_text_free(&comment);
+                out->failed = true;
+                break;
+            }
+            comments = more;
+            capacity = grown;
+        }
+        comments[commented++] = comment;
+        if (length > widest)
+            widest = length;
+        line += length + 1;
+    }
+
+    line = tensor->data;
+    for (size_t row = 0; row < commented; ++row)
+    {
+        const char *newline = memchr(line, '\n', (size_t)(end - line));
+        size_t length = (size_t)(newline - line);
+        docgen_text_append(out, line, length);
+        docgen_text_repeat(out, ' ', widest - length + COMMENT_GAP);
+        docgen_text_puts(out, "// ");
+        docgen_text_append(out, comments[row].data, comments[row].length);
+        docgen_text_puts(out, "\n");
+        line = newline + 1;
+        out->failed |= comments[row].failed;
+        docgen_text_free(&comments[row]);
+    }
+    free(comments);
+    docgen_text_append(out, line, (size_t)(end - line));
+}
+
+int docgen_render_example(docgen_text *out, const dmlconf_scan_desc *desc, const void *input,
+                          const docgen_render_options *options, dmlconf_error *err)
+{
+    void *output = docgen_compute(desc, input, err);
+    if (!output)
+        return -1;
+    bool product = desc->op == DMLCONF_OPERATOR_CUMULATIVE_PRODUCT;
+    const dmlconf_tensor_desc *t = &desc->output;
+
+    fence(out, options);
+    docgen_text_printf(out, "Axis: %u\nAxisDirection: DML_AXIS_DIRECTION_%s\n%s: %s\n\n", desc->axis,
+                       desc->direction == DMLCONF_AXIS_DIRECTION_DECREASING ? "DECREASING" : "INCREASING",
+                       product ? "HasExclusiveProduct" : "HasExclusiveSum", desc->exclusive ? "TRUE" : "FALSE");
+    docgen_format_tensor_header(out, "OutputTensor", t->data_type, t->dimension_count, t->sizes);
+    if (options && options->explain)
+    {
+        docgen_text tensor = {0};
+        docgen_format_tensor(&tensor, t->data_type, t->dimension_count, t->sizes, output);
+        out->failed |= tensor.failed;
+        if (!tensor.failed)
+            append_explained(out, &tensor, desc, input);
+        docgen_text_free(&tensor);
+    }
+    else
+        docgen_format_tensor(out, t->data_type, t->dimension_count, t->sizes, output);
+    fence(out, options);
+    free(output);
+    return 0;
+}

@@ -1,0 +1,465 @@
+/*
+ * rewrite.c: correcting a page's example outputs, and writing the page back.
+ *
+ * Only the lines of a stale output change. When its brackets have the right
+ * shape, only the wrong numbers are replaced (and the header, if it is not the
+ * input's): a column with a new number takes the width of its widest new
+ * number plus the padding the page gave it beyond its widest numbers (the
+ * smallest gap before one of its numbers), its numbers right-aligned;
+ * columns without a new number stay as they are; the `//` comments that
+ * start in one column move together, by the largest change of their lines,
+ * so that aligned comments stay aligned. Lines whose text does not change
+ * are kept byte for byte, line breaks and tabs included.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "docgen_internal.h"
+
+#include <dmlconf/values.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* The new text of one number. */
+typedef struct new_number
+{
+    const char *text; /* the page's own text when its value is right, else buffer */
+    size_t length;
+    bool changed;
+    char buffer[DMLCONF_VALUE_TEXT_SIZE];
+} new_number;
+
+/* One line of the output being rewritten. */
+typedef struct line_parts
+{
+    docgen_text code; /* the new text before the comment, without trailing blanks */
+    size_t old_code;  /* the old one's length (from the line's start) */
+    size_t gap_begin; /* offset of the blanks after the old code */
+    size_t comment;   /* offset of the "//", or the line's end */
+    size_t end;       /* offset of the line's end */
+} line_parts;
+
+/* The comments that start in one column of the old text, and how far they
+ * move. */
+typedef struct comment_group
+{
+    size_t column;
+    long long shift;
+    bool set;
+} comment_group;
+
+/* The offset of the first "//" in [from, end), or end. */
+static size_t find_comment(const docgen_page *page, size_t from, size_t end)
+{
+    for (size_t i = from; i + 1 < end; ++i)
+    {
+        if (page->text[i] == '/' && page->text[i + 1] == '/')
+            return i;
+    }
+    return end;
+}
+
+/* Appends the line break after 1-based line `line` (none after the last). */
+static void append_break(docgen_text *out, const docgen_page *page, uint32_t line)
+{
+    size_t end = page_line_end(page, line);
+    docgen_text_append(out, page->text + end, page_line_start(page, line + 1) - end);
+}
+
+/* Splits a line into its code and its comment; `parts->code` is left empty. */
+static void split_line(const docgen_page *page, uint32_t line, size_t from, line_parts *parts)
+{
+    size_t start = page_line_start(page, line);
+    parts->end = page_line_end(page, line);
+    parts->comment = find_comment(page, from > start ? from : start, parts->end);
+    parts->gap_begin = parts->comment;
+    while (parts->gap_begin > start && page_is_blank(page->text[parts->gap_begin - 1]))
+        --parts->gap_begin;
+    parts->old_code = parts->gap_begin - start;
+}
+
+/* Appends a line made of new code and the old line's comment, moved by
+ * `shift` columns but always at least one blank after the code (none when
+ * the page had none). A line without a comment keeps its trailing blanks. */
+static void append_line(docgen_text *out, const docgen_page *page, uint32_t line, const line_parts *parts,
+                        long long shift)
+{
+    size_t start = page_line_start(page, line);
+    docgen_text_append(out, parts->code.data ? parts->code.data : "", parts->code.length);
+    if (parts->comment == parts->end)
+    {
+        docgen_text_append(out, page->text + parts->gap_begin, parts->end - parts->gap_begin);
+        return;
+    }
+    long long old_column = (long long)(parts->comment - start);
+    long long column = old_column + shift;
+    long long least = (long long)parts->code.length + (parts->comment > parts->gap_begin && parts->code.length);
+    column = column > least ? column : least;
+    if (column == old_column && parts->code.length == parts->old_code)
+        docgen_text_append(out, page->text + parts->gap_begin, parts->comment - parts->gap_begin);
+    else
+        docgen_text_repeat(out, ' ', (size_t)(column - (long long)parts->code.length));
+    docgen_text_append(out, page->text + parts->comment, parts->end - parts->comment);
+}
+
+/* The blank that separates a number from the ',' before it (counted in its
+ * pad, but not in its field). */
+static size_t separator(const docgen_page *page, const docgen_token *token)
+{
+    return token->pad && !token->line_first && page->text[token->offset - token->pad - 1] == ',' ? 1 : 0;
+}
+
+/* The brackets have the input's shape: replace the wrong numbers in place. */
+static int rewrite_numbers(const docgen_page *page, const docgen_example *e, const unsigned char *expected,
+                           docgen_text *out)
+{
+    const docgen_tensor *t = &e->output;
+    const docgen_tensor *input = &page->inputs[e->input];
+    size_t element = dmlconf_value_size(input->type);
+    size_t columns = input->sizes[input->rank - 1];
+    size_t count = t->token_count;
+    uint32_t lines = t->last_line - t->first_line + 1;
+    new_number *numbers = calloc(count, sizeof(*numbers));
+    size_t *field = calloc(columns, sizeof(*field)); /* each column's new width; 0: keep the column as it is */
+    line_parts *parts = calloc(lines, sizeof(*parts));
+    comment_group *groups = calloc(lines, sizeof(*groups));
+    size_t *group_of = calloc(lines, sizeof(*group_of));
+    size_t group_count = 0;
+    int result = -1;
+    if (!numbers || !field || !parts || !groups || !group_of)
+        goto done;
+
+    for (size_t k = 0; k < count; ++k)
+    {
+        const docgen_token *token = &t->tokens[k];
+        new_number *n = &numbers[k];
+        const unsigned char *value = expected + k * element;
+        if (t->value_ok[k] && check_same_value(input->type, (const unsigned char *)t->values + k * element, value))
+        {
+            n->text = page->text + token->offset;
+            n->length = token->length;
+        }
+        else
+        {
+            n->length =
+                dmlconf_value_format(input->type, value, DMLCONF_VALUE_STYLE_SHORTEST, n->buffer, sizeof(n->buffer));
+            n->text = n->buffer;
+            n->changed = true;
+        }
+    }
+
+    /* A column with a new number gets the width of its widest new number
+     * plus the padding the page gave it beyond its widest numbers: the
+     * smallest gap before a number of the column (one space after a comma
+     * is the separator, not padding). A page aligned by the rule has none; a
+     * page that pads a column wider keeps that; a row that was edited by hand
+     * without realigning its column does not widen the others. */
+    for (size_t c = 0; c < columns; ++c)
+    {
+        size_t new_widest = 0, least_gap = SIZE_MAX;
+        bool changed = false;
+        for (size_t k = c; k < count; k += columns)
+        {
+            const docgen_token *token = &t->tokens[k];
+            new_widest = numbers[k].length > new_widest ? numbers[k].length : new_widest;
+            changed |= numbers[k].changed;
+            size_t gap = token->pad - separator(page, token);
+            if (!token->line_first && gap < least_gap)
+                least_gap = gap;
+        }
+        if (changed && least_gap != SIZE_MAX)
+            field[c] = new_widest + least_gap;
+    }
+
+    /* Rebuild each line's code. */
+    size_t k = 0;
+    for (uint32_t i = 0; i < lines; ++i)
+    {
+        uint32_t line = t->first_line + i;
+        size_t cursor = page_line_start(page, line);
+        line_parts *p = &parts[i];
+        for (; k < count && t->tokens[k].line == line; ++k)
+        {
+            const docgen_token *token = &t->tokens[k];
+            size_t pad_begin = token->offset - token->pad, width = field[k % columns];
+            size_t sep = separator(page, token);
+            docgen_text_append(&p->code, page->text + cursor, pad_begin - cursor);
+            if (token->line_first || !width || token->pad == sep + width - numbers[k].length)
+                docgen_text_append(&p->code, page->text + pad_begin, token->pad);
+            else
+                docgen_text_repeat(&p->code, ' ', sep + width - numbers[k].length);
+            docgen_text_append(&p->code, numbers[k].text, numbers[k].length);
+            cursor = token->offset + token->length;
+        }
+        split_line(page, line, cursor, p);
+        if (p->gap_begin > cursor)
+            docgen_text_append(&p->code, page->text + cursor, p->gap_begin - cursor);
+        if (p->code.failed)
+            goto done;
+    }
+
+    /* Comments aligned in one column stay aligned: the column moves by the
+     * largest change of the lines whose comments are in it. */
+    for (uint32_t i = 0; i < lines; ++i)
+    {
+        const line_parts *p = &parts[i];
+        size_t column = p->comment - page_line_start(page, t->first_line + i);
+        if (p->comment == p->end)
+            continue;
+        size_t g = 0;
+        while (g < group_count && groups[g].column != column)
+            ++g;
+        if (g == group_count)
+        {
+            groups[group_count].column = column;
+            groups[group_count].set = false;
+            groups[group_count++].shift = 0;
+        }
+        group_of[i] = g;
+        long long change = (long long)p->code.length - (long long)p->old_code;
+        if (p->old_code && (!groups[g].set || change > groups[g].shift))
+        {
+            groups[g].shift = change;
+            groups[g].set = true;
+        }
+    }
+
+    for (uint32_t i = 0; i < lines; ++i)
+    {
+        uint32_t line = t->first_line + i;
+        size_t start = page_line_start(page, line);
+        const line_parts *p = &parts[i];
+        long long shift = p->comment < p->end ? groups[group_of[i]].shift : 0;
+        if (!shift && p->code.length == p->old_code &&
+            !memcmp(p->code.data ? p->code.data : "", page->text + start, p->old_code))
+            docgen_text_append(out, page->text + start, p->end - start);
+        else
+            append_line(out, page, line, p, shift);
+        if (i + 1 < lines)
+            append_break(out, page, line);
+    }
+    result = out->failed ? -1 : 0;
+
+done:
+    for (uint32_t i = 0; parts && i < lines; ++i)
+        docgen_text_free(&parts[i].code);
+    free(group_of);
+    free(groups);
+    free(parts);
+    free(field);
+    free(numbers);
+    return result;
+}
+
+/* Appends the output's header line with the input's shape in place of its
+ * own, and its line break. */
+static void append_header(docgen_text *out, const docgen_page *page, const docgen_tensor *t, const docgen_tensor *input)
+{
+    size_t start = page_line_start(page, t->header_line);
+    docgen_text_append(out, page->text + start, t->header_begin - start);
+    docgen_format_tensor_shape(out, input->type, input->rank, input->sizes);
+    docgen_text_append(out, page->text + t->header_end, page_line_end(page, t->header_line) - t->header_end);
+    append_break(out, page, t->header_line);
+}
+
+/* The header or the shape is wrong: write the header and the values anew,
+ * each line keeping its old comment. */
+static int rewrite_tensor(const docgen_page *page, const docgen_example *e, const unsigned char *expected,
+                          docgen_text *out)
+{
+    const docgen_tensor *t = &e->output;
+    const docgen_tensor *input = &page->inputs[e->input];
+    uint32_t old_lines = t->last_line - t->first_line + 1;
+    int result = -1;
+    docgen_text literal = {0};
+    line_parts *parts = calloc(old_lines, sizeof(*parts));
+    if (!parts)
+        return -1;
+
+    append_header(out, page, t, input);
+
+    /* The old lines' code and comments. */
+    size_t old_widest = 0;
+    for (uint32_t i = 0; i < old_lines; ++i)
+    {
+        split_line(page, t->first_line + i, 0, &parts[i]);
+        old_widest = parts[i].old_code > old_widest ? parts[i].old_code : old_widest;
+    }
+    size_t first = page_line_start(page, t->first_line), indent = 0;
+    while (page_is_blank(page->text[first + indent]))
+        ++indent;
+
+    /* The new lines, indented as the old first line was. */
+    docgen_format_tensor(&literal, input->type, input->rank, input->sizes, expected);
+    if (literal.failed)
+        goto done;
+    size_t new_lines = 0, new_widest = 0;
+    for (const char *line = literal.data, *end = literal.data + literal.length; line < end; ++new_lines)
+    {
+        size_t length = (size_t)((const char *)memchr(line, '\n', (size_t)(end - line)) - line);
+        size_t width = length ? length + indent : 0;
+        new_widest = width > new_widest ? width : new_widest;
+        line += length + 1;
+    }
+    long long shift = (long long)new_widest - (long long)old_widest;
+
+    const char *line = literal.data;
+    size_t total = new_lines > old_lines ? new_lines : old_lines;
+    bool first_line = true;
+    for (size_t i = 0; i < total; ++i)
+    {
+        bool has_comment = i < old_lines && parts[i].comment < parts[i].end;
+        line_parts p = {0};
+        if (has_comment)
+            p = parts[i]; /* the old line's comment and where it was */
+        if (i < new_lines)
+        {
+            size_t length =
+                (size_t)((const char *)memchr(line, '\n', literal.length - (size_t)(line - literal.data)) - line);
+            if (length)
+                docgen_text_append(&p.code, page->text + first, indent);
+            docgen_text_append(&p.code, line, length);
+            line += length + 1;
+        }
+        else if (!has_comment)
+            continue;
+        if (!first_line)
+            append_break(out, page, t->header_line);
+        first_line = false;
+        if (has_comment)
+            append_line(out, page, t->first_line + (uint32_t)i, &p, shift);
+        else
+            docgen_text_append(out, p.code.data ? p.code.data : "", p.code.length);
+        out->failed |= p.code.failed;
+        docgen_text_free(&p.code);
+    }
+    result = out->failed ? -1 : 0;
+
+done:
+    docgen_text_free(&literal);
+    free(parts);
+    return result;
+}
+
+int docgen_rewrite_output(const docgen_page *page, size_t index, const void *expected, docgen_verdict *verdict)
+{
+    const docgen_example *e = &page->examples[index];
+    const docgen_tensor *t = &e->output;
+    docgen_text text = {0};
+    int result;
+    if (t->values)
+    {
+        /* The header too, when it is not the input's. */
+        bool header = !check_header_matches(t, &page->inputs[e->input]);
+        verdict->first_line = header ? t->header_line : t->first_line;
+        if (header)
+            append_header(&text, page, t, &page->inputs[e->input]);
+        result = rewrite_numbers(page, e, expected, &text);
+    }
+    else
+    {
+        verdict->first_line = t->header_line;
+        result = rewrite_tensor(page, e, expected, &text);
+    }
+    if (result || text.failed)
+    {
+        docgen_text_free(&text);
+        return -1;
+    }
+    verdict->old_line_count = t->last_line - verdict->first_line + 1;
+    free(verdict->replacement);
+    verdict->replacement = text.data ? text.data : calloc(1, 1);
+    verdict->replacement_length = text.length;
+    return verdict->replacement ? 0 : -1;
+}
+
+/* ---- applying rewrites ------------------------------------------------------------ */
+
+static int compare_first_lines(const void *a, const void *b)
+{
+    const docgen_verdict *x = *(const docgen_verdict *const *)a, *y = *(const docgen_verdict *const *)b;
+    return x->first_line < y->first_line ? -1 : x->first_line > y->first_line;
+}
+
+int docgen_page_apply(const docgen_page *page, const docgen_verdict *verdicts, size_t count, docgen_text *out)
+{
+    const docgen_verdict **stale = malloc((count ? count : 1) * sizeof(*stale));
+    if (!stale)
+        return -1;
+    size_t stale_count = 0;
+    for (size_t i = 0; i < count; ++i)
+    {
+        if (verdicts[i].stale && verdicts[i].replacement)
+            stale[stale_count++] = &verdicts[i];
+    }
+    qsort(stale, stale_count, sizeof(*stale), compare_first_lines);
+
+    int result = 0;
+    size_t copied = 0; /* bytes of the page already handled */
+    uint32_t next_line = 1;
+    for (size_t i = 0; i < stale_count && !result; ++i)
+    {
+        const docgen_verdict *v = stale[i];
+        if (v->first_line < next_line)
+        {
+            result = -1; /* two rewrites of the same lines */
+            break;
+        }
+        docgen_text_append(out, page->text + copied, page_line_start(page, v->first_line) - copied);
+        docgen_text_append(out, v->replacement, v->replacement_length);
+        next_line = v->first_line + v->old_line_count;
+        copied = page_line_end(page, next_line - 1);
+    }
+    docgen_text_append(out, page->text + copied, page->size - copied);
+    free(stale);
+    return result || out->failed ? -1 : 0;
+}
+
+/* ---- writing the page ------------------------------------------------------------- */
+
+int docgen_write_file(const char *path, const char *data, size_t size, char *why, size_t why_size)
+{
+    static const char suffix[] = ".docgen-tmp";
+    size_t length = strlen(path);
+    char *temporary = malloc(length + sizeof(suffix));
+    if (!temporary)
+    {
+        snprintf(why, why_size, "out of memory");
+        return -1;
+    }
+    memcpy(temporary, path, length);
+    memcpy(temporary + length, suffix, sizeof(suffix));
+
+    struct stat status;
+    bool keep_mode = stat(path, &status) == 0;
+    FILE *file = fopen(temporary, "wb");
+    if (!file)
+    {
+        snprintf(why, why_size, "cannot create %s: %s", temporary, strerror(errno));
+        free(temporary);
+        return -1;
+    }
+    bool failed = (size && fwrite(data, 1, size, file) != size) || fflush(file) != 0;
+    int error = errno;
+    failed |= fclose(file) != 0;
+    if (!failed && keep_mode && chmod(temporary, status.st_mode & 07777))
+    {
+        error = errno;
+        failed = true;
+    }
+    if (!failed && rename(temporary, path))
+    {
+        error = errno;
+        failed = true;
+    }
+    if (failed)
+    {
+        snprintf(why, why_size, "cannot write %s: %s", path, strerror(error ? error : EIO));
+        remove(temporary);
+    }
+    free(temporary);
+    return failed ? -1 : 0;
+}

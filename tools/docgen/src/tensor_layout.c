@@ -1,0 +1,98 @@
+/*
+ * tensor_layout.c: tensors in the layout of the DirectML reference pages.
+ *
+ *   OutputTensor: (Sizes:{1,1,3,4}, DataType:FLOAT32)
+ *   [[[[2,  3,  6, 11],
+ *      [3, 11, 18, 21],
+ *      [9, 15, 17, 21]]]]
+ *
+ * One row of the last dimension per line; each column is right-aligned to
+ * its widest value over the whole tensor (the rule that reproduces the pages'
+ * blocks: see docgen.h for the one block that pads wider than it).
+ */
+#include <dmlconf/docgen.h>
+#include <dmlconf/values.h>
+
+#include <stdlib.h>
+
+void docgen_format_tensor_shape(docgen_text *out, dmlconf_data_type type, uint32_t rank, const uint32_t *sizes)
+{
+    const char *type_name = dmlconf_data_type_name(type);
+    docgen_text_puts(out, "(Sizes:{");
+    for (uint32_t d = 0; d < rank; ++d)
+        docgen_text_printf(out, "%s%u", d ? "," : "", sizes[d]);
+    docgen_text_printf(out, "}, DataType:%s)", type_name ? type_name : "UNKNOWN");
+}
+
+void docgen_format_tensor_header(docgen_text *out, const char *name, dmlconf_data_type type, uint32_t rank,
+                                 const uint32_t *sizes)
+{
+    docgen_text_printf(out, "%s: ", name);
+    docgen_format_tensor_shape(out, type, rank, sizes);
+    docgen_text_puts(out, "\n");
+}
+
+void docgen_format_tensor(docgen_text *out, dmlconf_data_type type, uint32_t rank, const uint32_t *sizes,
+                          const void *values)
+{
+    size_t element = dmlconf_value_size(type);
+    uint64_t count = 1;
+    for (uint32_t d = 0; d < rank; ++d)
+        count *= sizes[d];
+    uint32_t columns = sizes[rank - 1];
+    uint64_t rows = count / columns;
+    const unsigned char *bytes = values;
+    char text[DMLCONF_VALUE_TEXT_SIZE];
+
+    size_t *widths = calloc(columns, sizeof(*widths));
+    if (!widths)
+    {
+        out->failed = true;
+        return;
+    }
+    for (uint64_t i = 0; i < count; ++i)
+    {
+        size_t length =
+            dmlconf_value_format(type, bytes + i * element, DMLCONF_VALUE_STYLE_SHORTEST, text, sizeof(text));
+        if (length > widths[i % columns])
+            widths[i % columns] = length;
+    }
+
+    uint32_t coordinates[DMLCONF_MAX_DIMENSIONS] = {0}; /* of the leading dimensions */
+    uint32_t leading = rank - 1;
+    for (uint64_t row = 0; row < rows; ++row)
+    {
+        if (row == 0)
+            docgen_text_repeat(out, '[', rank);
+        else
+        {
+            /* How many leading dimensions move on with this row: they close
+             * and reopen, and a blank line separates blocks above the rows. */
+            uint32_t restarted = 0;
+            for (uint32_t d = leading; d-- > 0;)
+            {
+                if (++coordinates[d] < sizes[d])
+                    break;
+                coordinates[d] = 0;
+                ++restarted;
+            }
+            docgen_text_repeat(out, ']', restarted);
+            docgen_text_puts(out, restarted ? ",\n\n" : ",\n");
+            docgen_text_repeat(out, ' ', leading - restarted);
+            docgen_text_repeat(out, '[', restarted + 1);
+        }
+        for (uint32_t c = 0; c < columns; ++c)
+        {
+            size_t length = dmlconf_value_format(type, bytes + (row * columns + c) * element,
+                                                 DMLCONF_VALUE_STYLE_SHORTEST, text, sizeof(text));
+            if (c)
+                docgen_text_puts(out, ", ");
+            docgen_text_repeat(out, ' ', widths[c] - length);
+            docgen_text_puts(out, text);
+        }
+        docgen_text_repeat(out, ']', 1);
+    }
+    docgen_text_repeat(out, ']', leading);
+    docgen_text_repeat(out, '\n', 1);
+    free(widths);
+}
