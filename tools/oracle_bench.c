@@ -47,13 +47,13 @@ static double now_seconds(void)
 typedef struct bench_data
 {
     size_t n;
-    float *f32_sum;       /* uniform in [-1, 1], full-precision mantissas */
-    float *f32_product;   /* 1 + uniform(-2^-9, 2^-9): stays in range */
-    uint16_t *f16_sum;    /* uniform in [-1, 1] rounded to float16 */
+    float *f32_sum;     /* uniform in [-1, 1], full-precision mantissas */
+    float *f32_product; /* 1 + uniform(-2^-9, 2^-9): stays in range */
+    uint16_t *f16_sum;  /* uniform in [-1, 1] rounded to float16 */
     uint16_t *f16_product;
-    uint32_t *u32;        /* uniform 32-bit patterns */
+    uint32_t *u32; /* uniform 32-bit patterns */
     uint64_t *u64;
-    void *output;         /* n * 8 bytes */
+    void *output; /* n * 8 bytes */
 } bench_data;
 
 static bool make_data(bench_data *data, size_t n)
@@ -67,8 +67,8 @@ static bool make_data(bench_data *data, size_t n)
     data->u32 = malloc(n * sizeof(uint32_t));
     data->u64 = malloc(n * sizeof(uint64_t));
     data->output = malloc(n * sizeof(uint64_t));
-    if (!data->f32_sum || !data->f32_product || !data->f16_sum || !data->f16_product || !data->u32 || !data->u64
-        || !data->output)
+    if (!data->f32_sum || !data->f32_product || !data->f16_sum || !data->f16_product || !data->u32 || !data->u64 ||
+        !data->output)
         return false;
     for (size_t i = 0; i < n; ++i)
     {

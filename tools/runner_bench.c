@@ -135,8 +135,8 @@ int main(int argc, char **argv)
         }
         if (i == 0 || seconds < load_best)
             load_best = seconds;
-        const char *small[] = {dmlconf, "run", "-q", "--backend", "oracle", "-j", "2", "-f", "!*long*", "-o", report,
-                         doc, conformance, edge, negative, NULL};
+        const char *small[] = {dmlconf,   "run", "-q",   "--backend", "oracle",    "-j", "2",      "-f",
+                               "!*long*", "-o",  report, doc,         conformance, edge, negative, NULL};
         if (run(small, &peak, &seconds) != 0)
         {
             fprintf(stderr, "dmlconf run failed on the small cases\n");
@@ -156,8 +156,8 @@ int main(int argc, char **argv)
 
     /* 2. The whole corpus, long axes included. */
     double whole;
-    const char *all[] = {dmlconf, "run", "-q", "--backend", "oracle", "-j", "2", "-o", report,
-                   doc, conformance, edge, negative, NULL};
+    const char *all[] = {dmlconf, "run",  "-q", "--backend", "oracle", "-j",     "2",
+                         "-o",    report, doc,  conformance, edge,     negative, NULL};
     if (run(all, &peak, &whole) != 0)
     {
         fprintf(stderr, "dmlconf run failed on the corpus\n");
@@ -181,14 +181,14 @@ int main(int argc, char **argv)
           yaml);
     fclose(yaml);
     double big_seconds;
-    const char *big[] = {dmlconf, "run", "-q", "--backend", "oracle", "-j", "1", "--no-repro", "-o", big_report,
-                   big_yaml, NULL};
+    const char *big[] = {dmlconf, "run",        "-q", "--backend", "oracle", "-j",
+                         "1",     "--no-repro", "-o", big_report,  big_yaml, NULL};
     int status = run(big, &peak, &big_seconds);
     double tensors_mib = 3.0 * 4e8 / 1048576.0;
     printf("one 10^8-element float32 case (input, result and oracle output: %.0f MiB), --jobs 1:\n", tensors_mib);
     printf("  %s in %.1f s; peak RSS %.0f MiB = %.2fx the tensors; target < 2048 MiB: %s\n",
-           status == 0 ? "passed" : "FAILED", big_seconds, (double)peak / 1024.0,
-           (double)peak / 1024.0 / tensors_mib, peak < 2048L * 1024L && status == 0 ? "met" : "MISSED");
+           status == 0 ? "passed" : "FAILED", big_seconds, (double)peak / 1024.0, (double)peak / 1024.0 / tensors_mib,
+           peak < 2048L * 1024L && status == 0 ? "met" : "MISSED");
 
     char command[700];
     snprintf(command, sizeof(command), "rm -rf '%s'", work);

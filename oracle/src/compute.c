@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-int dmlconf_scan_line(dmlconf_operator op, dmlconf_data_type type, bool exclusive, size_t n, const void *in,
-                      void *out, dmlconf_side_data *side, dmlconf_error *err)
+int dmlconf_scan_line(dmlconf_operator op, dmlconf_data_type type, bool exclusive, size_t n, const void *in, void *out,
+                      dmlconf_side_data *side, dmlconf_error *err)
 {
     bool product = op == DMLCONF_OPERATOR_CUMULATIVE_PRODUCT;
     if (!product && op != DMLCONF_OPERATOR_CUMULATIVE_SUMMATION)
@@ -69,8 +69,7 @@ int dmlconf_scan_line(dmlconf_operator op, dmlconf_data_type type, bool exclusiv
         break;
     }
     const char *name = dmlconf_data_type_name(type);
-    oracle_set_error(err, "data type %s is not computable by %s", name ? name : "(unknown)",
-                     dmlconf_operator_name(op));
+    oracle_set_error(err, "data type %s is not computable by %s", name ? name : "(unknown)", dmlconf_operator_name(op));
     return -1;
 }
 

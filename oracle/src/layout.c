@@ -81,8 +81,8 @@ uint64_t dmlconf_line_count(const dmlconf_tensor_desc *desc, uint32_t axis)
     return count / desc->sizes[axis];
 }
 
-void dmlconf_line_layout(const dmlconf_tensor_desc *desc, uint32_t axis, uint64_t line, uint64_t *first,
-                         uint64_t *step, uint64_t *logical_first, uint64_t *logical_step)
+void dmlconf_line_layout(const dmlconf_tensor_desc *desc, uint32_t axis, uint64_t line, uint64_t *first, uint64_t *step,
+                         uint64_t *logical_first, uint64_t *logical_step)
 {
     /* Peel the line number into coordinates of the other dimensions, last
      * dimension fastest. */

@@ -14,7 +14,7 @@ static const struct
     const char *name;
     unsigned bits;
 } data_types[] = {
-    {DMLCONF_DATA_TYPE_UNKNOWN, "UNKNOWN", 0}, {DMLCONF_DATA_TYPE_FLOAT32, "FLOAT32", 32},
+    {DMLCONF_DATA_TYPE_UNKNOWN, "UNKNOWN", 0},  {DMLCONF_DATA_TYPE_FLOAT32, "FLOAT32", 32},
     {DMLCONF_DATA_TYPE_FLOAT16, "FLOAT16", 16}, {DMLCONF_DATA_TYPE_UINT32, "UINT32", 32},
     {DMLCONF_DATA_TYPE_UINT16, "UINT16", 16},   {DMLCONF_DATA_TYPE_UINT8, "UINT8", 8},
     {DMLCONF_DATA_TYPE_INT32, "INT32", 32},     {DMLCONF_DATA_TYPE_INT16, "INT16", 16},
@@ -109,8 +109,8 @@ unsigned dmlconf_data_type_bits(dmlconf_data_type type)
 
 bool dmlconf_data_type_is_computable(dmlconf_data_type type)
 {
-    return type == DMLCONF_DATA_TYPE_FLOAT32 || type == DMLCONF_DATA_TYPE_FLOAT16 || type == DMLCONF_DATA_TYPE_UINT32
-        || type == DMLCONF_DATA_TYPE_INT32 || type == DMLCONF_DATA_TYPE_UINT64 || type == DMLCONF_DATA_TYPE_INT64;
+    return type == DMLCONF_DATA_TYPE_FLOAT32 || type == DMLCONF_DATA_TYPE_FLOAT16 || type == DMLCONF_DATA_TYPE_UINT32 ||
+           type == DMLCONF_DATA_TYPE_INT32 || type == DMLCONF_DATA_TYPE_UINT64 || type == DMLCONF_DATA_TYPE_INT64;
 }
 
 bool dmlconf_data_type_is_float(dmlconf_data_type type)
@@ -134,12 +134,14 @@ bool dmlconf_operator_from_name(const char *name, dmlconf_operator *op)
 {
     if (!name)
         return false;
-    if (equals_ignoring_case(name, "cumulative_summation") || equals_ignoring_case(name, "DML_OPERATOR_CUMULATIVE_SUMMATION"))
+    if (equals_ignoring_case(name, "cumulative_summation") ||
+        equals_ignoring_case(name, "DML_OPERATOR_CUMULATIVE_SUMMATION"))
     {
         *op = DMLCONF_OPERATOR_CUMULATIVE_SUMMATION;
         return true;
     }
-    if (equals_ignoring_case(name, "cumulative_product") || equals_ignoring_case(name, "DML_OPERATOR_CUMULATIVE_PRODUCT"))
+    if (equals_ignoring_case(name, "cumulative_product") ||
+        equals_ignoring_case(name, "DML_OPERATOR_CUMULATIVE_PRODUCT"))
     {
         *op = DMLCONF_OPERATOR_CUMULATIVE_PRODUCT;
         return true;

@@ -175,8 +175,8 @@ static void absorb_product(dmlconf_side_walk *w, const term *t)
 int dmlconf_side_walk_init(dmlconf_side_walk *walk, dmlconf_operator op, dmlconf_data_type type, bool exclusive,
                            dmlconf_error *err)
 {
-    if ((op != DMLCONF_OPERATOR_CUMULATIVE_SUMMATION && op != DMLCONF_OPERATOR_CUMULATIVE_PRODUCT)
-        || !dmlconf_data_type_is_computable(type))
+    if ((op != DMLCONF_OPERATOR_CUMULATIVE_SUMMATION && op != DMLCONF_OPERATOR_CUMULATIVE_PRODUCT) ||
+        !dmlconf_data_type_is_computable(type))
     {
         oracle_set_error(err, "no side data for operator %d and data type %d", (int)op, (int)type);
         return -1;

@@ -108,8 +108,10 @@ bool dmlconf_validate(const dmlconf_scan_desc *desc, dmlconf_feature_level level
                     op_name, dmlconf_feature_level_name(operator_introduced_at(desc->op)),
                     dmlconf_feature_level_name(level));
     if (desc->direction != DMLCONF_AXIS_DIRECTION_INCREASING && desc->direction != DMLCONF_AXIS_DIRECTION_DECREASING)
-        return fail(out, DMLCONF_REASON_UNKNOWN_AXIS_DIRECTION, "AxisDirection %d is neither INCREASING (0) nor "
-                    "DECREASING (1)", (int)desc->direction);
+        return fail(out, DMLCONF_REASON_UNKNOWN_AXIS_DIRECTION,
+                    "AxisDirection %d is neither INCREASING (0) nor "
+                    "DECREASING (1)",
+                    (int)desc->direction);
 
     if (in->dimension_count < 1 || in->dimension_count > DMLCONF_MAX_DIMENSIONS)
         return fail(out, DMLCONF_REASON_DIMENSION_COUNT_INVALID,
@@ -123,8 +125,8 @@ bool dmlconf_validate(const dmlconf_scan_desc *desc, dmlconf_feature_level level
                     outt->dimension_count);
     if (level < DMLCONF_FEATURE_LEVEL_4_0 && in->dimension_count != 4)
         return fail(out, DMLCONF_REASON_DIMENSION_COUNT_UNSUPPORTED_AT_LEVEL,
-                    "%u-D tensors need feature level 4_0; below it %s takes exactly 4 dimensions",
-                    in->dimension_count, op_name);
+                    "%u-D tensors need feature level 4_0; below it %s takes exactly 4 dimensions", in->dimension_count,
+                    op_name);
 
     if (!type_ever_supported(in->data_type))
         return fail(out, DMLCONF_REASON_DATA_TYPE_UNSUPPORTED,
@@ -145,11 +147,15 @@ bool dmlconf_validate(const dmlconf_scan_desc *desc, dmlconf_feature_level level
     for (uint32_t d = 0; d < in->dimension_count; ++d)
     {
         if (in->sizes[d] == 0)
-            return fail(out, DMLCONF_REASON_ZERO_SIZE, "InputTensor's size in dimension %u is 0; sizes must be "
-                        "at least 1", d);
+            return fail(out, DMLCONF_REASON_ZERO_SIZE,
+                        "InputTensor's size in dimension %u is 0; sizes must be "
+                        "at least 1",
+                        d);
         if (outt->sizes[d] == 0)
-            return fail(out, DMLCONF_REASON_ZERO_SIZE, "OutputTensor's size in dimension %u is 0; sizes must be "
-                        "at least 1", d);
+            return fail(out, DMLCONF_REASON_ZERO_SIZE,
+                        "OutputTensor's size in dimension %u is 0; sizes must be "
+                        "at least 1",
+                        d);
     }
     for (uint32_t d = 0; d < in->dimension_count; ++d)
     {

@@ -67,8 +67,7 @@ dmlconf_tensor_desc test_packed_desc(dmlconf_data_type type, uint32_t dimension_
 }
 
 dmlconf_scan_desc test_scan_desc(dmlconf_operator op, dmlconf_data_type type, uint32_t dimension_count,
-                                 const uint32_t *sizes, uint32_t axis, dmlconf_axis_direction direction,
-                                 bool exclusive)
+                                 const uint32_t *sizes, uint32_t axis, dmlconf_axis_direction direction, bool exclusive)
 {
     dmlconf_scan_desc desc;
     memset(&desc, 0, sizeof(desc));
@@ -86,8 +85,7 @@ static void format_context(char *buffer, size_t size, const char *format, va_lis
     vsnprintf(buffer, size, format, args);
 }
 
-void test_assert_f32_bits_eq_(const char *file, int line, float actual, float expected, const char *context_format,
-                              ...)
+void test_assert_f32_bits_eq_(const char *file, int line, float actual, float expected, const char *context_format, ...)
 {
     uint32_t a = test_f32_bits(actual), e = test_f32_bits(expected);
     if (a == e)
@@ -97,8 +95,8 @@ void test_assert_f32_bits_eq_(const char *file, int line, float actual, float ex
     va_start(args, context_format);
     format_context(context, sizeof(context), context_format, args);
     va_end(args);
-    ck_abort_msg("%s:%d: %s: got %.9g (0x%08x, %a), expected %.9g (0x%08x, %a)", file, line, context,
-                 (double)actual, a, (double)actual, (double)expected, e, (double)expected);
+    ck_abort_msg("%s:%d: %s: got %.9g (0x%08x, %a), expected %.9g (0x%08x, %a)", file, line, context, (double)actual, a,
+                 (double)actual, (double)expected, e, (double)expected);
 }
 
 void test_assert_f16_bits_eq_(const char *file, int line, uint16_t actual, uint16_t expected,

@@ -36,10 +36,12 @@ dmlconf_scan_desc test_scan_desc(dmlconf_operator op, dmlconf_data_type type, ui
 
 /* Asserts that two float32 values are bitwise equal, printing both in
  * decimal and hex bits with a caller-supplied context (case and index). */
-#define test_assert_f32_bits_eq(actual, expected, ...) test_assert_f32_bits_eq_(__FILE__, __LINE__, actual, expected, __VA_ARGS__)
+#define test_assert_f32_bits_eq(actual, expected, ...)                                                                 \
+    test_assert_f32_bits_eq_(__FILE__, __LINE__, actual, expected, __VA_ARGS__)
 void test_assert_f32_bits_eq_(const char *file, int line, float actual, float expected, const char *context_format,
                               ...);
-#define test_assert_f16_bits_eq(actual, expected, ...) test_assert_f16_bits_eq_(__FILE__, __LINE__, actual, expected, __VA_ARGS__)
+#define test_assert_f16_bits_eq(actual, expected, ...)                                                                 \
+    test_assert_f16_bits_eq_(__FILE__, __LINE__, actual, expected, __VA_ARGS__)
 void test_assert_f16_bits_eq_(const char *file, int line, uint16_t actual, uint16_t expected,
                               const char *context_format, ...);
 

@@ -5,6 +5,8 @@
  * every element with the rule in tolerance.c and summarises the findings.
  * Also the helpers that print elements and mismatches for messages.
  */
+#include "report_internal.h"
+
 #include <dmlconf/comparator.h>
 
 #include <inttypes.h>
@@ -13,22 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void set_error(dmlconf_error *err, const char *format, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-static void set_error(dmlconf_error *err, const char *format, ...)
-{
-    if (!err)
-        return;
-    va_list args;
-    va_start(args, format);
-    vsnprintf(err->message, sizeof(err->message), format, args);
-    va_end(args);
-}
 
 /* One element's raw bits, zero extended. */
 static uint64_t load_bits(const unsigned char *p, size_t size)
@@ -189,32 +175,32 @@ int dmlconf_compare(const dmlconf_scan_desc *desc, const void *logical_input, co
 {
     if (!out)
     {
-        set_error(err, "no comparison record given");
+        dmlconf_set_error(err, "no comparison record given");
         return -1;
     }
     memset(out, 0, sizeof(*out));
     if (!desc || !logical_input || !actual)
     {
-        set_error(err, "%s is NULL", !desc ? "the desc" : !logical_input ? "the input" : "the actual output");
+        dmlconf_set_error(err, "%s is NULL", !desc ? "the desc" : !logical_input ? "the input" : "the actual output");
         return -1;
     }
     dmlconf_validation validation;
     if (!dmlconf_validate(desc, DMLCONF_FEATURE_LEVEL_6_4, &validation))
     {
-        set_error(err, "invalid desc (%s): %s", dmlconf_reason_name(validation.reason), validation.message);
+        dmlconf_set_error(err, "invalid desc (%s): %s", dmlconf_reason_name(validation.reason), validation.message);
         return -1;
     }
     dmlconf_data_type type = desc->output.data_type;
     if (!dmlconf_data_type_is_computable(type) || desc->input.data_type != type)
     {
         const char *name = dmlconf_data_type_name(type);
-        set_error(err, "data type %s cannot be compared", name ? name : "(unknown)");
+        dmlconf_set_error(err, "data type %s cannot be compared", name ? name : "(unknown)");
         return -1;
     }
     uint64_t need = 0;
     if (!dmlconf_tensor_min_size_bytes(&desc->output, &need) || actual_bytes < need)
     {
-        set_error(err, "the output buffer holds %zu bytes; its tensor needs %" PRIu64, actual_bytes, need);
+        dmlconf_set_error(err, "the output buffer holds %zu bytes; its tensor needs %" PRIu64, actual_bytes, need);
         return -1;
     }
     dmlconf_judge judge;
@@ -241,7 +227,7 @@ int dmlconf_compare(const dmlconf_scan_desc *desc, const void *logical_input, co
     oracle_line = expected_bytes ? NULL : malloc(n * size);
     if ((!contiguous && !gathered) || (!expected_bytes && !oracle_line))
     {
-        set_error(err, "out of memory for a line of %zu elements", n);
+        dmlconf_set_error(err, "out of memory for a line of %zu elements", n);
         goto done;
     }
 
@@ -259,8 +245,7 @@ int dmlconf_compare(const dmlconf_scan_desc *desc, const void *logical_input, co
             for (size_t j = 0; j < n; ++j)
             {
                 size_t source = reversed ? n - 1 - j : j;
-                copy_element(gathered + j * size, input_bytes + (logical_first + source * logical_step) * size,
-                             size);
+                copy_element(gathered + j * size, input_bytes + (logical_first + source * logical_step) * size, size);
             }
             in_line = gathered;
         }

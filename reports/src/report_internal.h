@@ -118,6 +118,8 @@ static inline size_t dmlconf_utf8_encode(uint32_t cp, char out[4])
 
 /* Formats an error message into why (may be NULL or size 0: nothing). */
 void dmlconf_set_why(char *why, size_t why_size, const char *format, ...) DMLCONF_PRINTF_LIKE(3, 4);
+/* The same into a dmlconf_error (err may be NULL). */
+void dmlconf_set_error(dmlconf_error *err, const char *format, ...) DMLCONF_PRINTF_LIKE(2, 3);
 
 /* The status's name, or "unknown" outside the enum. */
 const char *dmlconf_status_text(dmlconf_status status);

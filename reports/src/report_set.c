@@ -37,6 +37,16 @@ void dmlconf_set_why(char *why, size_t why_size, const char *format, ...)
     va_end(args);
 }
 
+void dmlconf_set_error(dmlconf_error *err, const char *format, ...)
+{
+    if (!err)
+        return;
+    va_list args;
+    va_start(args, format);
+    vsnprintf(err->message, sizeof(err->message), format, args);
+    va_end(args);
+}
+
 const char *dmlconf_status_text(dmlconf_status status)
 {
     const char *name = dmlconf_status_name(status);

@@ -50,6 +50,8 @@
  *   zero (for o = Inf, the largest finite value). A product with a zero
  *   factor is exactly +-0 in every order that does not overflow.
  */
+#include "report_internal.h"
+
 #include <dmlconf/comparator.h>
 
 #include <math.h>
@@ -67,22 +69,6 @@
 #define LOG2_MARGIN 0x1p-10
 /* INFINITY is a float constant; the rule computes in double. */
 #define INFINITE ((double)INFINITY)
-
-static void set_error(dmlconf_error *err, const char *format, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-static void set_error(dmlconf_error *err, const char *format, ...)
-{
-    if (!err)
-        return;
-    va_list args;
-    va_start(args, format);
-    vsnprintf(err->message, sizeof(err->message), format, args);
-    va_end(args);
-}
 
 bool dmlconf_tolerance_default(dmlconf_data_type type, dmlconf_tolerance *tol)
 {
@@ -117,30 +103,30 @@ int dmlconf_tolerance_check(dmlconf_data_type type, const dmlconf_tolerance *tol
     const char *name = dmlconf_data_type_name(type);
     if (!tol)
     {
-        set_error(err, "no tolerance given");
+        dmlconf_set_error(err, "no tolerance given");
         return -1;
     }
     if (!dmlconf_data_type_is_computable(type))
     {
-        set_error(err, "data type %s has no tolerance: it is not computable", name ? name : "(unknown)");
+        dmlconf_set_error(err, "data type %s has no tolerance: it is not computable", name ? name : "(unknown)");
         return -1;
     }
     if (type != DMLCONF_DATA_TYPE_FLOAT32 && type != DMLCONF_DATA_TYPE_FLOAT16)
         return 0; /* integers are bit-exact whatever the float settings say */
     if (!(tol->ulp >= 0.0) || isinf(tol->ulp))
     {
-        set_error(err, "tolerance ulp must be a finite number >= 0, not %g", tol->ulp);
+        dmlconf_set_error(err, "tolerance ulp must be a finite number >= 0, not %g", tol->ulp);
         return -1;
     }
     if (tol->accumulation != DMLCONF_DATA_TYPE_FLOAT32 && tol->accumulation != DMLCONF_DATA_TYPE_FLOAT16)
     {
         const char *acc = dmlconf_data_type_name(tol->accumulation);
-        set_error(err, "tolerance accumulation must be FLOAT32 or FLOAT16, not %s", acc ? acc : "(unknown)");
+        dmlconf_set_error(err, "tolerance accumulation must be FLOAT32 or FLOAT16, not %s", acc ? acc : "(unknown)");
         return -1;
     }
     if (tol->accumulation == DMLCONF_DATA_TYPE_FLOAT16 && type == DMLCONF_DATA_TYPE_FLOAT32)
     {
-        set_error(err, "float16 accumulation applies to FLOAT16 data only, not to %s", name);
+        dmlconf_set_error(err, "float16 accumulation applies to FLOAT16 data only, not to %s", name);
         return -1;
     }
     return 0;
@@ -349,7 +335,7 @@ int dmlconf_judge_init(dmlconf_judge *judge, dmlconf_operator op, dmlconf_data_t
         judge->tol = *tol;
     if (op != DMLCONF_OPERATOR_CUMULATIVE_SUMMATION && op != DMLCONF_OPERATOR_CUMULATIVE_PRODUCT)
     {
-        set_error(err, "operator %d is not a cumulative operator", (int)op);
+        dmlconf_set_error(err, "operator %d is not a cumulative operator", (int)op);
         return -1;
     }
     if (!known_type || dmlconf_tolerance_check(type, &judge->tol, err))
@@ -357,7 +343,7 @@ int dmlconf_judge_init(dmlconf_judge *judge, dmlconf_operator op, dmlconf_data_t
         if (!known_type)
         {
             const char *name = dmlconf_data_type_name(type);
-            set_error(err, "data type %s is not computable", name ? name : "(unknown)");
+            dmlconf_set_error(err, "data type %s is not computable", name ? name : "(unknown)");
         }
         return -1;
     }

@@ -85,11 +85,10 @@ int runner_baseline_load(runner_baseline *baseline, const char *dir, char *why, 
     memset(baseline, 0, sizeof(*baseline));
     char **failures = NULL;
     size_t failure_lines = 0;
-    if (read_lines(dir, "failures.txt", &failures, &failure_lines, path, sizeof(path), why, why_size)
-        || read_lines(dir, "flakes.txt", &baseline->flake_globs, &baseline->flake_count, path, sizeof(path), why,
-                      why_size)
-        || read_lines(dir, "skips.txt", &baseline->skip_globs, &baseline->skip_count, path, sizeof(path), why,
-                      why_size))
+    if (read_lines(dir, "failures.txt", &failures, &failure_lines, path, sizeof(path), why, why_size) ||
+        read_lines(dir, "flakes.txt", &baseline->flake_globs, &baseline->flake_count, path, sizeof(path), why,
+                   why_size) ||
+        read_lines(dir, "skips.txt", &baseline->skip_globs, &baseline->skip_count, path, sizeof(path), why, why_size))
         goto fail;
 
     /* "id,status": the status is what the case is known to do. Split each
@@ -175,8 +174,8 @@ static bool known_failure(const runner_baseline *baseline, const char *id)
 
 void runner_baseline_apply(const runner_baseline *baseline, dmlconf_case_result *result)
 {
-    bool failed = result->status == DMLCONF_STATUS_FAIL || result->status == DMLCONF_STATUS_ERROR
-                  || result->status == DMLCONF_STATUS_CRASH || result->status == DMLCONF_STATUS_TIMEOUT;
+    bool failed = result->status == DMLCONF_STATUS_FAIL || result->status == DMLCONF_STATUS_ERROR ||
+                  result->status == DMLCONF_STATUS_CRASH || result->status == DMLCONF_STATUS_TIMEOUT;
     if (known_failure(baseline, result->id))
     {
         if (failed || result->status == DMLCONF_STATUS_FLAKE)

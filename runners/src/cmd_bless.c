@@ -7,16 +7,15 @@
 #include <getopt.h>
 #include <stdio.h>
 
-static const char bless_usage[] =
-    "usage: dmlconf bless [--all] PATH...\n"
-    "\n"
-    "Writes the oracle's results into the case files as inline `expected:` lists (or\n"
-    "sibling .npy files for .npy inputs): for the cases without expected values, or\n"
-    "for every positive case with --all. Everything else in the files stays byte for\n"
-    "byte. Files with errors are left alone.\n"
-    "\n"
-    "  --all        recompute expected values that are already there\n"
-    "  -h, --help   this help\n";
+static const char bless_usage[] = "usage: dmlconf bless [--all] PATH...\n"
+                                  "\n"
+                                  "Writes the oracle's results into the case files as inline `expected:` lists (or\n"
+                                  "sibling .npy files for .npy inputs): for the cases without expected values, or\n"
+                                  "for every positive case with --all. Everything else in the files stays byte for\n"
+                                  "byte. Files with errors are left alone.\n"
+                                  "\n"
+                                  "  --all        recompute expected values that are already there\n"
+                                  "  -h, --help   this help\n";
 
 int command_bless(int argc, char **argv)
 {

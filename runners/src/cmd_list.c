@@ -8,15 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static const char list_usage[] =
-    "usage: dmlconf list [-f GLOB]... [-l LEVEL] [PATH...]\n"
-    "\n"
-    "Lists the ids of the cases matching the filters, one per line, with the lowest\n"
-    "feature level each needs (\"-\" for a negative case rejected at every level).\n"
-    "\n"
-    "  -f, --filter GLOB        keep ids matching GLOB; repeatable; '!GLOB' excludes\n"
-    "  -l, --feature-level L    keep the cases runnable at level L\n"
-    "  -h, --help               this help\n";
+static const char list_usage[] = "usage: dmlconf list [-f GLOB]... [-l LEVEL] [PATH...]\n"
+                                 "\n"
+                                 "Lists the ids of the cases matching the filters, one per line, with the lowest\n"
+                                 "feature level each needs (\"-\" for a negative case rejected at every level).\n"
+                                 "\n"
+                                 "  -f, --filter GLOB        keep ids matching GLOB; repeatable; '!GLOB' excludes\n"
+                                 "  -l, --feature-level L    keep the cases runnable at level L\n"
+                                 "  -h, --help               this help\n";
 
 int command_list(int argc, char **argv)
 {

@@ -10,15 +10,14 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char merge_usage[] =
-    "usage: dmlconf merge -o DIR RESULTS...\n"
-    "\n"
-    "Reads the results.jsonl of each shard (a file, or a report folder holding one) and\n"
-    "writes one merged set of reports into DIR. A shard whose last line was cut short\n"
-    "by a crash is merged without that line, with a warning.\n"
-    "\n"
-    "  -o, --report-dir DIR   where the merged reports go (required)\n"
-    "  -h, --help             this help\n";
+static const char merge_usage[] = "usage: dmlconf merge -o DIR RESULTS...\n"
+                                  "\n"
+                                  "Reads the results.jsonl of each shard (a file, or a report folder holding one) and\n"
+                                  "writes one merged set of reports into DIR. A shard whose last line was cut short\n"
+                                  "by a crash is merged without that line, with a warning.\n"
+                                  "\n"
+                                  "  -o, --report-dir DIR   where the merged reports go (required)\n"
+                                  "  -h, --help             this help\n";
 
 int command_merge(int argc, char **argv)
 {

@@ -196,13 +196,20 @@ static void print_failures(const run_state *state, const dmlconf_case_result *re
 int command_run(int argc, char **argv)
 {
     static const struct option options[] = {
-        {"backend", required_argument, NULL, 'b'},  {"adapter", required_argument, NULL, 'a'},
-        {"feature-level", required_argument, NULL, 'l'}, {"filter", required_argument, NULL, 'f'},
-        {"shard", required_argument, NULL, 'S'},    {"jobs", required_argument, NULL, 'j'},
-        {"baseline", required_argument, NULL, 'B'}, {"report-dir", required_argument, NULL, 'o'},
-        {"seed", required_argument, NULL, 's'},     {"timeout", required_argument, NULL, 'T'},
-        {"no-rerun", no_argument, NULL, 'R'},       {"no-repro", no_argument, NULL, 'P'},
-        {"quiet", no_argument, NULL, 'q'},          {"help", no_argument, NULL, 'h'},
+        {"backend", required_argument, NULL, 'b'},
+        {"adapter", required_argument, NULL, 'a'},
+        {"feature-level", required_argument, NULL, 'l'},
+        {"filter", required_argument, NULL, 'f'},
+        {"shard", required_argument, NULL, 'S'},
+        {"jobs", required_argument, NULL, 'j'},
+        {"baseline", required_argument, NULL, 'B'},
+        {"report-dir", required_argument, NULL, 'o'},
+        {"seed", required_argument, NULL, 's'},
+        {"timeout", required_argument, NULL, 'T'},
+        {"no-rerun", no_argument, NULL, 'R'},
+        {"no-repro", no_argument, NULL, 'P'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *backend_name = NULL, *adapter = NULL, *baseline_dir = NULL, *shard = NULL;

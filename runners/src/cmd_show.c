@@ -9,14 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char show_usage[] =
-    "usage: dmlconf show [--max-elements N] ID [PATH...]\n"
-    "\n"
-    "Prints the case ID (a glob shows every match): where it is defined, its\n"
-    "parameters, its input and the oracle's output, in the reference pages' layout.\n"
-    "\n"
-    "  --max-elements N   print tensors of at most N elements (default 4096)\n"
-    "  -h, --help         this help\n";
+static const char show_usage[] = "usage: dmlconf show [--max-elements N] ID [PATH...]\n"
+                                 "\n"
+                                 "Prints the case ID (a glob shows every match): where it is defined, its\n"
+                                 "parameters, its input and the oracle's output, in the reference pages' layout.\n"
+                                 "\n"
+                                 "  --max-elements N   print tensors of at most N elements (default 4096)\n"
+                                 "  -h, --help         this help\n";
 
 static void show_case(const dmlconf_case *c, uint64_t max_elements)
 {

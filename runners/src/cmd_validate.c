@@ -6,12 +6,11 @@
 #include <getopt.h>
 #include <stdio.h>
 
-static const char validate_usage[] =
-    "usage: dmlconf validate [PATH...]\n"
-    "\n"
-    "Loads the case files (default: the whole corpus) and reports every error with\n"
-    "file:line:column, the offending line and a caret. Exit status 0 when every file\n"
-    "is valid, 2 otherwise.\n";
+static const char validate_usage[] = "usage: dmlconf validate [PATH...]\n"
+                                     "\n"
+                                     "Loads the case files (default: the whole corpus) and reports every error with\n"
+                                     "file:line:column, the offending line and a caret. Exit status 0 when every file\n"
+                                     "is valid, 2 otherwise.\n";
 
 int command_validate(int argc, char **argv)
 {

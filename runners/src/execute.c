@@ -29,8 +29,7 @@ static void copy_text(char *dst, size_t size, const char *src)
     snprintf(dst, size, "%s", src ? src : "");
 }
 
-void runner_result_init(dmlconf_case_result *result, const dmlconf_case *c, dmlconf_status status,
-                        const char *message)
+void runner_result_init(dmlconf_case_result *result, const dmlconf_case *c, dmlconf_status status, const char *message)
 {
     memset(result, 0, sizeof(*result));
     copy_text(result->id, sizeof(result->id), c->id);
@@ -130,8 +129,8 @@ void runner_case_tolerance(const dmlconf_case *c, bool exact, dmlconf_tolerance 
     if (over->ulp_set)
         tol->ulp = over->ulp;
     if (over->accumulation_set)
-        tol->accumulation = over->accumulation == DMLCONF_ACCUMULATION_FLOAT16 ? DMLCONF_DATA_TYPE_FLOAT16
-                                                                               : DMLCONF_DATA_TYPE_FLOAT32;
+        tol->accumulation =
+            over->accumulation == DMLCONF_ACCUMULATION_FLOAT16 ? DMLCONF_DATA_TYPE_FLOAT16 : DMLCONF_DATA_TYPE_FLOAT32;
     if (over->ftz_set)
         tol->ftz = over->ftz;
     if (over->signed_zero_set)
@@ -150,10 +149,10 @@ typedef struct prepared_case
 {
     const dmlconf_case *c;
     dmlconf_case_result *result;
-    bool runs;               /* a job was queued; false: result is final */
-    void *logical_input;     /* packed logical input */
-    void *input_buffer;      /* laid out by the input desc (may be logical_input) */
-    void *output_buffer;     /* laid out by the output desc */
+    bool runs;           /* a job was queued; false: result is final */
+    void *logical_input; /* packed logical input */
+    void *input_buffer;  /* laid out by the input desc (may be logical_input) */
+    void *output_buffer; /* laid out by the output desc */
     uint64_t input_bytes, output_bytes;
     dmlconf_reason expected_reason; /* negative cases: the oracle's reason at the target level */
     double started;
@@ -189,8 +188,8 @@ static int fill_buffers(prepared_case *p)
         p->input_buffer = p->output_buffer;
         return 0;
     }
-    bool packed = !desc->input.has_strides || dmlconf_tensor_stride(&desc->input, 0) * desc->input.sizes[0]
-                                                  == dmlconf_tensor_element_count(&desc->input);
+    bool packed = !desc->input.has_strides || dmlconf_tensor_stride(&desc->input, 0) * desc->input.sizes[0] ==
+                                                  dmlconf_tensor_element_count(&desc->input);
     if (packed && p->input_bytes == logical_bytes && !desc->input.has_strides)
     {
         p->input_buffer = p->logical_input;
@@ -288,8 +287,8 @@ static void judge_rejection(prepared_case *p, const dmlconf_job *job)
         else
         {
             r->status = DMLCONF_STATUS_FAIL;
-            snprintf(r->message, sizeof(r->message), "rejected for %s, expected %s",
-                     dmlconf_reason_name(job->reason), expected);
+            snprintf(r->message, sizeof(r->message), "rejected for %s, expected %s", dmlconf_reason_name(job->reason),
+                     expected);
         }
         return;
     case DMLCONF_JOB_DONE:
@@ -351,8 +350,8 @@ static void judge_output(const runner_backend *backend, prepared_case *p, const 
     dmlconf_tolerance tol;
     runner_case_tolerance(c, backend->info.exact, &tol);
     dmlconf_error err;
-    int failed = dmlconf_compare(&c->desc, p->logical_input, expected, p->output_buffer, (size_t)p->output_bytes,
-                                 &tol, &r->comparison, &err);
+    int failed = dmlconf_compare(&c->desc, p->logical_input, expected, p->output_buffer, (size_t)p->output_bytes, &tol,
+                                 &r->comparison, &err);
     free(expected);
     if (failed)
     {
@@ -420,8 +419,8 @@ static void follow_up_failure(runner_backend *backend, const runner_config *conf
             free(again);
         }
     }
-    if (r->status == DMLCONF_STATUS_FAIL && config->shrink && config->repro_dir && !p->c->expect_error.set
-        && p->logical_input)
+    if (r->status == DMLCONF_STATUS_FAIL && config->shrink && config->repro_dir && !p->c->expect_error.set &&
+        p->logical_input)
     {
         char why[256];
         if (runner_shrink(backend, config, p->c, p->logical_input, r->repro_path, sizeof(r->repro_path), why,

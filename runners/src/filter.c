@@ -69,8 +69,8 @@ static int parse_u32(const char *text, const char *end, uint32_t *value)
 int runner_parse_shard(const char *text, uint32_t *index, uint32_t *count)
 {
     const char *slash = strchr(text, '/');
-    if (!slash || parse_u32(text, slash, index) || parse_u32(slash + 1, slash + strlen(slash), count) || *count == 0
-        || *index >= *count)
+    if (!slash || parse_u32(text, slash, index) || parse_u32(slash + 1, slash + strlen(slash), count) || *count == 0 ||
+        *index >= *count)
         return -1;
     return 0;
 }

@@ -42,8 +42,7 @@ void runner_execute(runner_backend *backend, const runner_config *config, const 
 
 /* Fills the identity part of a result (id, file, op, type, levels) and sets
  * the status and message. */
-void runner_result_init(dmlconf_case_result *result, const dmlconf_case *c, dmlconf_status status,
-                        const char *message);
+void runner_result_init(dmlconf_case_result *result, const dmlconf_case *c, dmlconf_status status, const char *message);
 
 /* Reads the whole logical input of a case into a new buffer (freed by the
  * caller), applying the run's seed to generated data. Returns NULL with why
@@ -140,8 +139,8 @@ typedef struct runner_schedule
     const dmlconf_backend_ops *backend_ops;
     dmlconf_backend_config backend_config;
     runner_config config;
-    unsigned jobs;               /* worker processes; 0 runs in this process */
-    double timeout_seconds;      /* per case; 0: none */
+    unsigned jobs;          /* worker processes; 0 runs in this process */
+    double timeout_seconds; /* per case; 0: none */
     runner_info_callback on_info;
     runner_finish_callback on_finish; /* may be NULL */
     runner_result_callback on_result;

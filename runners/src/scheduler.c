@@ -100,8 +100,8 @@ static void worker_main(const runner_schedule *schedule, const dmlconf_case *con
     for (;;)
     {
         uint32_t count;
-        if (read_all(in_fd, &count, sizeof(count)) || count == 0 || count > BATCH_CASES
-            || read_all(in_fd, indices, count * sizeof(indices[0])) || !results)
+        if (read_all(in_fd, &count, sizeof(count)) || count == 0 || count > BATCH_CASES ||
+            read_all(in_fd, indices, count * sizeof(indices[0])) || !results)
             break;
         for (uint32_t i = 0; i < count; ++i)
             batch[i] = cases[indices[i]];
@@ -111,8 +111,8 @@ static void worker_main(const runner_schedule *schedule, const dmlconf_case *con
         {
             char *encoded = schedule->on_finish ? schedule->on_finish(schedule->context, &results[i]) : NULL;
             uint32_t length = encoded ? (uint32_t)strlen(encoded) : 0;
-            lost = write_all(out_fd, &results[i], sizeof(results[i])) || write_all(out_fd, &length, sizeof(length))
-                   || write_all(out_fd, encoded ? encoded : "", length);
+            lost = write_all(out_fd, &results[i], sizeof(results[i])) || write_all(out_fd, &length, sizeof(length)) ||
+                   write_all(out_fd, encoded ? encoded : "", length);
             free(encoded);
         }
         if (lost)
@@ -127,11 +127,11 @@ typedef struct worker
 {
     pid_t pid;
     int to_worker, from_worker;
-    bool ready;             /* said hello */
+    bool ready; /* said hello */
     uint32_t batch[BATCH_CASES];
-    uint32_t batch_count;   /* cases in flight (0: idle) */
-    uint32_t received;      /* results of the batch read so far */
-    double deadline;        /* when the batch (or the hello) is late */
+    uint32_t batch_count; /* cases in flight (0: idle) */
+    uint32_t received;    /* results of the batch read so far */
+    double deadline;      /* when the batch (or the hello) is late */
     /* Bytes received and not yet delivered: messages of a result, the
      * length of its encoded form and that text, read in large pieces. */
     char *inbox;
@@ -144,9 +144,9 @@ typedef struct scheduler
     const runner_schedule *schedule;
     const dmlconf_case *const *cases;
     size_t count;
-    uint32_t *queue;        /* case indices not yet sent */
+    uint32_t *queue; /* case indices not yet sent */
     size_t queue_head, queue_tail;
-    bool *single;           /* the case must run in a batch of its own */
+    bool *single; /* the case must run in a batch of its own */
     size_t done;
     worker *workers;
     unsigned worker_count;
@@ -516,8 +516,7 @@ int runner_schedule_run(const runner_schedule *schedule, const dmlconf_case *con
             {
                 if (!w->ready)
                 {
-                    snprintf(s.open_error, sizeof(s.open_error), "opening it took longer than %.0f s",
-                             OPEN_TIMEOUT);
+                    snprintf(s.open_error, sizeof(s.open_error), "opening it took longer than %.0f s", OPEN_TIMEOUT);
                     s.open_failures++;
                     stop_worker(w, true);
                     continue;

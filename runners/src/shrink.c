@@ -20,7 +20,7 @@
 #include <time.h>
 
 /* Backend executions a shrink may spend, and seconds. */
-#define SHRINK_MAX_TRIES 300
+#define SHRINK_MAX_TRIES   300
 #define SHRINK_MAX_SECONDS 30.0
 
 /* A candidate: a packed desc and its logical input. */
@@ -85,8 +85,8 @@ static bool still_fails(shrinker *s, const candidate *c)
     bool fails = false;
     dmlconf_comparison comparison;
     dmlconf_error err;
-    if (job.outcome == DMLCONF_JOB_DONE
-        && !dmlconf_compare(&c->desc, c->input, NULL, output, padded, &s->tol, &comparison, &err))
+    if (job.outcome == DMLCONF_JOB_DONE &&
+        !dmlconf_compare(&c->desc, c->input, NULL, output, padded, &s->tol, &comparison, &err))
         fails = comparison.mismatches > 0;
     free(input);
     if (fails)
@@ -270,8 +270,8 @@ static void safe_name(const char *id, char *out, size_t size)
 {
     size_t n = 0;
     for (; *id && n + 1 < size; ++id)
-        out[n++] = (*id >= 'a' && *id <= 'z') || (*id >= 'A' && *id <= 'Z') || (*id >= '0' && *id <= '9')
-                           || *id == '.' || *id == '-' || *id == '_'
+        out[n++] = (*id >= 'a' && *id <= 'z') || (*id >= 'A' && *id <= 'Z') || (*id >= '0' && *id <= '9') ||
+                           *id == '.' || *id == '-' || *id == '_'
                        ? *id
                        : '_';
     out[n] = '\0';
@@ -315,9 +315,9 @@ static int write_repro(const shrinker *s, const dmlconf_case *original, const ca
     char first[256] = "";
     if (s->last.has_first)
         dmlconf_format_mismatch(desc->output.data_type, &s->last.first, first, sizeof(first));
-    fprintf(out, "# Minimal reproducer of %s (%s:%u), shrunk from %llu to %llu elements in %d runs.\n",
-            original->id, original->file, original->mark.line,
-            (unsigned long long)dmlconf_case_element_count(original), (unsigned long long)c->count, s->tries);
+    fprintf(out, "# Minimal reproducer of %s (%s:%u), shrunk from %llu to %llu elements in %d runs.\n", original->id,
+            original->file, original->mark.line, (unsigned long long)dmlconf_case_element_count(original),
+            (unsigned long long)c->count, s->tries);
     fprintf(out, "# It failed on the backend: %llu of %llu elements outside tolerance.\n# First: %s\n",
             (unsigned long long)s->last.mismatches, (unsigned long long)s->last.elements, first);
     fprintf(out, "# Run it with: dmlconf run %s\ncases:\n", path);

@@ -20,7 +20,7 @@
 
 /* Sizes that trigger faults. */
 #define CRASH_SIZE 7u
-#define HANG_SIZE 9u
+#define HANG_SIZE  9u
 
 typedef struct fault_backend
 {
@@ -202,7 +202,9 @@ static void run_mode(const char *mode, unsigned jobs, double timeout, const char
     runner_schedule schedule = {
         .backend_ops = &fault_ops,
         .backend_config = {.adapter = mode},
-        .config = {.level = DMLCONF_FEATURE_LEVEL_NONE, .rerun_failures = true, .shrink = repro_dir != NULL,
+        .config = {.level = DMLCONF_FEATURE_LEVEL_NONE,
+                   .rerun_failures = true,
+                   .shrink = repro_dir != NULL,
                    .repro_dir = repro_dir},
         .jobs = jobs,
         .timeout_seconds = timeout,

@@ -7,12 +7,12 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <stdlib.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <threads.h>
 #include <unistd.h>
-#include <sys/stat.h>
 
 /* A growable list of paths. */
 typedef struct path_list

@@ -6,6 +6,8 @@
  * with a power-of-two exponent) and rounded once by dmlconf_value_from_dyadic,
  * so no result depends on the host's floating-point behaviour.
  */
+#include "why.h"
+
 #include <dmlconf/datagen.h>
 #include <dmlconf/values.h>
 
@@ -14,28 +16,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#if defined(__GNUC__)
-#define DATAGEN_PRINTF(format_index, first_arg) __attribute__((format(printf, format_index, first_arg)))
-#else
-#define DATAGEN_PRINTF(format_index, first_arg)
-#endif
-
 #define GOLDEN_GAMMA    UINT64_C(0x9e3779b97f4a7c15)
 #define PARAMETER_LIMIT 100000
-
-static void set_why(char *why, size_t why_size, const char *format, ...) DATAGEN_PRINTF(3, 4);
-
-static void set_why(char *why, size_t why_size, const char *format, ...)
-{
-    if (!why || why_size == 0)
-        return;
-    va_list args;
-    va_start(args, format);
-    int written = vsnprintf(why, why_size, format, args);
-    va_end(args);
-    if (written < 0)
-        why[0] = '\0';
-}
 
 /* ---- names and keys -------------------------------------------------------- */
 
@@ -583,7 +565,7 @@ int dmlconf_datagen_set(dmlconf_datagen_spec *spec, const char *key, const char 
         why[0] = '\0';
     if (!key || !value_text)
     {
-        set_why(why, why_size, "generator key or value missing");
+        cases_set_why(why, why_size, "generator key or value missing");
         return -1;
     }
     uint32_t bit = 0;
@@ -596,15 +578,15 @@ int dmlconf_datagen_set(dmlconf_datagen_spec *spec, const char *key, const char 
         char list[160];
         key_list(allowed, list, sizeof(list));
         if (spec->kind == DMLCONF_DATAGEN_NONE)
-            set_why(why, why_size, "unknown generator key '%s' (valid keys: %s)", key, list);
+            cases_set_why(why, why_size, "unknown generator key '%s' (valid keys: %s)", key, list);
         else
-            set_why(why, why_size, "unknown key '%s' for generator %s (valid keys: %s)", key,
-                    dmlconf_datagen_kind_name(spec->kind), list);
+            cases_set_why(why, why_size, "unknown key '%s' for generator %s (valid keys: %s)", key,
+                          dmlconf_datagen_kind_name(spec->kind), list);
         return -1;
     }
     if (spec->keys & bit)
     {
-        set_why(why, why_size, "key '%s' given twice", key);
+        cases_set_why(why, why_size, "key '%s' given twice", key);
         return -1;
     }
     char detail[512];
@@ -619,7 +601,7 @@ int dmlconf_datagen_set(dmlconf_datagen_spec *spec, const char *key, const char 
                 return 0;
             }
         }
-        set_why(why, why_size, "unknown generator '%.40s' (expected one of %s)", value_text, generator_list);
+        cases_set_why(why, why_size, "unknown generator '%.40s' (expected one of %s)", value_text, generator_list);
         return -1;
     }
     if (bit == DMLCONF_DATAGEN_KEY_SEED)
@@ -627,7 +609,7 @@ int dmlconf_datagen_set(dmlconf_datagen_spec *spec, const char *key, const char 
         uint64_t seed;
         if (dmlconf_value_parse_u64(value_text, 0, UINT64_MAX, &seed, detail, sizeof(detail)) != DMLCONF_VALUE_OK)
         {
-            set_why(why, why_size, "seed: %s", detail);
+            cases_set_why(why, why_size, "seed: %s", detail);
             return -1;
         }
         spec->seed = seed;
@@ -641,7 +623,7 @@ int dmlconf_datagen_set(dmlconf_datagen_spec *spec, const char *key, const char 
         if (dmlconf_value_parse_i64(value_text, -PARAMETER_LIMIT, PARAMETER_LIMIT, &value, detail, sizeof(detail)) !=
             DMLCONF_VALUE_OK)
         {
-            set_why(why, why_size, "%s: %s", key, detail);
+            cases_set_why(why, why_size, "%s: %s", key, detail);
             return -1;
         }
         *integer = (int32_t)value;
@@ -651,7 +633,7 @@ int dmlconf_datagen_set(dmlconf_datagen_spec *spec, const char *key, const char 
     unsigned char element[8] = {0};
     if (dmlconf_value_parse(spec->type, value_text, false, element, detail, sizeof(detail)) != DMLCONF_VALUE_OK)
     {
-        set_why(why, why_size, "%s: %s", key, detail);
+        cases_set_why(why, why_size, "%s: %s", key, detail);
         return -1;
     }
     memcpy((unsigned char *)spec + parameter_offset(bit), element, sizeof(element));
@@ -725,12 +707,12 @@ static int check_bounds(const dmlconf_datagen_spec *spec, const type_desc *t, co
     parameter_text(t, spec->max, high, sizeof(high));
     if (t->f && (!float_is_finite(t, spec->min) || !float_is_finite(t, spec->max)))
     {
-        set_why(why, why_size, "%s: min and max must be finite (min %s, max %s)", name, low, high);
+        cases_set_why(why, why_size, "%s: min and max must be finite (min %s, max %s)", name, low, high);
         return -1;
     }
     if (element_compare(t, spec->min, spec->max) > 0)
     {
-        set_why(why, why_size, "%s: min (%s) is greater than max (%s)", name, low, high);
+        cases_set_why(why, why_size, "%s: min (%s) is greater than max (%s)", name, low, high);
         return -1;
     }
     if (t->f && spec->kind != DMLCONF_DATAGEN_UNIFORM)
@@ -742,11 +724,11 @@ static int check_bounds(const dmlconf_datagen_spec *spec, const type_desc *t, co
         {
             if (!float_small_integer(t, bound[i], &k))
             {
-                set_why(why, why_size,
-                        "%s: %s (%s) must be an integer from -%" PRId64 " to %" PRId64
-                        " (the integers that %s holds exactly)",
-                        name, label[i], i ? high : low, INT64_C(1) << t->f->precision, INT64_C(1) << t->f->precision,
-                        lower_name(t->type, type_name, sizeof(type_name)));
+                cases_set_why(why, why_size,
+                              "%s: %s (%s) must be an integer from -%" PRId64 " to %" PRId64
+                              " (the integers that %s holds exactly)",
+                              name, label[i], i ? high : low, INT64_C(1) << t->f->precision,
+                              INT64_C(1) << t->f->precision, lower_name(t->type, type_name, sizeof(type_name)));
                 return -1;
             }
         }
@@ -773,8 +755,8 @@ static int check_dyadic(const dmlconf_datagen_spec *spec, const type_desc *t, ch
     char type_name[16];
     if (t->f ? spec->scale > -t->f->qmin : spec->scale > 0)
     {
-        set_why(why, why_size, "dyadic: scale %" PRId32 " is too large for %s (at most %d)", spec->scale,
-                lower_name(t->type, type_name, sizeof(type_name)), t->f ? -t->f->qmin : 0);
+        cases_set_why(why, why_size, "dyadic: scale %" PRId32 " is too large for %s (at most %d)", spec->scale,
+                      lower_name(t->type, type_name, sizeof(type_name)), t->f ? -t->f->qmin : 0);
         return -1;
     }
     const unsigned char *bound[2] = {spec->min, spec->max};
@@ -787,9 +769,9 @@ static int check_dyadic(const dmlconf_datagen_spec *spec, const type_desc *t, ch
         if (d.n && dyadic_store(&d, t, false, scratch) != DMLCONF_VALUE_OK)
         {
             char text[DMLCONF_VALUE_TEXT_SIZE];
-            set_why(why, why_size, "dyadic: %s (%s) * 2^%" PRId64 " is out of range for %s", i ? "max" : "min",
-                    parameter_text(t, bound[i], text, sizeof(text)), -(int64_t)spec->scale,
-                    lower_name(t->type, type_name, sizeof(type_name)));
+            cases_set_why(why, why_size, "dyadic: %s (%s) * 2^%" PRId64 " is out of range for %s", i ? "max" : "min",
+                          parameter_text(t, bound[i], text, sizeof(text)), -(int64_t)spec->scale,
+                          lower_name(t->type, type_name, sizeof(type_name)));
             return -1;
         }
     }
@@ -805,7 +787,8 @@ static int check_normal(const dmlconf_datagen_spec *spec, const type_desc *t, ch
     parameter_text(t, spec->stddev, stddev_text, sizeof(stddev_text));
     if (t->f && (!float_is_finite(t, spec->mean) || !float_is_finite(t, spec->stddev)))
     {
-        set_why(why, why_size, "normal: mean and stddev must be finite (mean %s, stddev %s)", mean_text, stddev_text);
+        cases_set_why(why, why_size, "normal: mean and stddev must be finite (mean %s, stddev %s)", mean_text,
+                      stddev_text);
         return -1;
     }
     dyadic mean;
@@ -814,7 +797,7 @@ static int check_normal(const dmlconf_datagen_spec *spec, const type_desc *t, ch
     dyadic_from_element(&stddev, t, spec->stddev);
     if (stddev.negative && stddev.n)
     {
-        set_why(why, why_size, "normal: stddev (%s) must not be negative", stddev_text);
+        cases_set_why(why, why_size, "normal: stddev (%s) must not be negative", stddev_text);
         return -1;
     }
     /* The results lie between mean - 6 stddev and mean + 6 stddev. */
@@ -828,8 +811,8 @@ static int check_normal(const dmlconf_datagen_spec *spec, const type_desc *t, ch
         unsigned char scratch[8];
         if (dyadic_store(&end, t, true, scratch) != DMLCONF_VALUE_OK)
         {
-            set_why(why, why_size, "normal: mean %s 6 * stddev (mean %s, stddev %s) is out of range for %s",
-                    sign ? "-" : "+", mean_text, stddev_text, lower_name(t->type, type_name, sizeof(type_name)));
+            cases_set_why(why, why_size, "normal: mean %s 6 * stddev (mean %s, stddev %s) is out of range for %s",
+                          sign ? "-" : "+", mean_text, stddev_text, lower_name(t->type, type_name, sizeof(type_name)));
             return -1;
         }
     }
@@ -843,13 +826,15 @@ static int check_wide(const dmlconf_datagen_spec *spec, const type_desc *t, char
     int high = t->f ? t->f->emax : (int)t->bits - 1 - (t->is_signed ? 1 : 0);
     if (spec->emin > spec->emax)
     {
-        set_why(why, why_size, "wide: emin (%" PRId32 ") is greater than emax (%" PRId32 ")", spec->emin, spec->emax);
+        cases_set_why(why, why_size, "wide: emin (%" PRId32 ") is greater than emax (%" PRId32 ")", spec->emin,
+                      spec->emax);
         return -1;
     }
     if (spec->emin < low || spec->emax > high)
     {
-        set_why(why, why_size, "wide: exponents must lie from %d to %d for %s (emin %" PRId32 ", emax %" PRId32 ")",
-                low, high, lower_name(t->type, type_name, sizeof(type_name)), spec->emin, spec->emax);
+        cases_set_why(why, why_size,
+                      "wide: exponents must lie from %d to %d for %s (emin %" PRId32 ", emax %" PRId32 ")", low, high,
+                      lower_name(t->type, type_name, sizeof(type_name)), spec->emin, spec->emax);
         return -1;
     }
     return 0;
@@ -861,7 +846,7 @@ int dmlconf_datagen_check(const dmlconf_datagen_spec *spec, char *why, size_t wh
         why[0] = '\0';
     if (spec->kind == DMLCONF_DATAGEN_NONE || !dmlconf_datagen_kind_name(spec->kind))
     {
-        set_why(why, why_size, "missing 'generate' key (one of %s)", generator_list);
+        cases_set_why(why, why_size, "missing 'generate' key (one of %s)", generator_list);
         return -1;
     }
     const char *name = dmlconf_datagen_kind_name(spec->kind);
@@ -869,9 +854,9 @@ int dmlconf_datagen_check(const dmlconf_datagen_spec *spec, char *why, size_t wh
     if (!describe_type(spec->type, &t))
     {
         char type_name[16];
-        set_why(why, why_size,
-                "generator %s needs a computable dtype (float32, float16, int32, uint32, int64, uint64), not %s", name,
-                lower_name(spec->type, type_name, sizeof(type_name)));
+        cases_set_why(why, why_size,
+                      "generator %s needs a computable dtype (float32, float16, int32, uint32, int64, uint64), not %s",
+                      name, lower_name(spec->type, type_name, sizeof(type_name)));
         return -1;
     }
     char list[160];
@@ -880,14 +865,14 @@ int dmlconf_datagen_check(const dmlconf_datagen_spec *spec, char *why, size_t wh
     if (extra)
     {
         key_list(valid, list, sizeof(list));
-        set_why(why, why_size, "key '%s' does not apply to generator %s (valid keys: %s)",
-                key_name(extra & (0u - extra)), name, list);
+        cases_set_why(why, why_size, "key '%s' does not apply to generator %s (valid keys: %s)",
+                      key_name(extra & (0u - extra)), name, list);
         return -1;
     }
     uint32_t missing = required_keys(spec->kind) & ~spec->keys;
     if (missing)
     {
-        set_why(why, why_size, "generator %s needs key '%s'", name, key_name(missing & (0u - missing)));
+        cases_set_why(why, why_size, "generator %s needs key '%s'", name, key_name(missing & (0u - missing)));
         return -1;
     }
     switch (spec->kind)
@@ -907,7 +892,7 @@ int dmlconf_datagen_check(const dmlconf_datagen_spec *spec, char *why, size_t wh
         if (t.f && (((spec->keys & DMLCONF_DATAGEN_KEY_START) && !float_is_finite(&t, spec->start)) ||
                     ((spec->keys & DMLCONF_DATAGEN_KEY_STEP) && !float_is_finite(&t, spec->step))))
         {
-            set_why(why, why_size, "iota: start and step must be finite");
+            cases_set_why(why, why_size, "iota: start and step must be finite");
             return -1;
         }
         return 0;

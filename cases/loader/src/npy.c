@@ -4,6 +4,8 @@
  * header that is a Python dict literal padded with spaces and ending in '\n'
  * (ASCII, UTF-8 in 3.0), then the raw data.
  */
+#include "why.h"
+
 #include <dmlconf/npy.h>
 
 #include <errno.h>
@@ -13,27 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__GNUC__)
-#define NPY_PRINTF(format_index, first_arg) __attribute__((format(printf, format_index, first_arg)))
-#else
-#define NPY_PRINTF(format_index, first_arg)
-#endif
-
 static const unsigned char npy_magic[6] = {0x93u, 'N', 'U', 'M', 'P', 'Y'};
-
-static void set_why(char *why, size_t why_size, const char *format, ...) NPY_PRINTF(3, 4);
-
-static void set_why(char *why, size_t why_size, const char *format, ...)
-{
-    if (!why || why_size == 0)
-        return;
-    va_list args;
-    va_start(args, format);
-    int written = vsnprintf(why, why_size, format, args);
-    va_end(args);
-    if (written < 0)
-        why[0] = '\0';
-}
 
 /* ---- dtypes --------------------------------------------------------------------- */
 
@@ -150,13 +132,14 @@ static void skip_spaces(header_parser *p)
 static int parse_error(header_parser *p, const char *expected)
 {
     if (p->at >= p->length)
-        set_why(p->why, p->why_size, "%s: bad header: expected %s, found the end of the header", p->path, expected);
+        cases_set_why(p->why, p->why_size, "%s: bad header: expected %s, found the end of the header", p->path,
+                      expected);
     else
     {
         char found[8];
         printable(p->text + p->at, 1, found, sizeof(found));
-        set_why(p->why, p->why_size, "%s: bad header: expected %s at byte %zu of the header, found '%s'", p->path,
-                expected, p->at, found);
+        cases_set_why(p->why, p->why_size, "%s: bad header: expected %s at byte %zu of the header, found '%s'", p->path,
+                      expected, p->at, found);
     }
     return -1;
 }
@@ -216,7 +199,8 @@ static int parse_shape(header_parser *p, uint64_t *shape, uint32_t *ndim)
             uint64_t digit = (uint64_t)(p->text[p->at] - '0');
             if (value > (UINT64_MAX - digit) / 10u)
             {
-                set_why(p->why, p->why_size, "%s: bad header: a dimension of the shape does not fit 64 bits", p->path);
+                cases_set_why(p->why, p->why_size, "%s: bad header: a dimension of the shape does not fit 64 bits",
+                              p->path);
                 return -1;
             }
             value = value * 10u + digit;
@@ -226,7 +210,8 @@ static int parse_shape(header_parser *p, uint64_t *shape, uint32_t *ndim)
             ++p->at;
         if (count == DMLCONF_NPY_MAX_DIMENSIONS)
         {
-            set_why(p->why, p->why_size, "%s: shape has more than %u dimensions", p->path, DMLCONF_NPY_MAX_DIMENSIONS);
+            cases_set_why(p->why, p->why_size, "%s: shape has more than %u dimensions", p->path,
+                          DMLCONF_NPY_MAX_DIMENSIONS);
             return -1;
         }
         shape[count++] = value;
@@ -248,9 +233,9 @@ static int parse_shape(header_parser *p, uint64_t *shape, uint32_t *ndim)
     ++p->at;
     if (count == 1 && !trailing_comma)
     {
-        set_why(p->why, p->why_size,
-                "%s: bad header: shape (%" PRIu64 ") is not a tuple (a 1-d shape is (%" PRIu64 ",))", p->path, shape[0],
-                shape[0]);
+        cases_set_why(p->why, p->why_size,
+                      "%s: bad header: shape (%" PRIu64 ") is not a tuple (a 1-d shape is (%" PRIu64 ",))", p->path,
+                      shape[0], shape[0]);
         return -1;
     }
     *ndim = count;
@@ -312,15 +297,15 @@ static int parse_dict(header_parser *p, header_fields *fields)
         {
             char text[40];
             printable(key, key_length, text, sizeof(text));
-            set_why(p->why, p->why_size,
-                    "%s: bad header: unexpected key '%s' (expected 'descr', 'fortran_order' "
-                    "and 'shape')",
-                    p->path, text);
+            cases_set_why(p->why, p->why_size,
+                          "%s: bad header: unexpected key '%s' (expected 'descr', 'fortran_order' "
+                          "and 'shape')",
+                          p->path, text);
             return -1;
         }
         if (*seen)
         {
-            set_why(p->why, p->why_size, "%s: bad header: key '%s' appears twice", p->path, name);
+            cases_set_why(p->why, p->why_size, "%s: bad header: key '%s' appears twice", p->path, name);
             return -1;
         }
         *seen = true;
@@ -329,8 +314,9 @@ static int parse_dict(header_parser *p, header_fields *fields)
             if (p->at < p->length && p->text[p->at] == '[')
             {
                 fields->descr_is_list = true;
-                set_why(p->why, p->why_size,
-                        "%s: structured dtype (descr is a list) is not supported; save a plain numeric array", p->path);
+                cases_set_why(p->why, p->why_size,
+                              "%s: structured dtype (descr is a list) is not supported; save a plain numeric array",
+                              p->path);
                 return -1;
             }
             const char *value;
@@ -375,7 +361,7 @@ static int parse_dict(header_parser *p, header_fields *fields)
                                                  : NULL;
     if (missing)
     {
-        set_why(p->why, p->why_size, "%s: bad header: no '%s' key", p->path, missing);
+        cases_set_why(p->why, p->why_size, "%s: bad header: no '%s' key", p->path, missing);
         return -1;
     }
     return 0;
@@ -391,26 +377,27 @@ static int header_from_fields(const char *path, const header_fields *fields, dml
     {
         const dtype_entry *entry = fields->descr_length == 3u ? dtype_by_code(descr + 1) : NULL;
         if (entry && descr[0] == '>')
-            set_why(why, why_size,
-                    "%s: big-endian dtype '%s' is not supported; save the array as little-endian "
-                    "(arr.astype('<%s'))",
-                    path, descr, entry->code);
+            cases_set_why(why, why_size,
+                          "%s: big-endian dtype '%s' is not supported; save the array as little-endian "
+                          "(arr.astype('<%s'))",
+                          path, descr, entry->code);
         else if (entry)
-            set_why(why, why_size, "%s: dtype '%s' has no explicit byte order; save it as '<%s'", path, descr,
-                    entry->code);
+            cases_set_why(why, why_size, "%s: dtype '%s' has no explicit byte order; save it as '<%s'", path, descr,
+                          entry->code);
         else
-            set_why(why, why_size, "%s: unsupported dtype '%s' (supported: %s)", path, descr, supported_dtypes);
+            cases_set_why(why, why_size, "%s: unsupported dtype '%s' (supported: %s)", path, descr, supported_dtypes);
         return -1;
     }
     if (fields->fortran_order)
     {
-        set_why(why, why_size,
-                "%s: fortran_order is True; only C-order arrays are supported (save np.ascontiguousarray(arr))", path);
+        cases_set_why(why, why_size,
+                      "%s: fortran_order is True; only C-order arrays are supported (save np.ascontiguousarray(arr))",
+                      path);
         return -1;
     }
     if (fields->ndim == 0)
     {
-        set_why(why, why_size, "%s: shape () is 0-dimensional; save scalars with shape (1,)", path);
+        cases_set_why(why, why_size, "%s: shape () is 0-dimensional; save scalars with shape (1,)", path);
         return -1;
     }
     const dtype_entry *entry = dtype_by_type(type);
@@ -433,7 +420,8 @@ static int header_from_fields(const char *path, const header_fields *fields, dml
         }
     if (overflow || count > UINT64_MAX / entry->size)
     {
-        set_why(why, why_size, "%s: shape %s has too many elements (the byte size overflows 64 bits)", path, shape);
+        cases_set_why(why, why_size, "%s: shape %s has too many elements (the byte size overflows 64 bits)", path,
+                      shape);
         return -1;
     }
     memset(header, 0, sizeof(*header));
@@ -487,33 +475,33 @@ static FILE *open_and_check(const char *path, dmlconf_npy_header *header, uint64
     char *text = NULL;
     if (!file)
     {
-        set_why(why, why_size, "%s: cannot open: %s", path, strerror(errno));
+        cases_set_why(why, why_size, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
     unsigned char preamble[12];
     size_t got = read_bytes(file, preamble, 8);
     if (got < 6u || memcmp(preamble, npy_magic, 6) != 0)
     {
-        set_why(why, why_size, "%s: not a .npy file (bad magic bytes)", path);
+        cases_set_why(why, why_size, "%s: not a .npy file (bad magic bytes)", path);
         goto fail;
     }
     if (got < 8u)
     {
-        set_why(why, why_size, "%s: truncated .npy preamble (the file has %zu bytes)", path, got);
+        cases_set_why(why, why_size, "%s: truncated .npy preamble (the file has %zu bytes)", path, got);
         goto fail;
     }
     unsigned major = preamble[6];
     unsigned minor = preamble[7];
     if ((major != 1u && major != 2u && major != 3u) || minor != 0u)
     {
-        set_why(why, why_size, "%s: unsupported .npy format version %u.%u (expected 1.0, 2.0 or 3.0)", path, major,
-                minor);
+        cases_set_why(why, why_size, "%s: unsupported .npy format version %u.%u (expected 1.0, 2.0 or 3.0)", path,
+                      major, minor);
         goto fail;
     }
     size_t length_bytes = major == 1u ? 2u : 4u;
     if (read_bytes(file, preamble + 8, length_bytes) != length_bytes)
     {
-        set_why(why, why_size, "%s: truncated .npy preamble (the header length is missing)", path);
+        cases_set_why(why, why_size, "%s: truncated .npy preamble (the header length is missing)", path);
         goto fail;
     }
     uint64_t header_length = (uint64_t)preamble[8] | (uint64_t)preamble[9] << 8;
@@ -521,28 +509,28 @@ static FILE *open_and_check(const char *path, dmlconf_npy_header *header, uint64
         header_length |= (uint64_t)preamble[10] << 16 | (uint64_t)preamble[11] << 24;
     if (header_length > DMLCONF_NPY_MAX_HEADER_BYTES)
     {
-        set_why(why, why_size, "%s: header length %" PRIu64 " is larger than the limit of %u bytes", path,
-                header_length, DMLCONF_NPY_MAX_HEADER_BYTES);
+        cases_set_why(why, why_size, "%s: header length %" PRIu64 " is larger than the limit of %u bytes", path,
+                      header_length, DMLCONF_NPY_MAX_HEADER_BYTES);
         goto fail;
     }
     text = malloc((size_t)header_length + 1u);
     if (!text)
     {
-        set_why(why, why_size, "%s: out of memory reading the header", path);
+        cases_set_why(why, why_size, "%s: out of memory reading the header", path);
         goto fail;
     }
     got = read_bytes(file, text, (size_t)header_length);
     if (got != header_length)
     {
-        set_why(why, why_size,
-                "%s: truncated header (header length %" PRIu64 ", the file has only %zu bytes after "
-                "the preamble)",
-                path, header_length, got);
+        cases_set_why(why, why_size,
+                      "%s: truncated header (header length %" PRIu64 ", the file has only %zu bytes after "
+                      "the preamble)",
+                      path, header_length, got);
         goto fail;
     }
     if (header_length == 0 || text[header_length - 1u] != '\n')
     {
-        set_why(why, why_size, "%s: bad header: it does not end with a newline", path);
+        cases_set_why(why, why_size, "%s: bad header: it does not end with a newline", path);
         goto fail;
     }
     header_parser parser = {text, (size_t)header_length - 1u, 0, path, why, why_size};
@@ -554,7 +542,7 @@ static FILE *open_and_check(const char *path, dmlconf_npy_header *header, uint64
     header->data_offset = 8u + length_bytes + header_length;
     if (bytes_remaining(file, data_available))
     {
-        set_why(why, why_size, "%s: cannot determine the file's size", path);
+        cases_set_why(why, why_size, "%s: cannot determine the file's size", path);
         goto fail;
     }
     free(text);
@@ -573,10 +561,10 @@ static int check_data_length(const char *path, const dmlconf_npy_header *header,
         return 0;
     char shape[256];
     shape_text(header->shape, header->ndim, shape, sizeof(shape));
-    set_why(why, why_size,
-            "%s: header says shape %s = %" PRIu64 " elements of %s = %" PRIu64 " bytes, file has %" PRIu64
-            " bytes of data",
-            path, shape, header->element_count, header->descr, header->data_bytes, available);
+    cases_set_why(why, why_size,
+                  "%s: header says shape %s = %" PRIu64 " elements of %s = %" PRIu64 " bytes, file has %" PRIu64
+                  " bytes of data",
+                  path, shape, header->element_count, header->descr, header->data_bytes, available);
     return -1;
 }
 
@@ -607,10 +595,10 @@ int dmlconf_npy_read(const char *path, uint64_t max_bytes, dmlconf_npy_array *ar
     {
         char shape[256];
         shape_text(header.shape, header.ndim, shape, sizeof(shape));
-        set_why(why, why_size,
-                "%s: shape %s = %" PRIu64 " elements of %s = %" PRIu64 " bytes is more than the limit of %" PRIu64
-                " bytes",
-                path, shape, header.element_count, header.descr, header.data_bytes, max_bytes);
+        cases_set_why(why, why_size,
+                      "%s: shape %s = %" PRIu64 " elements of %s = %" PRIu64 " bytes is more than the limit of %" PRIu64
+                      " bytes",
+                      path, shape, header.element_count, header.descr, header.data_bytes, max_bytes);
         goto fail;
     }
     if (check_data_length(path, &header, available, why, why_size))
@@ -618,13 +606,13 @@ int dmlconf_npy_read(const char *path, uint64_t max_bytes, dmlconf_npy_array *ar
     data = malloc(header.data_bytes ? (size_t)header.data_bytes : 1u);
     if (!data)
     {
-        set_why(why, why_size, "%s: out of memory (%" PRIu64 " bytes of data)", path, header.data_bytes);
+        cases_set_why(why, why_size, "%s: out of memory (%" PRIu64 " bytes of data)", path, header.data_bytes);
         goto fail;
     }
     size_t got = read_bytes(file, data, (size_t)header.data_bytes);
     if (got != header.data_bytes || fgetc(file) != EOF)
     {
-        set_why(why, why_size, "%s: the file changed while it was read", path);
+        cases_set_why(why, why_size, "%s: the file changed while it was read", path);
         goto fail;
     }
     fclose(file);
@@ -658,13 +646,13 @@ int dmlconf_npy_write(const char *path, dmlconf_data_type type, uint32_t ndim, c
     if (!descr || !entry)
     {
         const char *name = dmlconf_data_type_name(type);
-        set_why(why, why_size, "%s: data type %s has no .npy dtype", path, name ? name : "(unknown)");
+        cases_set_why(why, why_size, "%s: data type %s has no .npy dtype", path, name ? name : "(unknown)");
         return -1;
     }
     if (ndim == 0 || ndim > DMLCONF_NPY_MAX_DIMENSIONS || !shape)
     {
-        set_why(why, why_size, "%s: cannot write %" PRIu32 " dimensions (1 to %u)", path, ndim,
-                DMLCONF_NPY_MAX_DIMENSIONS);
+        cases_set_why(why, why_size, "%s: cannot write %" PRIu32 " dimensions (1 to %u)", path, ndim,
+                      DMLCONF_NPY_MAX_DIMENSIONS);
         return -1;
     }
     size_t element_size = entry->size;
@@ -687,13 +675,13 @@ int dmlconf_npy_write(const char *path, dmlconf_data_type type, uint32_t ndim, c
     }
     if (overflow || count > ((uint64_t)SIZE_MAX) / element_size)
     {
-        set_why(why, why_size, "%s: the array's size overflows", path);
+        cases_set_why(why, why_size, "%s: the array's size overflows", path);
         return -1;
     }
     size_t data_bytes = (size_t)count * element_size;
     if (data_bytes && !data)
     {
-        set_why(why, why_size, "%s: no data to write", path);
+        cases_set_why(why, why_size, "%s: no data to write", path);
         return -1;
     }
 
@@ -704,7 +692,7 @@ int dmlconf_npy_write(const char *path, dmlconf_data_type type, uint32_t ndim, c
         snprintf(dict, sizeof(dict), "{'descr': '%s', 'fortran_order': False, 'shape': %s, }", descr, shape_string);
     if (written < 0 || (size_t)written >= sizeof(dict))
     {
-        set_why(why, why_size, "%s: header too long", path);
+        cases_set_why(why, why_size, "%s: header too long", path);
         return -1;
     }
     size_t dict_length = (size_t)written;
@@ -723,7 +711,7 @@ int dmlconf_npy_write(const char *path, dmlconf_data_type type, uint32_t ndim, c
     FILE *file = fopen(path, "wb");
     if (!file)
     {
-        set_why(why, why_size, "%s: cannot create: %s", path, strerror(errno));
+        cases_set_why(why, why_size, "%s: cannot create: %s", path, strerror(errno));
         return -1;
     }
     unsigned char head[12];
@@ -749,7 +737,7 @@ int dmlconf_npy_write(const char *path, dmlconf_data_type type, uint32_t ndim, c
     if (!ok)
     {
         remove(path);
-        set_why(why, why_size, "%s: write failed: %s", path, strerror(error));
+        cases_set_why(why, why_size, "%s: write failed: %s", path, strerror(error));
         return -1;
     }
     return 0;

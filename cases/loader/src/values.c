@@ -13,18 +13,14 @@
  * bits below it only matter through the sticky flag. Decimal and hex literals
  * are turned into (X, sticky), then rounded by one routine.
  */
+#include "why.h"
+
 #include <dmlconf/values.h>
 
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-#if defined(__GNUC__)
-#define VALUES_PRINTF(format_index, first_arg) __attribute__((format(printf, format_index, first_arg)))
-#else
-#define VALUES_PRINTF(format_index, first_arg)
-#endif
 
 /* ---- type descriptions ---------------------------------------------------- */
 
@@ -180,20 +176,6 @@ static uint64_t load_le(const void *in, unsigned bytes)
 }
 
 /* ---- messages -------------------------------------------------------------- */
-
-static void set_why(char *why, size_t why_size, const char *format, ...) VALUES_PRINTF(3, 4);
-
-static void set_why(char *why, size_t why_size, const char *format, ...)
-{
-    if (!why || why_size == 0)
-        return;
-    va_list args;
-    va_start(args, format);
-    int written = vsnprintf(why, why_size, format, args);
-    va_end(args);
-    if (written < 0)
-        why[0] = '\0';
-}
 
 #define QUOTE_SIZE 48u
 
@@ -1266,14 +1248,14 @@ static dmlconf_value_status finish_float(const float_format *f, const char *labe
 {
     if (r->failed)
     {
-        set_why(why, why_size, "%s: number too long to convert", label);
+        cases_set_why(why, why_size, "%s: number too long to convert", label);
         return DMLCONF_VALUE_SYNTAX;
     }
     if (r->overflow)
     {
         char largest[96];
         describe_value(f, false, float_inf_bits(f) - 1u, largest, sizeof(largest));
-        set_why(why, why_size, "%s is out of range for %s (largest finite value %s)", label, f->name, largest);
+        cases_set_why(why, why_size, "%s is out of range for %s (largest finite value %s)", label, f->name, largest);
         return DMLCONF_VALUE_OUT_OF_RANGE;
     }
     if (r->inexact && !allow_rounding)
@@ -1284,20 +1266,20 @@ static dmlconf_value_status finish_float(const float_format *f, const char *labe
         if (r->below + 1u >= inf_bits)
         {
             describe_value(f, negative, r->below, low, sizeof(low));
-            set_why(why, why_size,
-                    "%s is not exactly representable in %s; the nearest finite value is %s; write it or set "
-                    "round_inputs: true",
-                    label, f->name, low);
+            cases_set_why(why, why_size,
+                          "%s is not exactly representable in %s; the nearest finite value is %s; write it or set "
+                          "round_inputs: true",
+                          label, f->name, low);
         }
         else
         {
             /* In increasing order. */
             describe_value(f, negative, negative ? r->below + 1u : r->below, low, sizeof(low));
             describe_value(f, negative, negative ? r->below : r->below + 1u, high, sizeof(high));
-            set_why(why, why_size,
-                    "%s is not exactly representable in %s; nearest values are %s and %s; write one of them or "
-                    "set round_inputs: true",
-                    label, f->name, low, high);
+            cases_set_why(why, why_size,
+                          "%s is not exactly representable in %s; nearest values are %s and %s; write one of them or "
+                          "set round_inputs: true",
+                          label, f->name, low, high);
         }
         return DMLCONF_VALUE_INEXACT;
     }
@@ -1321,7 +1303,8 @@ static dmlconf_value_status parse_float(const type_info *info, const char *text,
     case NUMBER_BITS:
         if (t->bits_digits > 2u * f->bytes)
         {
-            set_why(why, why_size, "%s has too many hex digits for %s (at most %u)", quote, f->name, 2u * f->bytes);
+            cases_set_why(why, why_size, "%s has too many hex digits for %s (at most %u)", quote, f->name,
+                          2u * f->bytes);
             return DMLCONF_VALUE_BAD_BITS;
         }
         store_le(out, t->bits_value, f->bytes);
@@ -1353,7 +1336,7 @@ static dmlconf_value_status parse_float(const type_info *info, const char *text,
     default:
         break;
     }
-    set_why(why, why_size, "expected a %s value (%s...), got '%s'", f->name, float_syntax_help, quote);
+    cases_set_why(why, why_size, "expected a %s value (%s...), got '%s'", f->name, float_syntax_help, quote);
     return DMLCONF_VALUE_SYNTAX;
 }
 
@@ -1432,7 +1415,8 @@ static dmlconf_value_status parse_integer_text(const char *text, const number_te
             if (!integer_magnitude(t, &value) || !range_contains(range, t->negative, value))
             {
                 describe_integer(text, range, quote, bounds);
-                set_why(why, why_size, "%s is out of range%s: expected an integer %s", quote, range->suffix, bounds);
+                cases_set_why(why, why_size, "%s is out of range%s: expected an integer %s", quote, range->suffix,
+                              bounds);
                 return DMLCONF_VALUE_OUT_OF_RANGE;
             }
             *negative = t->negative && value != 0;
@@ -1440,13 +1424,13 @@ static dmlconf_value_status parse_integer_text(const char *text, const number_te
             return DMLCONF_VALUE_OK;
         }
         describe_integer(text, range, quote, bounds);
-        set_why(why, why_size, "expected an integer %s%s (decimal or 0x hex, no point or exponent), got %s", bounds,
-                range->suffix, quote);
+        cases_set_why(why, why_size, "expected an integer %s%s (decimal or 0x hex, no point or exponent), got %s",
+                      bounds, range->suffix, quote);
         return DMLCONF_VALUE_NOT_INTEGER;
     case NUMBER_NAN:
     case NUMBER_INF:
         describe_integer(text, range, quote, bounds);
-        set_why(why, why_size, "expected an integer %s%s, got %s", bounds, range->suffix, quote);
+        cases_set_why(why, why_size, "expected an integer %s%s, got %s", bounds, range->suffix, quote);
         return DMLCONF_VALUE_NOT_INTEGER;
     case NUMBER_BITS:
     case NUMBER_SYNTAX:
@@ -1454,7 +1438,8 @@ static dmlconf_value_status parse_integer_text(const char *text, const number_te
         break;
     }
     describe_integer(text, range, quote, bounds);
-    set_why(why, why_size, "expected an integer %s%s (decimal or 0x hex), got '%s'", bounds, range->suffix, quote);
+    cases_set_why(why, why_size, "expected an integer %s%s (decimal or 0x hex), got '%s'", bounds, range->suffix,
+                  quote);
     return DMLCONF_VALUE_SYNTAX;
 }
 
@@ -1489,8 +1474,8 @@ static dmlconf_value_status parse_int(const type_info *info, const char *text, c
         if (t->bits_digits > 2u * info->bytes)
         {
             char quote[QUOTE_SIZE];
-            set_why(why, why_size, "%s has too many hex digits for %s (at most %u)", shorten(text, quote), info->name,
-                    2u * info->bytes);
+            cases_set_why(why, why_size, "%s has too many hex digits for %s (at most %u)", shorten(text, quote),
+                          info->name, 2u * info->bytes);
             return DMLCONF_VALUE_BAD_BITS;
         }
         store_le(out, t->bits_value, info->bytes);
@@ -1517,9 +1502,9 @@ static dmlconf_value_status unsupported(dmlconf_data_type type, char *why, size_
 {
     const char *name = dmlconf_data_type_name(type);
     if (name)
-        set_why(why, why_size, "values of type %s are not supported", name);
+        cases_set_why(why, why_size, "values of type %s are not supported", name);
     else
-        set_why(why, why_size, "values of data type %d are not supported", (int)type);
+        cases_set_why(why, why_size, "values of data type %d are not supported", (int)type);
     return DMLCONF_VALUE_UNSUPPORTED_TYPE;
 }
 
@@ -1532,7 +1517,7 @@ dmlconf_value_status dmlconf_value_parse(dmlconf_data_type type, const char *tex
         return unsupported(type, why, why_size);
     if (!text)
     {
-        set_why(why, why_size, "expected a %s value, got nothing", info.name);
+        cases_set_why(why, why_size, "expected a %s value, got nothing", info.name);
         return DMLCONF_VALUE_SYNTAX;
     }
     number_text t;
@@ -1635,7 +1620,7 @@ dmlconf_value_status dmlconf_value_from_dyadic(dmlconf_data_type type, bool nega
     {
         if (msb >= 64)
         {
-            set_why(why, why_size, "the value is out of range for %s: expected an integer %s", info.name, bounds);
+            cases_set_why(why, why_size, "the value is out of range for %s: expected an integer %s", info.name, bounds);
             return DMLCONF_VALUE_OUT_OF_RANGE;
         }
         if (exponent >= 0)
@@ -1652,16 +1637,16 @@ dmlconf_value_status dmlconf_value_from_dyadic(dmlconf_data_type type, bool nega
             {
                 if (!allow_rounding)
                 {
-                    set_why(why, why_size, "the value is not an integer (expected an integer %s for %s)", bounds,
-                            info.name);
+                    cases_set_why(why, why_size, "the value is not an integer (expected an integer %s for %s)", bounds,
+                                  info.name);
                     return DMLCONF_VALUE_NOT_INTEGER;
                 }
                 if (half && (lower || (value & 1u)))
                 {
                     if (value == UINT64_MAX)
                     {
-                        set_why(why, why_size, "the value is out of range for %s: expected an integer %s", info.name,
-                                bounds);
+                        cases_set_why(why, why_size, "the value is out of range for %s: expected an integer %s",
+                                      info.name, bounds);
                         return DMLCONF_VALUE_OUT_OF_RANGE;
                     }
                     ++value;
@@ -1671,7 +1656,7 @@ dmlconf_value_status dmlconf_value_from_dyadic(dmlconf_data_type type, bool nega
     }
     if (!range_contains(&range, negative, value))
     {
-        set_why(why, why_size, "the value is out of range for %s: expected an integer %s", info.name, bounds);
+        cases_set_why(why, why_size, "the value is out of range for %s: expected an integer %s", info.name, bounds);
         return DMLCONF_VALUE_OUT_OF_RANGE;
     }
     store_le(out_element, integer_encode(&info, negative && value != 0, value), info.bytes);

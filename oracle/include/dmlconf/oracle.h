@@ -177,22 +177,22 @@ enum
  * only and leave the rest at their "empty prefix" values. */
 typedef struct dmlconf_side_data
 {
-    uint32_t terms;             /* m, the number of terms */
-    uint32_t specials;          /* DMLCONF_SPECIAL_* seen in the prefix */
-    int32_t min_lsb_exponent;   /* q: smallest exponent of a last significant
-                                 * bit among nonzero finite terms; INT32_MAX
-                                 * when there is none */
-    uint32_t significand_bits;  /* products: sum over the terms of the bit
-                                 * width of each significand's odd part (an
-                                 * upper bound on the exact product's); 0 for
-                                 * sums */
-    double abs_sum;             /* sums: A, the sum of |x| over finite terms,
-                                 * rounded up; 0 for products */
-    double log2_max_partial;    /* products: the largest log2|product| over
-                                 * contiguous sub-ranges of the prefix (finite
-                                 * terms); -INFINITY when m = 0 */
-    double log2_min_partial;    /* products: the smallest; +INFINITY when
-                                 * m = 0 */
+    uint32_t terms;            /* m, the number of terms */
+    uint32_t specials;         /* DMLCONF_SPECIAL_* seen in the prefix */
+    int32_t min_lsb_exponent;  /* q: smallest exponent of a last significant
+                                * bit among nonzero finite terms; INT32_MAX
+                                * when there is none */
+    uint32_t significand_bits; /* products: sum over the terms of the bit
+                                * width of each significand's odd part (an
+                                * upper bound on the exact product's); 0 for
+                                * sums */
+    double abs_sum;            /* sums: A, the sum of |x| over finite terms,
+                                * rounded up; 0 for products */
+    double log2_max_partial;   /* products: the largest log2|product| over
+                                * contiguous sub-ranges of the prefix (finite
+                                * terms); -INFINITY when m = 0 */
+    double log2_min_partial;   /* products: the smallest; +INFINITY when
+                                * m = 0 */
 } dmlconf_side_data;
 
 /* ---- names and sizes ---------------------------------------------------- */
@@ -253,7 +253,7 @@ DMLCONF_API uint64_t dmlconf_line_count(const dmlconf_tensor_desc *desc, uint32_
  * Precondition: desc is structurally valid, axis < dimension_count and
  * line < dmlconf_line_count(desc, axis). */
 DMLCONF_API void dmlconf_line_layout(const dmlconf_tensor_desc *desc, uint32_t axis, uint64_t line, uint64_t *first,
-                         uint64_t *step, uint64_t *logical_first, uint64_t *logical_step);
+                                     uint64_t *step, uint64_t *logical_first, uint64_t *logical_step);
 
 /* True when two distinct logical elements share storage (a broadcast or
  * overlapping stride). Outputs must not self-overlap. */
@@ -290,7 +290,7 @@ DMLCONF_API dmlconf_feature_level dmlconf_min_feature_level(const dmlconf_scan_d
  * scratch memory (O(axis length)) cannot be allocated. Nothing is written
  * to output on a desc or buffer error. */
 DMLCONF_API int dmlconf_compute(const dmlconf_scan_desc *desc, const void *input, size_t input_bytes, void *output,
-                    size_t output_bytes, dmlconf_side_data *side, dmlconf_error *err);
+                                size_t output_bytes, dmlconf_side_data *side, dmlconf_error *err);
 
 /* Computes one line: `in` holds n contiguous elements of `type` in scan
  * order (already reversed for a decreasing scan), `out` receives n elements
@@ -300,7 +300,7 @@ DMLCONF_API int dmlconf_compute(const dmlconf_scan_desc *desc, const void *input
  * Returns 0, or -1 with err set when the type is not computable or scratch
  * memory cannot be allocated. */
 DMLCONF_API int dmlconf_scan_line(dmlconf_operator op, dmlconf_data_type type, bool exclusive, size_t n, const void *in,
-                      void *out, dmlconf_side_data *side, dmlconf_error *err);
+                                  void *out, dmlconf_side_data *side, dmlconf_error *err);
 
 /* Side data computed piece by piece, so that a long line's side data never
  * has to exist whole (a comparator judges a 10^8-element line in chunks).

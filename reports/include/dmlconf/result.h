@@ -21,9 +21,9 @@ typedef enum dmlconf_status
 {
     DMLCONF_STATUS_PASS,
     DMLCONF_STATUS_FAIL,
-    DMLCONF_STATUS_SKIP,            /* not supported at the target level or by the backend */
-    DMLCONF_STATUS_ERROR,           /* invalid case, or the backend reported an error */
-    DMLCONF_STATUS_CRASH,           /* the process running the case died */
+    DMLCONF_STATUS_SKIP,  /* not supported at the target level or by the backend */
+    DMLCONF_STATUS_ERROR, /* invalid case, or the backend reported an error */
+    DMLCONF_STATUS_CRASH, /* the process running the case died */
     DMLCONF_STATUS_TIMEOUT,
     DMLCONF_STATUS_EXPECTED_FAIL,   /* failed, and the baseline says it fails */
     DMLCONF_STATUS_UNEXPECTED_PASS, /* passed, but the baseline says it fails */
@@ -50,29 +50,29 @@ bool dmlconf_status_is_failure(dmlconf_status status);
  * extended), so every type prints exactly. */
 typedef struct dmlconf_mismatch
 {
-    uint64_t logical_index;                     /* packed row-major index */
+    uint64_t logical_index; /* packed row-major index */
     uint32_t coordinates[DMLCONF_MAX_DIMENSIONS];
     uint32_t dimension_count;
     uint64_t expected_bits;
     uint64_t actual_bits;
-    double error_ulps;          /* |actual - expected| in ulps of expected's format; 0 for integers equal */
-    double tolerance_fraction;  /* |actual - expected| / tolerance; +inf when the tolerance is 0 */
-    double tolerance;           /* the tolerance used, absolute */
+    double error_ulps;         /* |actual - expected| in ulps of expected's format; 0 for integers equal */
+    double tolerance_fraction; /* |actual - expected| / tolerance; +inf when the tolerance is 0 */
+    double tolerance;          /* the tolerance used, absolute */
 } dmlconf_mismatch;
 
 /* The comparator's findings for one case. */
 typedef struct dmlconf_comparison
 {
-    uint64_t elements;          /* output elements compared */
-    uint64_t mismatches;        /* elements outside tolerance */
-    uint64_t unjudged;          /* range-ambiguous elements accepted without judgement */
+    uint64_t elements;   /* output elements compared */
+    uint64_t mismatches; /* elements outside tolerance */
+    uint64_t unjudged;   /* range-ambiguous elements accepted without judgement */
     double max_error_ulps;
     double max_tolerance_fraction;
-    bool has_first;             /* first mismatch in logical order */
+    bool has_first; /* first mismatch in logical order */
     dmlconf_mismatch first;
-    bool has_worst;             /* largest tolerance fraction (a mismatch if any, else the closest call) */
+    bool has_worst; /* largest tolerance fraction (a mismatch if any, else the closest call) */
     dmlconf_mismatch worst;
-    uint32_t sample_count;      /* the first mismatches in logical order, for diffs */
+    uint32_t sample_count; /* the first mismatches in logical order, for diffs */
     dmlconf_mismatch samples[DMLCONF_MISMATCH_SAMPLES];
     uint64_t histogram[DMLCONF_HISTOGRAM_BINS];
 } dmlconf_comparison;
@@ -88,14 +88,14 @@ typedef struct dmlconf_case_result
     dmlconf_data_type data_type;
     uint32_t dimension_count;
     dmlconf_feature_level min_feature_level;
-    bool negative;              /* an expect_error case */
+    bool negative; /* an expect_error case */
     dmlconf_status status;
-    char message[512];          /* why it failed, errored or was skipped */
+    char message[512]; /* why it failed, errored or was skipped */
     dmlconf_comparison comparison;
-    uint32_t attempts;          /* 2 when a failure was rerun */
-    double backend_seconds;     /* the backend's own timing (GPU timestamps), < 0 if unknown */
-    double wall_seconds;        /* load + execute + compare, as the runner saw it */
-    char repro_path[256];       /* minimal reproducer written for a failure, or "" */
+    uint32_t attempts;      /* 2 when a failure was rerun */
+    double backend_seconds; /* the backend's own timing (GPU timestamps), < 0 if unknown */
+    double wall_seconds;    /* load + execute + compare, as the runner saw it */
+    char repro_path[256];   /* minimal reproducer written for a failure, or "" */
 } dmlconf_case_result;
 
 /* What every report says about the run: device, backend, versions, the
@@ -111,7 +111,7 @@ typedef struct dmlconf_run_info
     dmlconf_feature_level target_level;
     uint64_t seed;
     char command_line[1024];
-    char started_utc[32];       /* ISO 8601 */
+    char started_utc[32]; /* ISO 8601 */
     char host[128];
 } dmlconf_run_info;
 
