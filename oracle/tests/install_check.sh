@@ -56,4 +56,5 @@ C
 "$work/consumer"
 test -x "$work/prefix/bin/dmlconf"
 test -f "$work/prefix/share/man/man1/dmlconf.1"
+test -f "$work/prefix/share/dmlconf/cases/doc/summation.yaml"
 echo "1 passed, 0 failed"

@@ -8,10 +8,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #ifndef DMLCONF_DEFAULT_CASES
 #define DMLCONF_DEFAULT_CASES "cases"
 #endif
+#ifndef DMLCONF_INSTALLED_CASES
+#define DMLCONF_INSTALLED_CASES DMLCONF_DEFAULT_CASES
+#endif
+
+/* The corpus of the source tree this dmlconf was built from, or, once
+ * installed elsewhere, the installed copy. */
+static const char *default_root(void)
+{
+    struct stat info;
+    if (stat(DMLCONF_DEFAULT_CASES "/doc", &info) == 0 && S_ISDIR(info.st_mode))
+        return DMLCONF_DEFAULT_CASES;
+    return DMLCONF_INSTALLED_CASES;
+}
 
 static const char *const default_folders[] = {"doc", "conformance", "edge", "negative"};
 
@@ -32,7 +46,7 @@ size_t runner_load_corpus(dmlconf_case_corpus *corpus, char *const *paths, size_
         {
             for (size_t i = 0; i < 4; ++i)
             {
-                snprintf(buffers[i], sizeof(buffers[i]), "%s/%s", DMLCONF_DEFAULT_CASES, default_folders[i]);
+                snprintf(buffers[i], sizeof(buffers[i]), "%s/%s", default_root(), default_folders[i]);
                 defaults[i] = buffers[i];
             }
             path_count = 4;

@@ -160,7 +160,7 @@ int runner_schedule_run(const runner_schedule *schedule, const dmlconf_case *con
 /* Loads the case files under `paths` (files or folders), or the default
  * corpus when path_count is 0: $DMLCONF_CASES if set, else the doc,
  * conformance, edge and negative folders of the corpus this dmlconf was
- * built with. Prints every diagnostic to stderr. Returns the number of
+ * built with (its source tree's, or the installed copy). Prints every diagnostic to stderr. Returns the number of
  * errors; `corpus` must be freed with dmlconf_case_corpus_free. */
 size_t runner_load_corpus(dmlconf_case_corpus *corpus, char *const *paths, size_t path_count);
 
