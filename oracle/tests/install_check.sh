@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # Installs the build into a temporary prefix and builds a program against
 # the installed oracle through pkg-config, as another project would.
-# Usage: install_check.sh CMAKE BUILD_DIR WORK_DIR CC
+# Usage: install_check.sh CMAKE BUILD_DIR WORK_DIR CC [SANITIZERS]
+# (a sanitized build's library needs the consumer built with them too)
 set -eu
 cmake=$1
 build=$2
 work=$3
 cc=$4
+sanitize=()
+if [ -n "${5:-}" ]; then
+    sanitize=("-fsanitize=$5")
+fi
 rm -rf "$work"
 mkdir -p "$work"
 "$cmake" --install "$build" --prefix "$work/prefix" >/dev/null
@@ -52,7 +57,8 @@ int main(void)
 }
 C
 # shellcheck disable=SC2046
-"$cc" -std=c11 -Wall -Werror -o "$work/consumer" "$work/consumer.c" $(pkg-config --cflags --libs dmlconf-oracle)
+"$cc" -std=c11 -Wall -Werror "${sanitize[@]}" -o "$work/consumer" "$work/consumer.c" \
+    $(pkg-config --cflags --libs dmlconf-oracle)
 "$work/consumer"
 test -x "$work/prefix/bin/dmlconf"
 test -f "$work/prefix/share/man/man1/dmlconf.1"
