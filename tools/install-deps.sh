@@ -11,6 +11,10 @@ packages=(
     libmpfr-dev                   # test-only: correct-rounding reference
     python3 python3-numpy         # test-only: independent cross-checks
     chromium fonts-liberation     # test-only: renders report.html headless (reports;browser)
+    directx-headers-dev           # the D3D12 backend (d3d12.h, DirectX-Guids)
+    libvkd3d1 libvkd3d-utils1 libvkd3d-shader1   # D3D12 on Vulkan, loaded at run time
+    libvulkan1 mesa-vulkan-drivers               # the Vulkan loader and lavapipe (a CPU Vulkan device)
+    vkd3d-compiler spirv-tools    # test-only: DXBC -> SPIR-V translation and validation of the kernels
 )
 
 missing=()

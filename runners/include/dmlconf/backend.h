@@ -64,6 +64,14 @@ typedef struct dmlconf_backend_config
     const char *adapter; /* an index or a name fragment; NULL: the default */
 } dmlconf_backend_config;
 
+/* One adapter a backend can run on, as `dmlconf adapters` lists it. */
+typedef struct dmlconf_adapter_info
+{
+    char name[160];    /* device name */
+    char details[320]; /* ids, kind, driver and runtime, one line */
+    bool software;     /* a CPU implementation */
+} dmlconf_adapter_info;
+
 typedef struct dmlconf_backend_ops
 {
     const char *name;        /* "oracle" */
@@ -82,6 +90,12 @@ typedef struct dmlconf_backend_ops
      * Returns 0, or -1 when the device was lost (then every job not DONE
      * says FAILED with a message). */
     int (*execute)(dmlconf_backend *backend, dmlconf_job *jobs, size_t count);
+    /* Optional; NULL when the backend has a single adapter (the one `info`
+     * describes). Lists the adapters `open` can pick (config->adapter = the
+     * position as a decimal index) without opening any: writes up to `max`
+     * of them and returns how many exist, or -1 with a sentence in `why`
+     * (for example, no runtime installed). */
+    int (*list_adapters)(dmlconf_adapter_info *adapters, size_t max, char *why, size_t why_size);
 } dmlconf_backend_ops;
 
 /* The part every backend's state starts with. */

@@ -1,0 +1,247 @@
+/*
+ * The D3D12 backend's function table: open a device on the chosen adapter,
+ * describe it, and execute jobs through d3d12_batch.c.
+ *
+ * Test knobs, read from the environment when the backend opens (each one
+ * named in the report's runtime line when set):
+ *   DMLCONF_D3D12_FAULT=drop-element|off-by-one-exclusive|f16-accumulate
+ *       run a deliberately broken kernel variant (the self-test);
+ *   DMLCONF_D3D12_KERNEL=serial|tile|rake   use only that kernel;
+ *   DMLCONF_D3D12_CHUNK=N              cut serial lines into chunks of at most N;
+ *   DMLCONF_D3D12_TILE=64x16|32x16|64x8|256x16   the tile and rake kernels' shape;
+ *   DMLCONF_D3D12_VIEW_WORDS=N         pretend one buffer view holds N words
+ *                                      (at least 32768), to exercise cutting.
+ * And, changing no result: DMLCONF_D3D12_TRACE=1 prints each dispatch's
+ * kernel, work items and GPU time to stderr.
+ */
+#include "d3d12_backend_internal.h"
+
+#include <dmlconf/d3d12.h>
+
+#include "dynlib.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KIB            (UINT64_C(1) << 10)
+#define MIB            (UINT64_C(1) << 20)
+#define MIN_VIEW_WORDS 32768u
+
+/* Parses a whole decimal number. */
+static bool parse_number(const char *text, unsigned long long *value)
+{
+    char *end = NULL;
+    if (!text || !*text || *text == '-')
+        return false;
+    *value = strtoull(text, &end, 10);
+    return end && *end == '\0';
+}
+
+static void append_knob(d3d12_backend *b, const char *name, const char *value)
+{
+    size_t used = strlen(b->knobs);
+    snprintf(b->knobs + used, sizeof(b->knobs) - used, "%s%s=%s", used ? ", " : "", name, value);
+}
+
+/* Reads the test knobs. Returns 0, or -1 with `why` for a bad value. */
+static int read_knobs(d3d12_backend *b, char *why, size_t why_size)
+{
+    static const char *const faults[] = {"none", "drop-element", "off-by-one-exclusive", "f16-accumulate"};
+    const char *fault = getenv("DMLCONF_D3D12_FAULT");
+    if (fault && *fault)
+    {
+        size_t i = 0;
+        while (i < FAULT_COUNT && strcmp(fault, faults[i]))
+            ++i;
+        if (i == FAULT_COUNT)
+        {
+            snprintf(why, why_size,
+                     "DMLCONF_D3D12_FAULT=%s is not drop-element, off-by-one-exclusive or f16-accumulate", fault);
+            return -1;
+        }
+        b->limits.fault = (kernel_fault)i;
+        if (i != FAULT_NONE)
+            append_knob(b, "fault", fault);
+    }
+    static const char *const kinds[] = {"serial", "tile", "rake"};
+    const char *kernel = getenv("DMLCONF_D3D12_KERNEL");
+    if (kernel && *kernel)
+    {
+        size_t i = 0;
+        while (i < KERNEL_KIND_COUNT && strcmp(kernel, kinds[i]))
+            ++i;
+        if (i == KERNEL_KIND_COUNT)
+        {
+            snprintf(why, why_size, "DMLCONF_D3D12_KERNEL=%s is not serial, tile or rake", kernel);
+            return -1;
+        }
+        b->limits.forced = true;
+        b->limits.forced_kind = (kernel_kind)i;
+        append_knob(b, "kernel", kernel);
+    }
+    const char *shape = getenv("DMLCONF_D3D12_TILE");
+    if (shape && *shape)
+    {
+        if (!kernel_tile_shape_from_name(shape, &b->limits.tile_shape))
+        {
+            snprintf(why, why_size, "DMLCONF_D3D12_TILE=%s is not 64x16, 32x16, 64x8 or 256x16", shape);
+            return -1;
+        }
+        append_knob(b, "tile", shape);
+    }
+    const char *trace = getenv("DMLCONF_D3D12_TRACE");
+    b->trace = trace && *trace && strcmp(trace, "0");
+    unsigned long long value;
+    const char *chunk = getenv("DMLCONF_D3D12_CHUNK");
+    if (chunk && *chunk)
+    {
+        if (!parse_number(chunk, &value) || value < 1 || value > UINT32_MAX)
+        {
+            snprintf(why, why_size, "DMLCONF_D3D12_CHUNK=%s is not a chunk length", chunk);
+            return -1;
+        }
+        b->limits.max_chunk = (uint32_t)value;
+        append_knob(b, "chunk", chunk);
+    }
+    const char *view = getenv("DMLCONF_D3D12_VIEW_WORDS");
+    if (view && *view)
+    {
+        if (!parse_number(view, &value) || value < MIN_VIEW_WORDS)
+        {
+            snprintf(why, why_size, "DMLCONF_D3D12_VIEW_WORDS=%s is not a number of at least %u", view, MIN_VIEW_WORDS);
+            return -1;
+        }
+        if (value * 4 < b->view_bytes)
+            b->view_bytes = value * 4;
+        append_knob(b, "view words", view);
+    }
+    return 0;
+}
+
+static int d3d12_open(const dmlconf_backend_config *config, dmlconf_backend **out, char *why, size_t why_size)
+{
+    d3d12_backend *b = calloc(1, sizeof(*b));
+    if (!b)
+    {
+        snprintf(why, why_size, "out of memory");
+        return -1;
+    }
+    b->base.ops = &dmlconf_d3d12_backend_ops;
+    if (d3d12_device_open(&b->device, config ? config->adapter : NULL, why, why_size))
+    {
+        free(b);
+        return -1;
+    }
+    b->view_bytes = b->device.view_bytes;
+    bool software = vulkan_adapter_is_software(&b->device.adapter);
+    /* A GPU wants a few hundred thousand threads in flight; lavapipe runs a
+     * group per CPU thread, and its barriers are costly, so on it the tile
+     * kernel runs only when forced (DMLCONF_D3D12_KERNEL=tile). */
+    b->limits.parallel_items = software ? 256u : 262144u;
+    b->limits.min_chunk = software ? 64u : 128u;
+    b->limits.tile_min_length = software ? UINT32_MAX : 8192u;
+    b->limits.group_kind = KERNEL_TILE;
+    if (read_knobs(b, why, why_size))
+    {
+        d3d12_device_close(&b->device);
+        free(b);
+        return -1;
+    }
+    b->view_bytes = b->view_bytes / (128 * KIB) * (128 * KIB);
+    b->arena_limit = b->view_bytes < 256 * MIB ? b->view_bytes : 256 * MIB;
+    *out = &b->base;
+    return 0;
+}
+
+static void d3d12_close(dmlconf_backend *backend)
+{
+    d3d12_backend *b = (d3d12_backend *)backend;
+    d3d12_backend_release_buffers(b);
+    d3d12_device_close(&b->device);
+    free(b);
+}
+
+/* Copies text into a fixed field, cutting it at the field's end. */
+static void copy_field(char *field, size_t size, const char *text)
+{
+    size_t length = strlen(text);
+    if (length >= size)
+        length = size - 1;
+    memcpy(field, text, length);
+    field[length] = '\0';
+}
+
+static void d3d12_info(dmlconf_backend *backend, dmlconf_backend_info *info)
+{
+    char text[512];
+    const d3d12_backend *b = (const d3d12_backend *)backend;
+    const vulkan_adapter *a = &b->device.adapter;
+    memset(info, 0, sizeof(*info));
+    snprintf(info->backend, sizeof(info->backend), "d3d12");
+    snprintf(text, sizeof(text), "%s (PCI %04x:%04x, %s, adapter %u of %zu)", a->name, (unsigned)a->vendor_id,
+             (unsigned)a->device_id, vulkan_adapter_type_name(a), a->index, b->device.adapter_count);
+    copy_field(info->adapter, sizeof(info->adapter), text);
+    copy_field(info->driver, sizeof(info->driver), a->driver);
+    unsigned model = b->device.shader_model;
+    snprintf(text, sizeof(text), "%s, shader model %u.%u, kernels cs_5_0%s%s%s", b->device.runtime, model >> 4,
+             model & 15u, b->knobs[0] ? " [test knobs: " : "", b->knobs, b->knobs[0] ? "]" : "");
+    copy_field(info->runtime, sizeof(info->runtime), text);
+    info->software = vulkan_adapter_is_software(a);
+    info->exact = false;
+    info->feature_level = DMLCONF_FEATURE_LEVEL_5_0;
+}
+
+static bool d3d12_supports_type(dmlconf_backend *backend, dmlconf_data_type type)
+{
+    (void)backend;
+    kernel_element element;
+    return plan_element_of(type, &element);
+}
+
+static int d3d12_execute(dmlconf_backend *backend, dmlconf_job *jobs, size_t count)
+{
+    return d3d12_backend_execute_jobs((d3d12_backend *)backend, jobs, count);
+}
+
+static int d3d12_list_adapters(dmlconf_adapter_info *adapters, size_t max, char *why, size_t why_size)
+{
+    char error[256];
+    void *runtime = dynlib_open(DMLCONF_D3D12_RUNTIME_LIBRARY, error, sizeof(error));
+    if (!runtime)
+    {
+        snprintf(why, why_size, "the D3D12 runtime is not installed: %s cannot be loaded: %s",
+                 DMLCONF_D3D12_RUNTIME_LIBRARY, error);
+        return -1;
+    }
+    dynlib_close(runtime);
+    vulkan_adapter *list = NULL;
+    size_t count = 0;
+    if (vulkan_list_adapters(&list, &count, why, why_size))
+        return -1;
+    for (size_t i = 0; i < count && i < max; ++i)
+    {
+        const vulkan_adapter *a = &list[i];
+        uint32_t api = a->api_version;
+        char text[640];
+        copy_field(adapters[i].name, sizeof(adapters[i].name), a->name);
+        snprintf(text, sizeof(text), "PCI %04x:%04x, %s, driver %s, Vulkan %u.%u.%u under vkd3d, one view %llu MiB",
+                 (unsigned)a->vendor_id, (unsigned)a->device_id, vulkan_adapter_type_name(a), a->driver, api >> 22,
+                 (api >> 12) & 0x3ffu, api & 0xfffu, (unsigned long long)a->max_texel_buffer_elements * 4 / MIB);
+        copy_field(adapters[i].details, sizeof(adapters[i].details), text);
+        adapters[i].software = vulkan_adapter_is_software(a);
+    }
+    free(list);
+    return (int)count;
+}
+
+const dmlconf_backend_ops dmlconf_d3d12_backend_ops = {
+    .name = "d3d12",
+    .description = "D3D12 compute through vkd3d on Vulkan (a GPU, or lavapipe on the CPU); DXBC scan kernels",
+    .open = d3d12_open,
+    .close = d3d12_close,
+    .info = d3d12_info,
+    .supports_type = d3d12_supports_type,
+    .execute = d3d12_execute,
+    .list_adapters = d3d12_list_adapters,
+};

@@ -1,0 +1,41 @@
+/*
+ * The D3D12 backend's state, shared by its ops (d3d12_backend.c) and its
+ * batch executor (d3d12_batch.c).
+ */
+#ifndef DMLCONF_D3D12_BACKEND_INTERNAL_H
+#define DMLCONF_D3D12_BACKEND_INTERNAL_H
+
+#include "d3d12_device.h"
+#include "scan_plan.h"
+#include "view_buffer.h"
+
+#include <dmlconf/backend.h>
+
+typedef struct d3d12_backend
+{
+    dmlconf_backend base;
+    d3d12_device device;
+    plan_limits limits;
+    uint64_t view_bytes;  /* one view, a multiple of 128 KiB (lowered by DMLCONF_D3D12_VIEW_WORDS) */
+    uint64_t arena_limit; /* the shared arena's largest size (at most one view) */
+    char knobs[120];      /* test knobs in effect, for the report; "" when none */
+    bool trace;           /* DMLCONF_D3D12_TRACE: each dispatch's time to stderr */
+
+    /* Reused from batch to batch, grown on demand. */
+    view_buffer arena;             /* parameter blocks and the regions of small jobs */
+    view_buffer big[REGION_COUNT]; /* the regions of a job too big for the arena */
+    d3d12_buffer upload;
+    d3d12_buffer readback;
+    d3d12_buffer query_readback;
+    ID3D12QueryHeap *queries;
+    uint32_t query_capacity;
+} d3d12_backend;
+
+/* Executes jobs in batches (see backend.h's execute). Returns 0, or -1 when
+ * the device was lost (every job not DONE is then FAILED). */
+int d3d12_backend_execute_jobs(d3d12_backend *backend, dmlconf_job *jobs, size_t count);
+
+/* Releases the reusable buffers. */
+void d3d12_backend_release_buffers(d3d12_backend *backend);
+
+#endif /* DMLCONF_D3D12_BACKEND_INTERNAL_H */

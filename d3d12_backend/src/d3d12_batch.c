@@ -1,0 +1,541 @@
+/*
+ * Executing batches of jobs on the device: one command list per batch that
+ * uploads every input, runs every job's passes (jobs side by side, their
+ * successive passes separated by UAV barriers), reads every output back and
+ * resolves one pair of timestamps per dispatch.
+ *
+ * Small jobs share one arena buffer laid out as
+ *   [parameter blocks | inputs | in-place buffers | outputs | scratch]
+ * so that one copy uploads [0, in-place end) and one copy reads back
+ * [in-place start, outputs end). A job too large for the arena runs alone in
+ * its own batch, in the backend's big-job buffers (possibly windowed).
+ */
+#include "d3d12_backend_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Root UAV addresses and regions are aligned to this many bytes. */
+#define REGION_ALIGNMENT 256u
+/* The most dispatches recorded in one command list. */
+#define MAX_BATCH_PASSES 8192u
+
+typedef struct job_state
+{
+    dmlconf_job *job;
+    job_plan plan;
+    bool runnable;
+    bool big;
+    view_buffer *buffer[REGION_COUNT]; /* where each region lives */
+    uint64_t offset[REGION_COUNT];     /* byte offset of each region in its buffer */
+    uint64_t bytes[REGION_COUNT];
+    uint64_t param_offset; /* arena offset of the first pass's parameter block */
+    uint64_t readback_offset;
+} job_state;
+
+static uint64_t align_up(uint64_t value, uint64_t alignment)
+{
+    return (value + alignment - 1) / alignment * alignment;
+}
+
+static void job_fail(dmlconf_job *job, dmlconf_job_outcome outcome, const char *message)
+{
+    job->outcome = outcome;
+    job->device_seconds = -1.0;
+    snprintf(job->message, sizeof(job->message), "%s", message);
+}
+
+/* The bytes a job takes in the arena. */
+static uint64_t arena_bytes(const job_state *s)
+{
+    uint64_t total = align_up(s->plan.count * (uint64_t)SCAN_PARAM_BYTES, REGION_ALIGNMENT);
+    if (!s->job->desc->in_place)
+        total += align_up(s->bytes[REGION_INPUT], REGION_ALIGNMENT);
+    total += align_up(s->bytes[REGION_OUTPUT], REGION_ALIGNMENT);
+    total += align_up(s->bytes[REGION_SCRATCH], REGION_ALIGNMENT);
+    return total;
+}
+
+/* Validates and plans one job. */
+static void prepare_job(d3d12_backend *b, job_state *s)
+{
+    dmlconf_job *job = s->job;
+    const dmlconf_scan_desc *desc = job->desc;
+    dmlconf_validation validation;
+    job->message[0] = '\0';
+    job->device_seconds = -1.0;
+    job->reason = DMLCONF_REASON_NONE;
+    dmlconf_feature_level level = job->feature_level ? job->feature_level : DMLCONF_FEATURE_LEVEL_5_0;
+    if (!dmlconf_validate(desc, level, &validation))
+    {
+        job->outcome = DMLCONF_JOB_REJECTED;
+        job->reason = validation.reason;
+        snprintf(job->message, sizeof(job->message), "%s", validation.message);
+        return;
+    }
+    kernel_element element;
+    if (!plan_element_of(desc->input.data_type, &element))
+    {
+        job_fail(job, DMLCONF_JOB_UNSUPPORTED, "the D3D12 kernels do not compute this data type");
+        return;
+    }
+    uint64_t in_minimum = 0, out_minimum = 0;
+    dmlconf_tensor_min_size_bytes(&desc->input, &in_minimum);
+    dmlconf_tensor_min_size_bytes(&desc->output, &out_minimum);
+    if (!job->input || !job->output || job->input_bytes < in_minimum || job->output_bytes < out_minimum)
+    {
+        job_fail(job, DMLCONF_JOB_FAILED, "the job's buffers are missing or smaller than their tensors");
+        return;
+    }
+    s->bytes[REGION_INPUT] = desc->in_place ? 0 : align_up(job->input_bytes, 4);
+    s->bytes[REGION_OUTPUT] = align_up(job->output_bytes, 4);
+    plan_limits limits = b->limits;
+    bool wide = s->bytes[REGION_INPUT] > b->view_bytes || s->bytes[REGION_OUTPUT] > b->view_bytes;
+    limits.max_span_bytes = wide ? b->view_bytes / 2 : UINT64_MAX;
+    char why[200];
+    if (plan_job(desc, &limits, &s->plan, why, sizeof(why)))
+    {
+        job_fail(job, DMLCONF_JOB_FAILED, why);
+        return;
+    }
+    s->bytes[REGION_SCRATCH] = align_up(s->plan.scratch_bytes, 8);
+    s->big = arena_bytes(s) > b->arena_limit || s->plan.count > MAX_BATCH_PASSES;
+    s->runnable = true;
+}
+
+/* Makes `buffer` (an upload or readback buffer) at least `bytes` long. */
+static int reserve_host_buffer(d3d12_backend *b, d3d12_buffer *buffer, D3D12_HEAP_TYPE type, uint64_t bytes, char *why,
+                               size_t why_size)
+{
+    if (buffer->resource && buffer->bytes >= bytes)
+        return 0;
+    d3d12_buffer_release(buffer);
+    uint64_t size = bytes < (UINT64_C(1) << 20) ? (UINT64_C(1) << 20) : align_up(bytes, UINT64_C(1) << 20);
+    return d3d12_buffer_create(&b->device, type, size, buffer, why, why_size);
+}
+
+static int reserve_arena(d3d12_backend *b, uint64_t bytes, char *why, size_t why_size)
+{
+    if (b->arena.whole.resource && b->arena.bytes >= bytes)
+        return 0;
+    view_buffer_release(&b->arena);
+    uint64_t size = bytes < (UINT64_C(4) << 20) ? (UINT64_C(4) << 20) : align_up(bytes, UINT64_C(1) << 20);
+    if (size > b->arena_limit)
+        size = b->arena_limit;
+    return view_buffer_create(&b->device, size, b->view_bytes, &b->arena, why, why_size);
+}
+
+/* Makes the big-job buffer of region `r` at least `bytes` long. Big jobs
+ * reuse these buffers: allocating and freeing hundreds of megabytes per job
+ * was measured to slow later jobs' kernels down on NVIDIA's driver. */
+static int reserve_big(d3d12_backend *b, unsigned r, uint64_t bytes, char *why, size_t why_size)
+{
+    if (b->big[r].whole.resource && b->big[r].bytes >= bytes)
+        return 0;
+    view_buffer_release(&b->big[r]);
+    return view_buffer_create(&b->device, align_up(bytes, UINT64_C(1) << 20), b->view_bytes, &b->big[r], why, why_size);
+}
+
+static int reserve_queries(d3d12_backend *b, uint32_t count, char *why, size_t why_size)
+{
+    if (b->queries && b->query_capacity >= count)
+        return 0;
+    if (b->queries)
+        ID3D12QueryHeap_Release(b->queries);
+    b->queries = NULL;
+    uint32_t capacity = count < 1024 ? 1024 : count;
+    D3D12_QUERY_HEAP_DESC desc = {D3D12_QUERY_HEAP_TYPE_TIMESTAMP, capacity, 0};
+    HRESULT hr = ID3D12Device_CreateQueryHeap(b->device.device, &desc, &IID_ID3D12QueryHeap, (void **)&b->queries);
+    if (FAILED(hr))
+    {
+        char text[64];
+        snprintf(why, why_size, "creating a timestamp query heap failed: %s",
+                 d3d12_hresult_text(hr, text, sizeof(text)));
+        return -1;
+    }
+    b->query_capacity = capacity;
+    return reserve_host_buffer(b, &b->query_readback, D3D12_HEAP_TYPE_READBACK, (uint64_t)capacity * 8, why, why_size);
+}
+
+/* Records one pass: rebases its parameter block onto the views it binds,
+ * writes the block to the upload buffer, binds and dispatches between two
+ * timestamps. Returns 0, or -1 with `why` when a binding fits no view. */
+static int record_pass(d3d12_backend *b, job_state *s, size_t index, uint32_t *query, char *why, size_t why_size)
+{
+    d3d12_device *d = &b->device;
+    const plan_pass *pass = &s->plan.passes[index];
+    uint32_t params[SCAN_PARAM_WORDS];
+    memcpy(params, pass->params, sizeof(params));
+    D3D12_GPU_VIRTUAL_ADDRESS addresses[3];
+    for (unsigned u = 0; u < 3; ++u)
+    {
+        addresses[u] = b->arena.whole.address;
+        if (!pass->used[u])
+            continue;
+        unsigned region = pass->region[u];
+        uint64_t offset = s->offset[region];
+        uint64_t start;
+        if (view_buffer_find(s->buffer[region], offset + pass->lo[u], offset + pass->hi[u], &addresses[u], &start))
+        {
+            snprintf(why, why_size, "pass %zu reaches bytes %llu to %llu, beyond one buffer view", index,
+                     (unsigned long long)(offset + pass->lo[u]), (unsigned long long)(offset + pass->hi[u]));
+            return -1;
+        }
+        uint32_t delta = (uint32_t)(((int64_t)offset - (int64_t)start) / (int64_t)pass->element_bytes[u]);
+        if (u == 0)
+            params[SCAN_P_IN_FIRST] += delta;
+        else if (u == 1)
+            params[SCAN_P_OUT_FIRST] += delta;
+        else
+        {
+            params[SCAN_P_INIT_BASE] += delta;
+            params[SCAN_P_FINAL_BASE] += delta;
+        }
+    }
+    uint64_t block = s->param_offset + index * (uint64_t)SCAN_PARAM_BYTES;
+    memcpy((unsigned char *)b->upload.mapped + block, params, sizeof(params));
+
+    uint32_t items = params[SCAN_P_WORK_ITEMS];
+    uint32_t per_group = pass->key.kind == KERNEL_SERIAL ? SCAN_SERIAL_GROUP : 1u;
+    uint32_t groups = (items + per_group - 1) / per_group;
+    uint32_t groups_x = groups <= 65535u ? groups : 32768u;
+    uint32_t groups_y = (groups + groups_x - 1) / groups_x;
+    uint32_t constants[SCAN_ROOT_CONSTANTS] = {0};
+    constants[SCAN_ROOT_PARAM_OFFSET] = (uint32_t)block;
+    constants[SCAN_ROOT_ROW_ITEMS] = groups_x * per_group;
+
+    ID3D12GraphicsCommandList *list = d->list;
+    ID3D12GraphicsCommandList_SetPipelineState(list, d->pipelines[kernel_key_index(&pass->key)]);
+    ID3D12GraphicsCommandList_SetComputeRoot32BitConstants(list, SCAN_ROOT_PARAMETER_CONSTANTS, SCAN_ROOT_CONSTANTS,
+                                                           constants, 0);
+    for (unsigned u = 0; u < 3; ++u)
+        ID3D12GraphicsCommandList_SetComputeRootUnorderedAccessView(list, SCAN_ROOT_PARAMETER_UAV0 + u, addresses[u]);
+    /* The blocks were copied into the arena with the inputs. */
+    ID3D12GraphicsCommandList_SetComputeRootUnorderedAccessView(list, SCAN_ROOT_PARAMETER_UAV0 + SCAN_UAV_PARAMS,
+                                                                b->arena.whole.address);
+    ID3D12GraphicsCommandList_EndQuery(list, b->queries, D3D12_QUERY_TYPE_TIMESTAMP, (*query)++);
+    ID3D12GraphicsCommandList_Dispatch(list, groups_x, groups_y, 1);
+    ID3D12GraphicsCommandList_EndQuery(list, b->queries, D3D12_QUERY_TYPE_TIMESTAMP, (*query)++);
+    return 0;
+}
+
+/* Lays out, records, submits and reads back one batch. Returns 0, 1 when
+ * the batch failed before submission (its jobs are FAILED), or -1 when the
+ * device was lost. */
+static int run_batch(d3d12_backend *b, job_state *states, size_t count)
+{
+    d3d12_device *d = &b->device;
+    char why[256] = "";
+    bool big = count == 1 && states[0].big;
+
+    /* Layout. */
+    uint64_t at = 0;
+    uint32_t passes = 0;
+    for (size_t i = 0; i < count; ++i)
+    {
+        states[i].param_offset = at;
+        at += states[i].plan.count * (uint64_t)SCAN_PARAM_BYTES;
+        passes += (uint32_t)states[i].plan.count;
+    }
+    at = align_up(at, REGION_ALIGNMENT);
+    for (size_t i = 0; i < count && !big; ++i)
+    {
+        if (!states[i].job->desc->in_place)
+        {
+            states[i].offset[REGION_INPUT] = at;
+            at += align_up(states[i].bytes[REGION_INPUT], REGION_ALIGNMENT);
+        }
+    }
+    uint64_t readback_start = at;
+    for (size_t i = 0; i < count && !big; ++i)
+    {
+        if (states[i].job->desc->in_place)
+        {
+            states[i].offset[REGION_OUTPUT] = states[i].offset[REGION_INPUT] = at;
+            at += align_up(states[i].bytes[REGION_OUTPUT], REGION_ALIGNMENT);
+        }
+    }
+    uint64_t upload_end = at;
+    for (size_t i = 0; i < count && !big; ++i)
+    {
+        if (!states[i].job->desc->in_place)
+        {
+            states[i].offset[REGION_OUTPUT] = at;
+            at += align_up(states[i].bytes[REGION_OUTPUT], REGION_ALIGNMENT);
+        }
+    }
+    uint64_t readback_end = at;
+    for (size_t i = 0; i < count && !big; ++i)
+    {
+        states[i].offset[REGION_SCRATCH] = at;
+        at += align_up(states[i].bytes[REGION_SCRATCH], REGION_ALIGNMENT);
+        for (unsigned r = 0; r < REGION_COUNT; ++r)
+            states[i].buffer[r] = &b->arena;
+        states[i].readback_offset = states[i].offset[REGION_OUTPUT] - readback_start;
+    }
+    uint64_t upload_bytes = upload_end, readback_bytes = readback_end - readback_start;
+    job_state *lone = &states[0];
+    if (big)
+    {
+        /* The job's own buffers; its input follows the parameter blocks in
+         * the upload buffer. */
+        bool in_place = lone->job->desc->in_place;
+        for (unsigned r = 0; r < REGION_COUNT; ++r)
+        {
+            lone->offset[r] = 0;
+            if (r == REGION_INPUT && in_place)
+                continue;
+            uint64_t bytes = lone->bytes[r] ? lone->bytes[r] : REGION_ALIGNMENT;
+            if (reserve_big(b, r, bytes, why, sizeof(why)))
+                goto fail;
+            lone->buffer[r] = &b->big[r];
+        }
+        if (in_place)
+            lone->buffer[REGION_INPUT] = lone->buffer[REGION_OUTPUT];
+        upload_bytes = upload_end + (in_place ? lone->bytes[REGION_OUTPUT] : lone->bytes[REGION_INPUT]);
+        readback_bytes = lone->bytes[REGION_OUTPUT];
+        lone->readback_offset = 0;
+    }
+    if (reserve_arena(b, at ? at : REGION_ALIGNMENT, why, sizeof(why)) ||
+        reserve_host_buffer(b, &b->upload, D3D12_HEAP_TYPE_UPLOAD, upload_bytes, why, sizeof(why)) ||
+        reserve_host_buffer(b, &b->readback, D3D12_HEAP_TYPE_READBACK, readback_bytes ? readback_bytes : 4, why,
+                            sizeof(why)) ||
+        reserve_queries(b, 2 * passes, why, sizeof(why)))
+        goto fail;
+
+    /* Pipelines first, so that a kernel that fails to build fails its job
+     * before anything is recorded. */
+    for (size_t i = 0; i < count; ++i)
+    {
+        for (size_t p = 0; p < states[i].plan.count; ++p)
+        {
+            if (!d3d12_device_pipeline(d, &states[i].plan.passes[p].key, why, sizeof(why)))
+                goto fail;
+        }
+    }
+
+    /* Inputs into the upload buffer. */
+    unsigned char *upload = b->upload.mapped;
+    for (size_t i = 0; i < count; ++i)
+    {
+        const dmlconf_job *job = states[i].job;
+        const void *source = job->desc->in_place ? job->output : job->input;
+        size_t bytes = job->desc->in_place ? job->output_bytes : job->input_bytes;
+        uint64_t target = big ? upload_end : states[i].offset[job->desc->in_place ? REGION_OUTPUT : REGION_INPUT];
+        memcpy(upload + target, source, bytes);
+    }
+
+    if (d3d12_device_begin(d, why, sizeof(why)))
+        goto fail;
+    ID3D12GraphicsCommandList *list = d->list;
+    ID3D12Resource *arena = b->arena.whole.resource;
+    ID3D12Resource *big_in = NULL, *big_out = NULL, *big_scratch = NULL;
+    ID3D12GraphicsCommandList_CopyBufferRegion(list, arena, 0, b->upload.resource, 0, upload_end);
+    if (big)
+    {
+        big_in = lone->buffer[REGION_INPUT]->whole.resource;
+        big_out = b->big[REGION_OUTPUT].whole.resource;
+        big_scratch = b->big[REGION_SCRATCH].whole.resource;
+        ID3D12GraphicsCommandList_CopyBufferRegion(list, big_in, 0, b->upload.resource, upload_end,
+                                                   upload_bytes - upload_end);
+    }
+    ID3D12Resource *device_buffers[4] = {arena, big_out, big_scratch, big && big_in != big_out ? big_in : NULL};
+    for (unsigned i = 0; i < 4; ++i)
+    {
+        if (device_buffers[i])
+            d3d12_transition(d, device_buffers[i], D3D12_RESOURCE_STATE_COPY_DEST,
+                             D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
+    }
+
+    /* Step k runs pass k of every job that has one. */
+    size_t steps = 0;
+    for (size_t i = 0; i < count; ++i)
+        steps = states[i].plan.count > steps ? states[i].plan.count : steps;
+    uint32_t query = 0;
+    for (size_t step = 0; step < steps; ++step)
+    {
+        if (step)
+            d3d12_uav_barrier(d);
+        for (size_t i = 0; i < count; ++i)
+        {
+            if (step >= states[i].plan.count)
+                continue;
+            if (record_pass(b, &states[i], step, &query, why, sizeof(why)))
+            {
+                ID3D12GraphicsCommandList_Close(list);
+                d->recording = false;
+                goto fail;
+            }
+        }
+    }
+
+    for (unsigned i = 0; i < 4; ++i)
+    {
+        if (device_buffers[i])
+            d3d12_transition(d, device_buffers[i], D3D12_RESOURCE_STATE_UNORDERED_ACCESS,
+                             D3D12_RESOURCE_STATE_COPY_SOURCE);
+    }
+    if (big)
+        ID3D12GraphicsCommandList_CopyBufferRegion(list, b->readback.resource, 0, big_out, 0, readback_bytes);
+    else if (readback_bytes)
+        ID3D12GraphicsCommandList_CopyBufferRegion(list, b->readback.resource, 0, arena, readback_start,
+                                                   readback_bytes);
+    for (unsigned i = 0; i < 4; ++i)
+    {
+        if (device_buffers[i])
+            d3d12_transition(d, device_buffers[i], D3D12_RESOURCE_STATE_COPY_SOURCE, D3D12_RESOURCE_STATE_COPY_DEST);
+    }
+    ID3D12GraphicsCommandList_ResolveQueryData(list, b->queries, D3D12_QUERY_TYPE_TIMESTAMP, 0, query,
+                                               b->query_readback.resource, 0);
+    if (d3d12_device_submit(d, why, sizeof(why)))
+    {
+        for (size_t i = 0; i < count; ++i)
+            job_fail(states[i].job, DMLCONF_JOB_FAILED, why);
+        return -1;
+    }
+
+    /* Outputs and times. Queries were issued step by step, two per
+     * dispatch, in the order the passes were recorded. */
+    const unsigned char *readback = b->readback.mapped;
+    const uint64_t *ticks = b->query_readback.mapped;
+    for (size_t i = 0; i < count; ++i)
+    {
+        dmlconf_job *job = states[i].job;
+        memcpy(job->output, readback + states[i].readback_offset, job->output_bytes);
+        job->outcome = DMLCONF_JOB_DONE;
+        job->device_seconds = -1.0;
+        if (!d->timestamp_frequency)
+            continue;
+        uint64_t total = 0;
+        uint32_t position = 0;
+        for (size_t step = 0; step < steps; ++step)
+        {
+            for (size_t j = 0; j < count; ++j)
+            {
+                if (step >= states[j].plan.count)
+                    continue;
+                if (j == i)
+                {
+                    uint64_t elapsed = ticks[position + 1] - ticks[position];
+                    total += elapsed;
+                    if (b->trace)
+                    {
+                        const plan_pass *pass = &states[j].plan.passes[step];
+                        char name[64];
+                        kernel_key_name(&pass->key, name, sizeof(name));
+                        fprintf(stderr, "d3d12: pass %zu %s, %u work items: %.3f ms\n", step, name,
+                                pass->params[SCAN_P_WORK_ITEMS],
+                                (double)elapsed / (double)d->timestamp_frequency * 1e3);
+                    }
+                }
+                position += 2;
+            }
+        }
+        job->device_seconds = (double)total / (double)d->timestamp_frequency;
+    }
+    return 0;
+
+fail:
+    for (size_t i = 0; i < count; ++i)
+        job_fail(states[i].job, DMLCONF_JOB_FAILED, why);
+    return 1;
+}
+
+int d3d12_backend_execute_jobs(d3d12_backend *b, dmlconf_job *jobs, size_t count)
+{
+    job_state *states = calloc(count ? count : 1, sizeof(*states));
+    if (!states)
+    {
+        for (size_t i = 0; i < count; ++i)
+            job_fail(&jobs[i], DMLCONF_JOB_FAILED, "out of memory for the batch");
+        return 0;
+    }
+    for (size_t i = 0; i < count; ++i)
+    {
+        states[i].job = &jobs[i];
+        prepare_job(b, &states[i]);
+    }
+    int lost = 0;
+    size_t i = 0;
+    while (i < count && !lost)
+    {
+        if (!states[i].runnable)
+        {
+            ++i;
+            continue;
+        }
+        /* Gather consecutive runnable small jobs up to the arena's size. */
+        job_state *batch = calloc(count - i, sizeof(*batch));
+        size_t *origin = calloc(count - i, sizeof(*origin));
+        if (!batch || !origin)
+        {
+            free(batch);
+            free(origin);
+            job_fail(states[i].job, DMLCONF_JOB_FAILED, "out of memory for the batch");
+            plan_release(&states[i].plan);
+            ++i;
+            continue;
+        }
+        size_t n = 0;
+        uint64_t used = 0;
+        size_t passes = 0;
+        if (states[i].big)
+        {
+            origin[n] = i;
+            batch[n++] = states[i++];
+        }
+        else
+        {
+            while (i < count)
+            {
+                if (!states[i].runnable)
+                {
+                    ++i;
+                    continue;
+                }
+                if (states[i].big || (n && (used + arena_bytes(&states[i]) > b->arena_limit ||
+                                            passes + states[i].plan.count > MAX_BATCH_PASSES)))
+                    break;
+                used += arena_bytes(&states[i]);
+                passes += states[i].plan.count;
+                origin[n] = i;
+                batch[n++] = states[i++];
+            }
+        }
+        if (run_batch(b, batch, n) < 0)
+            lost = 1;
+        for (size_t k = 0; k < n; ++k)
+        {
+            plan_release(&batch[k].plan);
+            states[origin[k]].runnable = false;
+        }
+        free(batch);
+        free(origin);
+    }
+    for (size_t k = 0; k < count; ++k)
+    {
+        if (states[k].runnable)
+        {
+            if (lost)
+                job_fail(states[k].job, DMLCONF_JOB_FAILED, "the device was lost earlier in this batch");
+            plan_release(&states[k].plan);
+        }
+    }
+    free(states);
+    return lost ? -1 : 0;
+}
+
+void d3d12_backend_release_buffers(d3d12_backend *b)
+{
+    view_buffer_release(&b->arena);
+    for (unsigned r = 0; r < REGION_COUNT; ++r)
+        view_buffer_release(&b->big[r]);
+    d3d12_buffer_release(&b->upload);
+    d3d12_buffer_release(&b->readback);
+    d3d12_buffer_release(&b->query_readback);
+    if (b->queries)
+        ID3D12QueryHeap_Release(b->queries);
+    b->queries = NULL;
+    b->query_capacity = 0;
+}

@@ -1,0 +1,421 @@
+/*
+ * Opening the D3D12 runtime and device; pipelines, buffers, submission.
+ */
+#if !defined(_WIN32)
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include "d3d12_device.h"
+
+#include "dynlib.h"
+#include "scan_params.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *d3d12_hresult_text(HRESULT hr, char *buffer, size_t size)
+{
+    snprintf(buffer, size, "HRESULT 0x%08x", (unsigned)hr);
+    return buffer;
+}
+
+static void release_unknown(IUnknown **object)
+{
+    if (*object)
+    {
+        IUnknown_Release(*object);
+        *object = NULL;
+    }
+}
+
+#define RELEASE(object)                                                                                                \
+    do                                                                                                                 \
+    {                                                                                                                  \
+        IUnknown *unknown_ = (IUnknown *)(object);                                                                     \
+        release_unknown(&unknown_);                                                                                    \
+        (object) = NULL;                                                                                               \
+    } while (0)
+
+void d3d12_device_close(d3d12_device *d)
+{
+    for (size_t i = 0; i < KERNEL_VARIANT_COUNT; ++i)
+        RELEASE(d->pipelines[i]);
+    RELEASE(d->root_signature);
+    RELEASE(d->list);
+    RELEASE(d->allocator);
+    RELEASE(d->fence);
+    RELEASE(d->queue);
+    RELEASE(d->device);
+    if (d->event && d->destroy_event)
+        d->destroy_event(d->event);
+    d->event = NULL;
+    dynlib_close(d->shader_library);
+    dynlib_close(d->vkd3d_library);
+    dynlib_close(d->runtime_library);
+    d->shader_library = d->vkd3d_library = d->runtime_library = NULL;
+}
+
+/* Creates the D3D12 device on Vulkan physical device `index`: vkd3d picks
+ * its device from VKD3D_VULKAN_DEVICE, so that is set for the call and
+ * restored after it. */
+static HRESULT create_on_adapter(d3d12_device *d, unsigned index)
+{
+#if defined(_WIN32) || defined(DMLCONF_D3D12_SYSV_ABI)
+    (void)index;
+    return d->create_device(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)&d->device);
+#else
+    const char *previous = getenv("VKD3D_VULKAN_DEVICE");
+    char saved[64] = "";
+    bool had = previous != NULL;
+    if (had)
+        snprintf(saved, sizeof(saved), "%s", previous);
+    char value[32];
+    snprintf(value, sizeof(value), "%u", index);
+    setenv("VKD3D_VULKAN_DEVICE", value, 1);
+    HRESULT hr = d->create_device(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)&d->device);
+    if (had)
+        setenv("VKD3D_VULKAN_DEVICE", saved, 1);
+    else
+        unsetenv("VKD3D_VULKAN_DEVICE");
+    return hr;
+#endif
+}
+
+static int load_runtime(d3d12_device *d, char *why, size_t why_size)
+{
+    char error[256];
+    d->runtime_library = dynlib_open(DMLCONF_D3D12_RUNTIME_LIBRARY, error, sizeof(error));
+    if (!d->runtime_library)
+    {
+        snprintf(why, why_size,
+                 "the D3D12 runtime is not installed: %s cannot be loaded (on Debian: apt-get install "
+                 "libvkd3d-utils1): %s",
+                 DMLCONF_D3D12_RUNTIME_LIBRARY, error);
+        return -1;
+    }
+    DYNLIB_FUNCTION(d->create_device, d->runtime_library, "D3D12CreateDevice");
+    DYNLIB_FUNCTION(d->serialize_root_signature, d->runtime_library, "D3D12SerializeRootSignature");
+    DYNLIB_FUNCTION(d->create_event, d->runtime_library, "vkd3d_create_event");
+    DYNLIB_FUNCTION(d->wait_event, d->runtime_library, "vkd3d_wait_event");
+    DYNLIB_FUNCTION(d->destroy_event, d->runtime_library, "vkd3d_destroy_event");
+    if (!d->create_device || !d->serialize_root_signature || !d->create_event || !d->wait_event || !d->destroy_event)
+    {
+        snprintf(why, why_size, "%s lacks D3D12CreateDevice, D3D12SerializeRootSignature or vkd3d's events",
+                 DMLCONF_D3D12_RUNTIME_LIBRARY);
+        return -1;
+    }
+    d->vkd3d_library = dynlib_open("libvkd3d.so.1", error, sizeof(error));
+    d->shader_library = dynlib_open("libvkd3d-shader.so.1", error, sizeof(error));
+    return 0;
+}
+
+static void describe_runtime(d3d12_device *d)
+{
+    vkd3d_shader_get_version_fn get_version = NULL;
+    DYNLIB_FUNCTION(get_version, d->shader_library, "vkd3d_shader_get_version");
+    const char *version = NULL;
+    unsigned major = 0, minor = 0;
+    if (get_version)
+        version = get_version(&major, &minor);
+    uint32_t api = d->adapter.api_version;
+    if (version)
+        snprintf(d->runtime, sizeof(d->runtime), "%s on Vulkan %u.%u.%u", version, api >> 22, (api >> 12) & 0x3ffu,
+                 api & 0xfffu);
+    else
+        snprintf(d->runtime, sizeof(d->runtime), "%s on Vulkan %u.%u.%u", DMLCONF_D3D12_RUNTIME_LIBRARY, api >> 22,
+                 (api >> 12) & 0x3ffu, api & 0xfffu);
+}
+
+static int create_root_signature(d3d12_device *d, char *why, size_t why_size)
+{
+    D3D12_ROOT_PARAMETER parameters[SCAN_ROOT_PARAMETER_UAV0 + SCAN_UAV_COUNT];
+    memset(parameters, 0, sizeof(parameters));
+    D3D12_ROOT_PARAMETER *constants = &parameters[SCAN_ROOT_PARAMETER_CONSTANTS];
+    constants->ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
+    constants->Constants.ShaderRegister = SCAN_CB_ROOT;
+    constants->Constants.Num32BitValues = SCAN_ROOT_CONSTANTS;
+    constants->ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
+    for (unsigned u = 0; u < SCAN_UAV_COUNT; ++u)
+    {
+        D3D12_ROOT_PARAMETER *uav = &parameters[SCAN_ROOT_PARAMETER_UAV0 + u];
+        uav->ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
+        uav->Descriptor.ShaderRegister = u;
+        uav->ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
+    }
+    D3D12_ROOT_SIGNATURE_DESC desc = {SCAN_ROOT_PARAMETER_UAV0 + SCAN_UAV_COUNT, parameters, 0, NULL,
+                                      D3D12_ROOT_SIGNATURE_FLAG_NONE};
+    ID3DBlob *blob = NULL, *errors = NULL;
+    char text[64];
+    HRESULT hr = d->serialize_root_signature(&desc, D3D_ROOT_SIGNATURE_VERSION_1_0, &blob, &errors);
+    if (FAILED(hr))
+    {
+        snprintf(why, why_size, "D3D12SerializeRootSignature failed: %s", d3d12_hresult_text(hr, text, sizeof(text)));
+        RELEASE(errors);
+        return -1;
+    }
+    hr = ID3D12Device_CreateRootSignature(d->device, 0, ID3D10Blob_GetBufferPointer(blob),
+                                          ID3D10Blob_GetBufferSize(blob), &IID_ID3D12RootSignature,
+                                          (void **)&d->root_signature);
+    RELEASE(blob);
+    RELEASE(errors);
+    if (FAILED(hr))
+    {
+        snprintf(why, why_size, "CreateRootSignature failed: %s", d3d12_hresult_text(hr, text, sizeof(text)));
+        return -1;
+    }
+    return 0;
+}
+
+static int create_queue_and_list(d3d12_device *d, char *why, size_t why_size)
+{
+    char text[64];
+    D3D12_COMMAND_QUEUE_DESC queue_desc = {D3D12_COMMAND_LIST_TYPE_DIRECT, 0, D3D12_COMMAND_QUEUE_FLAG_NONE, 0};
+    HRESULT hr = ID3D12Device_CreateCommandQueue(d->device, &queue_desc, &IID_ID3D12CommandQueue, (void **)&d->queue);
+    if (SUCCEEDED(hr))
+        hr = ID3D12Device_CreateCommandAllocator(d->device, D3D12_COMMAND_LIST_TYPE_DIRECT, &IID_ID3D12CommandAllocator,
+                                                 (void **)&d->allocator);
+    if (SUCCEEDED(hr))
+        hr = ID3D12Device_CreateCommandList(d->device, 0, D3D12_COMMAND_LIST_TYPE_DIRECT, d->allocator, NULL,
+                                            &IID_ID3D12GraphicsCommandList, (void **)&d->list);
+    if (SUCCEEDED(hr))
+        hr = ID3D12GraphicsCommandList_Close(d->list);
+    if (SUCCEEDED(hr))
+        hr = ID3D12Device_CreateFence(d->device, 0, D3D12_FENCE_FLAG_NONE, &IID_ID3D12Fence, (void **)&d->fence);
+    if (FAILED(hr))
+    {
+        snprintf(why, why_size, "creating the queue, command list or fence failed: %s",
+                 d3d12_hresult_text(hr, text, sizeof(text)));
+        return -1;
+    }
+    d->event = d->create_event();
+    if (!d->event)
+    {
+        snprintf(why, why_size, "vkd3d_create_event failed");
+        return -1;
+    }
+    UINT64 frequency = 0;
+    if (SUCCEEDED(ID3D12CommandQueue_GetTimestampFrequency(d->queue, &frequency)))
+        d->timestamp_frequency = frequency;
+    return 0;
+}
+
+int d3d12_device_open(d3d12_device *d, const char *which, char *why, size_t why_size)
+{
+    memset(d, 0, sizeof(*d));
+    if (load_runtime(d, why, why_size))
+        goto fail;
+
+    vulkan_adapter *adapters = NULL;
+    size_t count = 0;
+    char reason[400];
+    if (vulkan_list_adapters(&adapters, &count, reason, sizeof(reason)))
+    {
+        snprintf(why, why_size, "no adapter for vkd3d: %s", reason);
+        goto fail;
+    }
+    if ((!which || !*which) && getenv("VKD3D_VULKAN_DEVICE"))
+        which = getenv("VKD3D_VULKAN_DEVICE");
+    long pick = vulkan_pick_adapter(adapters, count, which, why, why_size);
+    if (pick < 0)
+    {
+        free(adapters);
+        goto fail;
+    }
+    d->adapter = adapters[pick];
+    d->adapter_count = count;
+    free(adapters);
+
+    char text[64];
+    HRESULT hr = create_on_adapter(d, d->adapter.index);
+    if (FAILED(hr) || !d->device)
+    {
+        snprintf(why, why_size, "D3D12CreateDevice failed on adapter %u (%s): %s", d->adapter.index, d->adapter.name,
+                 d3d12_hresult_text(hr, text, sizeof(text)));
+        goto fail;
+    }
+    vkd3d_get_physical_device_fn get_physical_device = NULL;
+    DYNLIB_FUNCTION(get_physical_device, d->vkd3d_library, "vkd3d_get_vk_physical_device");
+    if (get_physical_device)
+    {
+        vulkan_adapter actual;
+        void *physical_device = get_physical_device(d->device);
+        if (physical_device && !vulkan_describe_device(physical_device, &actual) &&
+            (actual.device_id != d->adapter.device_id || strcmp(actual.name, d->adapter.name)))
+        {
+            snprintf(why, why_size, "vkd3d created the device on \"%s\", not on the requested adapter %u \"%s\"",
+                     actual.name, d->adapter.index, d->adapter.name);
+            goto fail;
+        }
+    }
+    describe_runtime(d);
+
+    D3D12_FEATURE_DATA_SHADER_MODEL model = {D3D_SHADER_MODEL_5_1};
+    if (SUCCEEDED(ID3D12Device_CheckFeatureSupport(d->device, D3D12_FEATURE_SHADER_MODEL, &model, sizeof(model))))
+        d->shader_model = (unsigned)model.HighestShaderModel;
+    uint64_t texels = d->adapter.max_texel_buffer_elements ? d->adapter.max_texel_buffer_elements : (1u << 27);
+    d->view_bytes = texels * 4;
+
+    if (create_queue_and_list(d, why, why_size) || create_root_signature(d, why, why_size))
+        goto fail;
+    return 0;
+
+fail:
+    d3d12_device_close(d);
+    return -1;
+}
+
+int d3d12_device_create_pipeline(d3d12_device *d, const void *blob, size_t size, ID3D12PipelineState **out, char *why,
+                                 size_t why_size)
+{
+    D3D12_COMPUTE_PIPELINE_STATE_DESC desc;
+    memset(&desc, 0, sizeof(desc));
+    desc.pRootSignature = d->root_signature;
+    desc.CS.pShaderBytecode = blob;
+    desc.CS.BytecodeLength = size;
+    HRESULT hr = ID3D12Device_CreateComputePipelineState(d->device, &desc, &IID_ID3D12PipelineState, (void **)out);
+    if (FAILED(hr))
+    {
+        char text[64];
+        snprintf(why, why_size, "CreateComputePipelineState failed: %s", d3d12_hresult_text(hr, text, sizeof(text)));
+        return -1;
+    }
+    return 0;
+}
+
+ID3D12PipelineState *d3d12_device_pipeline(d3d12_device *d, const kernel_key *key, char *why, size_t why_size)
+{
+    size_t index = kernel_key_index(key);
+    if (d->pipelines[index])
+        return d->pipelines[index];
+    void *blob;
+    size_t size;
+    if (kernel_generate(key, &blob, &size, why, why_size))
+        return NULL;
+    char name[64], reason[200];
+    kernel_key_name(key, name, sizeof(name));
+    if (d3d12_device_create_pipeline(d, blob, size, &d->pipelines[index], reason, sizeof(reason)))
+        snprintf(why, why_size, "kernel %s: %s", name, reason);
+    free(blob);
+    return d->pipelines[index];
+}
+
+int d3d12_device_begin(d3d12_device *d, char *why, size_t why_size)
+{
+    char text[64];
+    HRESULT hr = ID3D12CommandAllocator_Reset(d->allocator);
+    if (SUCCEEDED(hr))
+        hr = ID3D12GraphicsCommandList_Reset(d->list, d->allocator, NULL);
+    if (FAILED(hr))
+    {
+        snprintf(why, why_size, "resetting the command list failed: %s", d3d12_hresult_text(hr, text, sizeof(text)));
+        return -1;
+    }
+    d->recording = true;
+    ID3D12GraphicsCommandList_SetComputeRootSignature(d->list, d->root_signature);
+    return 0;
+}
+
+int d3d12_device_submit(d3d12_device *d, char *why, size_t why_size)
+{
+    char text[64];
+    d->recording = false;
+    HRESULT hr = ID3D12GraphicsCommandList_Close(d->list);
+    if (FAILED(hr))
+    {
+        snprintf(why, why_size, "closing the command list failed: %s", d3d12_hresult_text(hr, text, sizeof(text)));
+        return -1;
+    }
+    ID3D12CommandList *lists[1] = {(ID3D12CommandList *)d->list};
+    ID3D12CommandQueue_ExecuteCommandLists(d->queue, 1, lists);
+    uint64_t value = ++d->fence_value;
+    hr = ID3D12CommandQueue_Signal(d->queue, d->fence, value);
+    if (SUCCEEDED(hr) && ID3D12Fence_GetCompletedValue(d->fence) < value)
+    {
+        hr = ID3D12Fence_SetEventOnCompletion(d->fence, value, d->event);
+        if (SUCCEEDED(hr))
+            d->wait_event(d->event, 0xffffffffu);
+    }
+    HRESULT removed = ID3D12Device_GetDeviceRemovedReason(d->device);
+    if (FAILED(hr) || FAILED(removed))
+    {
+        snprintf(why, why_size, "the device was lost: %s",
+                 d3d12_hresult_text(FAILED(removed) ? removed : hr, text, sizeof(text)));
+        return -1;
+    }
+    return 0;
+}
+
+int d3d12_buffer_create(d3d12_device *d, D3D12_HEAP_TYPE type, uint64_t bytes, d3d12_buffer *out, char *why,
+                        size_t why_size)
+{
+    memset(out, 0, sizeof(*out));
+    D3D12_HEAP_PROPERTIES heap = {type, D3D12_CPU_PAGE_PROPERTY_UNKNOWN, D3D12_MEMORY_POOL_UNKNOWN, 0, 0};
+    D3D12_RESOURCE_DESC desc;
+    memset(&desc, 0, sizeof(desc));
+    desc.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;
+    desc.Width = bytes ? bytes : 4;
+    desc.Height = 1;
+    desc.DepthOrArraySize = 1;
+    desc.MipLevels = 1;
+    desc.Format = DXGI_FORMAT_UNKNOWN;
+    desc.SampleDesc.Count = 1;
+    desc.Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR;
+    D3D12_RESOURCE_STATES state = D3D12_RESOURCE_STATE_COPY_DEST;
+    if (type == D3D12_HEAP_TYPE_DEFAULT)
+        desc.Flags = D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS;
+    else if (type == D3D12_HEAP_TYPE_UPLOAD)
+        state = D3D12_RESOURCE_STATE_GENERIC_READ;
+    HRESULT hr = ID3D12Device_CreateCommittedResource(d->device, &heap, D3D12_HEAP_FLAG_NONE, &desc, state, NULL,
+                                                      &IID_ID3D12Resource, (void **)&out->resource);
+    char text[64];
+    if (FAILED(hr))
+    {
+        snprintf(why, why_size, "creating a buffer of %llu bytes failed: %s", (unsigned long long)bytes,
+                 d3d12_hresult_text(hr, text, sizeof(text)));
+        return -1;
+    }
+    out->bytes = desc.Width;
+    out->address = ID3D12Resource_GetGPUVirtualAddress(out->resource);
+    if (type != D3D12_HEAP_TYPE_DEFAULT)
+    {
+        D3D12_RANGE nothing = {0, 0};
+        hr = ID3D12Resource_Map(out->resource, 0, type == D3D12_HEAP_TYPE_UPLOAD ? &nothing : NULL, &out->mapped);
+        if (FAILED(hr))
+        {
+            snprintf(why, why_size, "mapping a buffer of %llu bytes failed: %s", (unsigned long long)bytes,
+                     d3d12_hresult_text(hr, text, sizeof(text)));
+            d3d12_buffer_release(out);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void d3d12_buffer_release(d3d12_buffer *buffer)
+{
+    RELEASE(buffer->resource);
+    memset(buffer, 0, sizeof(*buffer));
+}
+
+void d3d12_transition(d3d12_device *d, ID3D12Resource *resource, D3D12_RESOURCE_STATES before,
+                      D3D12_RESOURCE_STATES after)
+{
+    D3D12_RESOURCE_BARRIER barrier;
+    memset(&barrier, 0, sizeof(barrier));
+    barrier.Type = D3D12_RESOURCE_BARRIER_TYPE_TRANSITION;
+    barrier.Transition.pResource = resource;
+    barrier.Transition.Subresource = D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES;
+    barrier.Transition.StateBefore = before;
+    barrier.Transition.StateAfter = after;
+    ID3D12GraphicsCommandList_ResourceBarrier(d->list, 1, &barrier);
+}
+
+void d3d12_uav_barrier(d3d12_device *d)
+{
+    D3D12_RESOURCE_BARRIER barrier;
+    memset(&barrier, 0, sizeof(barrier));
+    barrier.Type = D3D12_RESOURCE_BARRIER_TYPE_UAV;
+    barrier.UAV.pResource = NULL;
+    ID3D12GraphicsCommandList_ResourceBarrier(d->list, 1, &barrier);
+}

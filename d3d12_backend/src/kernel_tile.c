@@ -1,0 +1,377 @@
+/*
+ * The group-cooperative scan kernels, tile and rake.
+ *
+ * The tile scan kernel: one thread group per (line, chunk), where a chunk is
+ * a tile of (group size) * E elements (the key's shape). The group loads the tile in
+ * coalesced rows into groupshared memory, each thread combines E
+ * consecutive elements, a Hillis-Steele scan over the thread totals gives
+ * each thread its offset, each thread rescans its elements from that offset,
+ * and the group writes the tile back in coalesced rows. This is the kernel
+ * for long lines that are contiguous along the axis.
+ *
+ * A pass that only reduces (no stores) skips the tile: each thread combines
+ * its elements from memory and only the thread totals meet in groupshared
+ * memory. Full tiles take a path without bounds checks.
+ *
+ * Groupshared g0 holds the tile, skewed by one slot every 32 so that
+ * threads reading E consecutive slots do not collide on memory banks; g1
+ * holds two buffers of thread totals for the Hillis-Steele steps.
+ */
+#include "kernel_asm.h"
+#include "scan_params.h"
+
+enum
+{
+    R_ITEM = 0,  /* x work item (group), y block address, z/w scratch */
+    R_HEAD = 1,  /* work items, lines, chunks, chunk length */
+    R_AXIS = 2,  /* length, in first, in step, out first */
+    R_MORE = 3,  /* out step, flags, init base, final base */
+    R_LINE = 4,  /* x dimensions, y chunk k, z line l, w slot l*K+k */
+    R_WALK = 5,  /* x remaining line index, y in offset, z out offset, w dimension */
+    R_RANGE = 6, /* x dimension address, y first index i0, z end i1, w lane */
+    R_DIM = 7,   /* size, in stride, out stride */
+    R_ACC = 8,
+    R_PREV = 9,
+    R_VALUE = 10,
+    R_T0 = 11,
+    R_T1 = 12,
+    R_FLAGS = 13, /* x store, y exclusive, z init, w final */
+    R_POS = 14,   /* x position in the tile, y element index, z groupshared index, w element offset */
+    R_BASE = 15,  /* the chunk's initial value */
+    R_OTHER = 16,
+    R_MODE = 17, /* x: the tile is full; y: the position is inside the line */
+    R_COUNT = 18,
+    R_VALUES = 18, /* one register per element of the thread's run */
+};
+
+enum
+{
+    G_TILE = 0,
+    G_TOTALS = 1,
+};
+
+static void barrier(dxbc_program *p)
+{
+    op0(p, DXBC_OP_SYNC, DXBC_SYNC_GROUP_BARRIER | DXBC_SYNC_TGSM_FENCE);
+}
+
+/* R_POS.z = the skewed groupshared index of tile position R_POS.x. */
+static void skewed_index(dxbc_program *p)
+{
+    op3(p, DXBC_OP_USHR, D(R_POS, 2), S(R_POS, 0), I(5));
+    op3(p, DXBC_OP_IADD, D(R_POS, 2), S(R_POS, 2), S(R_POS, 0));
+}
+
+/* dst = the element at tile position R_POS.x, or the identity past the
+ * line's end (`guarded`: the tile may be partial). The guarded load reads a
+ * valid position instead and then selects the identity, so no load sits
+ * under a branch and a thread's loads can all be in flight. */
+static void load_position(dxbc_program *p, const kernel_key *key, bool guarded, unsigned dst)
+{
+    kernel_element acc_element = kernel_accumulator_element(key->element);
+    op3(p, DXBC_OP_IADD, D(R_POS, 1), S(R_POS, 0), S(R_RANGE, 1));
+    if (guarded)
+    {
+        op3(p, DXBC_OP_ULT, D(R_MODE, 1), S(R_POS, 1), S(R_RANGE, 2));
+        dxbc_operand ops[4] = {D(R_POS, 2), S(R_MODE, 1), S(R_POS, 0), I(0)};
+        dxbc_emit(p, DXBC_OP_MOVC, 0, ops, 4);
+        op4(p, DXBC_OP_IMAD, D(R_POS, 3), S(R_POS, 2), S(R_AXIS, 2), S(R_WALK, 1));
+    }
+    else
+        op4(p, DXBC_OP_IMAD, D(R_POS, 3), S(R_POS, 0), S(R_AXIS, 2), S(R_WALK, 1));
+    emit_load_element(p, key->element, SCAN_UAV_INPUT, S(R_POS, 3), dst, R_T0);
+    if (guarded)
+    {
+        emit_identity(p, acc_element, key->operation, R_OTHER);
+        emit_select(p, acc_element, dst, S(R_MODE, 1), dst, R_OTHER);
+    }
+    if (key->fault == FAULT_DROP_ELEMENT)
+    {
+        op3(p, DXBC_OP_IEQ, D(R_ITEM, 2), S(R_POS, 1), I(1));
+        emit_if(p, S(R_ITEM, 2), true);
+        emit_identity(p, acc_element, key->operation, dst);
+        emit_endif(p);
+    }
+}
+
+/* R_VALUE = the element at tile position r * group + lane (coalesced rows). */
+static void load_tile_element(dxbc_program *p, const kernel_key *key, unsigned r, bool guarded)
+{
+    op3(p, DXBC_OP_IADD, D(R_POS, 0), S(R_RANGE, 3), I(r * kernel_tile_group(key->shape)));
+    load_position(p, key, guarded, R_VALUE);
+}
+
+/* A thread's full tile: all positions inside the line. R_MODE.x = whether
+ * i0 + tile <= i1. */
+static void full_tile_flag(dxbc_program *p, unsigned tile)
+{
+    op3(p, DXBC_OP_IADD, D(R_MODE, 0), S(R_RANGE, 1), I(tile));
+    op3(p, DXBC_OP_UGE, D(R_MODE, 0), S(R_RANGE, 2), S(R_MODE, 0));
+}
+
+/* With every thread's total in G_TOTALS[lane] (and a barrier behind):
+ * scans the totals (inclusive Hillis-Steele), loads the chunk's initial
+ * value into R_BASE, lets the last thread write the chunk's total when
+ * asked (SCAN_FLAG_FINAL), and leaves in R_ACC this thread's starting value:
+ * the initial value combined with the totals of the threads before it. */
+static void scan_thread_totals(dxbc_program *p, const kernel_key *key)
+{
+    kernel_element acc_element = kernel_accumulator_element(key->element);
+    const unsigned group = kernel_tile_group(key->shape);
+    unsigned source = 0, target = group;
+    for (unsigned distance = 1; distance < group; distance *= 2)
+    {
+        op3(p, DXBC_OP_IADD, D(R_POS, 0), S(R_RANGE, 3), I(source));
+        emit_load_shared(p, acc_element, G_TOTALS, S(R_POS, 0), R_ACC, R_T0);
+        op3(p, DXBC_OP_UGE, D(R_ITEM, 2), S(R_RANGE, 3), I(distance));
+        emit_if(p, S(R_ITEM, 2), true);
+        op3(p, DXBC_OP_IADD, D(R_POS, 0), S(R_RANGE, 3), I(source - distance));
+        emit_load_shared(p, acc_element, G_TOTALS, S(R_POS, 0), R_OTHER, R_T0);
+        emit_combine(p, key, R_OTHER, R_ACC, R_T0, R_T1);
+        emit_copy(p, acc_element, R_ACC, R_OTHER);
+        emit_endif(p);
+        op3(p, DXBC_OP_IADD, D(R_POS, 0), S(R_RANGE, 3), I(target));
+        emit_store_shared(p, acc_element, G_TOTALS, S(R_POS, 0), R_ACC, R_T0);
+        barrier(p);
+        unsigned swap = source;
+        source = target;
+        target = swap;
+    }
+
+    emit_identity(p, acc_element, key->operation, R_BASE);
+    emit_if(p, S(R_FLAGS, 2), true);
+    op3(p, DXBC_OP_IADD, D(R_ITEM, 3), S(R_MORE, 2), S(R_LINE, 3));
+    emit_load_element(p, acc_element, SCAN_UAV_SCRATCH, S(R_ITEM, 3), R_BASE, R_T0);
+    emit_endif(p);
+    op3(p, DXBC_OP_IEQ, D(R_ITEM, 2), S(R_RANGE, 3), I(group - 1));
+    op3(p, DXBC_OP_AND, D(R_ITEM, 2), S(R_ITEM, 2), S(R_FLAGS, 3));
+    emit_if(p, S(R_ITEM, 2), true);
+    emit_load_shared(p, acc_element, G_TOTALS, I(source + group - 1), R_OTHER, R_T0);
+    emit_copy(p, acc_element, R_VALUE, R_BASE);
+    emit_combine(p, key, R_VALUE, R_OTHER, R_T0, R_T1);
+    op3(p, DXBC_OP_IADD, D(R_ITEM, 3), S(R_MORE, 3), S(R_LINE, 3));
+    emit_store_element(p, acc_element, SCAN_UAV_SCRATCH, S(R_ITEM, 3), R_VALUE, R_T0);
+    emit_endif(p);
+
+    emit_copy(p, acc_element, R_ACC, R_BASE);
+    emit_if(p, S(R_RANGE, 3), true);
+    op3(p, DXBC_OP_IADD, D(R_POS, 0), S(R_RANGE, 3), I(source - 1));
+    emit_load_shared(p, acc_element, G_TOTALS, S(R_POS, 0), R_OTHER, R_T0);
+    emit_combine(p, key, R_ACC, R_OTHER, R_T0, R_T1);
+    emit_endif(p);
+}
+
+/* value = exclusive ? running value before it : after it, advancing R_ACC. */
+static void rescan_value(dxbc_program *p, const kernel_key *key, unsigned value)
+{
+    kernel_element acc_element = kernel_accumulator_element(key->element);
+    emit_copy(p, acc_element, R_PREV, R_ACC);
+    emit_combine(p, key, R_ACC, value, R_T0, R_T1);
+    if (key->fault == FAULT_OFF_BY_ONE_EXCLUSIVE)
+        emit_copy(p, acc_element, value, R_ACC);
+    else
+        emit_select(p, acc_element, value, S(R_FLAGS, 1), R_PREV, R_ACC);
+}
+
+/* Stores groupshared tile position r * group + lane to the output
+ * (`guarded`: only positions before the line's end). */
+static void store_tile_element(dxbc_program *p, const kernel_key *key, unsigned r, bool guarded)
+{
+    kernel_element acc_element = kernel_accumulator_element(key->element);
+    op3(p, DXBC_OP_IADD, D(R_POS, 0), S(R_RANGE, 3), I(r * kernel_tile_group(key->shape)));
+    if (guarded)
+    {
+        op3(p, DXBC_OP_IADD, D(R_POS, 1), S(R_POS, 0), S(R_RANGE, 1));
+        op3(p, DXBC_OP_ULT, D(R_ITEM, 2), S(R_POS, 1), S(R_RANGE, 2));
+        emit_if(p, S(R_ITEM, 2), true);
+    }
+    skewed_index(p);
+    emit_load_shared(p, acc_element, G_TILE, S(R_POS, 2), R_VALUE, R_T0);
+    op4(p, DXBC_OP_IMAD, D(R_POS, 3), S(R_POS, 0), S(R_MORE, 0), S(R_WALK, 2));
+    emit_store_element(p, key->element, SCAN_UAV_OUTPUT, S(R_POS, 3), R_VALUE, R_T0);
+    if (guarded)
+        emit_endif(p);
+}
+
+void generate_tile_kernel(dxbc_program *p, const kernel_key *key)
+{
+    kernel_element element = key->element;
+    kernel_element acc_element = kernel_accumulator_element(element);
+    const unsigned group = kernel_tile_group(key->shape);
+    unsigned tile = kernel_tile_elements(element, key->shape);
+    unsigned items = tile / group;
+    unsigned acc_bytes = kernel_accumulator_bytes(element);
+
+    dxbc_program_begin(p, DXBC_PROGRAM_COMPUTE, 5, 0);
+    emit_scan_declarations(p, true);
+    dxbc_dcl_tgsm_raw(p, G_TILE, (tile + tile / 32) * acc_bytes);
+    dxbc_dcl_tgsm_raw(p, G_TOTALS, 2 * group * acc_bytes);
+    dxbc_dcl_temps(p, R_VALUES + items);
+    dxbc_dcl_thread_group(p, group, 1, 1);
+    emit_scan_prologue(p, true);
+    /* A full tile (the common case) needs no bounds checks. */
+    full_tile_flag(p, tile);
+
+    emit_if(p, S(R_FLAGS, 0), false);
+    {
+        /* Reduce only: each thread combines its elements straight from
+         * memory (any order will do), no tile in groupshared memory. */
+        emit_identity(p, acc_element, key->operation, R_ACC);
+        for (int guarded = 0; guarded < 2; ++guarded)
+        {
+            if (!guarded)
+                emit_if(p, S(R_MODE, 0), true);
+            else
+                emit_else(p);
+            for (unsigned r = 0; r < items; ++r)
+            {
+                load_tile_element(p, key, r, guarded);
+                emit_combine(p, key, R_ACC, R_VALUE, R_T0, R_T1);
+            }
+        }
+        emit_endif(p);
+        emit_store_shared(p, acc_element, G_TOTALS, S(R_RANGE, 3), R_ACC, R_T0);
+    }
+    emit_else(p);
+    {
+        /* 1: the tile into groupshared memory, in coalesced rows;
+         * positions past the line's end hold the identity. */
+        for (int guarded = 0; guarded < 2; ++guarded)
+        {
+            if (!guarded)
+                emit_if(p, S(R_MODE, 0), true);
+            else
+                emit_else(p);
+            for (unsigned r = 0; r < items; ++r)
+            {
+                load_tile_element(p, key, r, guarded);
+                skewed_index(p);
+                emit_store_shared(p, acc_element, G_TILE, S(R_POS, 2), R_VALUE, R_T0);
+            }
+        }
+        emit_endif(p);
+        barrier(p);
+
+        /* 2: each thread's total over its `items` consecutive positions,
+         * which it keeps in registers for step 4. */
+        emit_identity(p, acc_element, key->operation, R_ACC);
+        for (unsigned r = 0; r < items; ++r)
+        {
+            op4(p, DXBC_OP_IMAD, D(R_POS, 0), S(R_RANGE, 3), I(items), I(r));
+            skewed_index(p);
+            emit_load_shared(p, acc_element, G_TILE, S(R_POS, 2), R_VALUES + r, R_T0);
+        }
+        for (unsigned r = 0; r < items; ++r)
+            emit_combine(p, key, R_ACC, R_VALUES + r, R_T0, R_T1);
+        emit_store_shared(p, acc_element, G_TOTALS, S(R_RANGE, 3), R_ACC, R_T0);
+    }
+    emit_endif(p);
+    barrier(p);
+
+    /* 3: the thread totals scanned; each thread's starting value. */
+    scan_thread_totals(p, key);
+
+    /* 4: each thread rescans its positions from its starting value, in
+     * place in groupshared memory. */
+    emit_if(p, S(R_FLAGS, 0), true);
+    for (unsigned r = 0; r < items; ++r)
+    {
+        op4(p, DXBC_OP_IMAD, D(R_POS, 0), S(R_RANGE, 3), I(items), I(r));
+        skewed_index(p);
+        rescan_value(p, key, R_VALUES + r);
+        emit_store_shared(p, acc_element, G_TILE, S(R_POS, 2), R_VALUES + r, R_T0);
+    }
+    emit_endif(p);
+    barrier(p);
+
+    /* 5: the tile back to memory in coalesced rows. */
+    emit_if(p, S(R_FLAGS, 0), true);
+    for (int guarded = 0; guarded < 2; ++guarded)
+    {
+        if (!guarded)
+            emit_if(p, S(R_MODE, 0), true);
+        else
+            emit_else(p);
+        for (unsigned r = 0; r < items; ++r)
+            store_tile_element(p, key, r, guarded);
+    }
+    emit_endif(p);
+    emit_endif(p);
+    op0(p, DXBC_OP_RET, 0);
+    dxbc_program_finish(p);
+}
+
+/* The rake kernel: the same work item and tile as the tile kernel, but each
+ * thread loads its `items` consecutive elements straight from memory into
+ * registers (the cache joins the rows of neighbouring threads), combines
+ * them, and after the scan of the thread totals rescans them in registers
+ * and stores them straight back. Only the thread totals go through
+ * groupshared memory. */
+void generate_rake_kernel(dxbc_program *p, const kernel_key *key)
+{
+    kernel_element element = key->element;
+    kernel_element acc_element = kernel_accumulator_element(element);
+    const unsigned group = kernel_tile_group(key->shape);
+    unsigned tile = kernel_tile_elements(element, key->shape);
+    unsigned items = tile / group;
+    unsigned acc_bytes = kernel_accumulator_bytes(element);
+
+    dxbc_program_begin(p, DXBC_PROGRAM_COMPUTE, 5, 0);
+    emit_scan_declarations(p, true);
+    dxbc_dcl_tgsm_raw(p, G_TOTALS, 2 * group * acc_bytes);
+    dxbc_dcl_temps(p, R_VALUES + items);
+    dxbc_dcl_thread_group(p, group, 1, 1);
+    emit_scan_prologue(p, true);
+    full_tile_flag(p, tile);
+
+    /* The thread's elements into registers, and their total. */
+    for (int guarded = 0; guarded < 2; ++guarded)
+    {
+        if (!guarded)
+            emit_if(p, S(R_MODE, 0), true);
+        else
+            emit_else(p);
+        for (unsigned e = 0; e < items; ++e)
+        {
+            op4(p, DXBC_OP_IMAD, D(R_POS, 0), S(R_RANGE, 3), I(items), I(e));
+            load_position(p, key, guarded, R_VALUES + e);
+        }
+    }
+    emit_endif(p);
+    emit_identity(p, acc_element, key->operation, R_ACC);
+    for (unsigned e = 0; e < items; ++e)
+        emit_combine(p, key, R_ACC, R_VALUES + e, R_T0, R_T1);
+    emit_store_shared(p, acc_element, G_TOTALS, S(R_RANGE, 3), R_ACC, R_T0);
+    barrier(p);
+    scan_thread_totals(p, key);
+
+    /* The rescan in registers, stored straight to memory. */
+    emit_if(p, S(R_FLAGS, 0), true);
+    for (unsigned e = 0; e < items; ++e)
+        rescan_value(p, key, R_VALUES + e);
+    for (int guarded = 0; guarded < 2; ++guarded)
+    {
+        if (!guarded)
+            emit_if(p, S(R_MODE, 0), true);
+        else
+            emit_else(p);
+        for (unsigned e = 0; e < items; ++e)
+        {
+            op4(p, DXBC_OP_IMAD, D(R_POS, 0), S(R_RANGE, 3), I(items), I(e));
+            if (guarded)
+            {
+                op3(p, DXBC_OP_IADD, D(R_POS, 1), S(R_POS, 0), S(R_RANGE, 1));
+                op3(p, DXBC_OP_ULT, D(R_ITEM, 2), S(R_POS, 1), S(R_RANGE, 2));
+                emit_if(p, S(R_ITEM, 2), true);
+            }
+            op4(p, DXBC_OP_IMAD, D(R_POS, 3), S(R_POS, 0), S(R_MORE, 0), S(R_WALK, 2));
+            emit_store_element(p, element, SCAN_UAV_OUTPUT, S(R_POS, 3), R_VALUES + e, R_T0);
+            if (guarded)
+                emit_endif(p);
+        }
+    }
+    emit_endif(p);
+    emit_endif(p);
+    op0(p, DXBC_OP_RET, 0);
+    dxbc_program_finish(p);
+}

@@ -1,0 +1,98 @@
+/*
+ * The scan kernels: which variants exist and how each is generated as a
+ * DXBC compute shader (shader model 5.0). See scan_params.h for what every
+ * kernel reads and writes.
+ */
+#ifndef DMLCONF_D3D12_KERNELS_H
+#define DMLCONF_D3D12_KERNELS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* How a kernel spreads work. */
+typedef enum kernel_kind
+{
+    KERNEL_SERIAL, /* one thread per (line, chunk), elements in sequence */
+    KERNEL_TILE,   /* one thread group per (line, chunk): a cooperative
+                    * scan of a tile through groupshared memory */
+    KERNEL_RAKE,   /* the same groups and tiles, each thread's run of
+                    * elements kept in registers */
+    KERNEL_KIND_COUNT
+} kernel_kind;
+
+/* Element storage and arithmetic. */
+typedef enum kernel_element
+{
+    ELEMENT_F32, /* float32, accumulated in float32 */
+    ELEMENT_F16, /* float16 storage, accumulated in float32 */
+    ELEMENT_I32, /* int32 and uint32: wrapping 32-bit arithmetic */
+    ELEMENT_I64, /* int64 and uint64: wrapping, in 32-bit halves */
+    ELEMENT_COUNT
+} kernel_element;
+
+typedef enum kernel_operation
+{
+    OPERATION_SUM,
+    OPERATION_PRODUCT,
+    OPERATION_COUNT
+} kernel_operation;
+
+/* Deliberately broken variants, for the self-test that proves the
+ * comparator catches a wrong kernel. */
+typedef enum kernel_fault
+{
+    FAULT_NONE,
+    FAULT_DROP_ELEMENT,         /* the second element of each line is not combined */
+    FAULT_OFF_BY_ONE_EXCLUSIVE, /* exclusive scans store the inclusive value */
+    FAULT_F16_ACCUMULATE,       /* float16 data accumulated in float16 */
+    FAULT_COUNT
+} kernel_fault;
+
+/* The tile and rake kernels' shapes: threads per group and elements per
+ * thread (half as many for 64-bit elements). Shape 0 is the default. */
+#define TILE_SHAPE_COUNT 4u
+
+typedef struct kernel_key
+{
+    kernel_kind kind;
+    kernel_element element;
+    kernel_operation operation;
+    kernel_fault fault;
+    unsigned shape; /* tile and rake kernels: 0 .. TILE_SHAPE_COUNT-1; serial: 0 */
+} kernel_key;
+
+/* A dense index for a key (0 .. KERNEL_VARIANT_COUNT-1), for caches. */
+#define KERNEL_VARIANT_COUNT                                                                                           \
+    ((size_t)KERNEL_KIND_COUNT * ELEMENT_COUNT * OPERATION_COUNT * FAULT_COUNT * TILE_SHAPE_COUNT)
+size_t kernel_key_index(const kernel_key *key);
+/* The key of a dense index (the inverse of kernel_key_index). */
+kernel_key kernel_key_from_index(size_t index);
+
+/* Whether a variant is generated at all (the float16-accumulation fault
+ * exists only for float16 kernels). */
+bool kernel_key_exists(const kernel_key *key);
+
+/* A stable name such as "tile.f32.sum", "serial.f16.sum.f16-accumulate" or,
+ * for a tile shape other than the default, "tile128x16.f32.sum". */
+void kernel_key_name(const kernel_key *key, char *out, size_t size);
+
+/* Bytes of one element in storage and in the scratch (accumulator) buffer. */
+unsigned kernel_element_bytes(kernel_element element);
+unsigned kernel_accumulator_bytes(kernel_element element);
+/* The element class that scans a buffer of this class's accumulators
+ * (float16 totals are float32). */
+kernel_element kernel_accumulator_element(kernel_element element);
+/* A tile shape's threads per group, and its elements per tile for this
+ * class (tile and rake kernels). */
+unsigned kernel_tile_group(unsigned shape);
+unsigned kernel_tile_elements(kernel_element element, unsigned shape);
+/* Parses a shape's name ("256x16": group x elements per 32-bit thread);
+ * false when there is no such shape. */
+bool kernel_tile_shape_from_name(const char *name, unsigned *shape);
+
+/* Generates the variant as a DXBC container. Returns 0 with *blob
+ * (malloc'ed; the caller frees it) and *size, or -1 with a sentence in
+ * `why` (out of memory, or an emitter error). */
+int kernel_generate(const kernel_key *key, void **blob, size_t *size, char *why, size_t why_size);
+
+#endif /* DMLCONF_D3D12_KERNELS_H */

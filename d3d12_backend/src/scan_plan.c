@@ -1,0 +1,456 @@
+/*
+ * Planning a cumulative operator as kernel passes (see scan_plan.h).
+ */
+#include "scan_plan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The folded non-axis dimensions of a block of lines, fastest first. */
+typedef struct line_dims
+{
+    unsigned count;
+    uint64_t size[DMLCONF_MAX_DIMENSIONS];
+    uint64_t in_stride[DMLCONF_MAX_DIMENSIONS];
+    uint64_t out_stride[DMLCONF_MAX_DIMENSIONS];
+} line_dims;
+
+/* One scan problem: every line of a block over one segment of the axis. */
+typedef struct problem
+{
+    kernel_element element;
+    uint8_t in_region, out_region;
+    bool exclusive;
+    line_dims dims;
+    uint64_t lines;
+    uint64_t n;
+    int64_t in_first, out_first; /* element offsets of line 0's first element in scan order */
+    int64_t in_step, out_step;
+    bool carry_in, carry_out;
+    uint64_t carry_base; /* scratch accumulator index of line 0's carry */
+} problem;
+
+typedef struct plan_context
+{
+    const plan_limits *limits;
+    kernel_operation operation;
+    kernel_element job_element;
+    job_plan *plan;
+    uint64_t scratch_next; /* next free scratch accumulator */
+    char *why;
+    size_t why_size;
+    int failed;
+} plan_context;
+
+bool plan_element_of(dmlconf_data_type type, kernel_element *element)
+{
+    switch (type)
+    {
+    case DMLCONF_DATA_TYPE_FLOAT32:
+        *element = ELEMENT_F32;
+        return true;
+    case DMLCONF_DATA_TYPE_FLOAT16:
+        *element = ELEMENT_F16;
+        return true;
+    case DMLCONF_DATA_TYPE_INT32:
+    case DMLCONF_DATA_TYPE_UINT32:
+        *element = ELEMENT_I32;
+        return true;
+    case DMLCONF_DATA_TYPE_INT64:
+    case DMLCONF_DATA_TYPE_UINT64:
+        *element = ELEMENT_I64;
+        return true;
+    default:
+        return false;
+    }
+}
+
+void plan_release(job_plan *plan)
+{
+    free(plan->passes);
+    memset(plan, 0, sizeof(*plan));
+}
+
+static void fail(plan_context *ctx, const char *message)
+{
+    if (!ctx->failed)
+    {
+        ctx->failed = 1;
+        snprintf(ctx->why, ctx->why_size, "%s", message);
+    }
+}
+
+static plan_pass *add_pass(plan_context *ctx)
+{
+    job_plan *plan = ctx->plan;
+    if (plan->count == plan->capacity)
+    {
+        size_t capacity = plan->capacity ? plan->capacity * 2 : 8;
+        plan_pass *grown = realloc(plan->passes, capacity * sizeof(*grown));
+        if (!grown)
+        {
+            fail(ctx, "out of memory for the dispatch plan");
+            return NULL;
+        }
+        plan->passes = grown;
+        plan->capacity = capacity;
+    }
+    plan_pass *pass = &plan->passes[plan->count++];
+    memset(pass, 0, sizeof(*pass));
+    return pass;
+}
+
+static uint64_t scratch_alloc(plan_context *ctx, uint64_t count)
+{
+    uint64_t base = ctx->scratch_next;
+    ctx->scratch_next += count;
+    return base;
+}
+
+/* The element-offset span of the lines (the largest line offset). */
+static uint64_t line_span(const line_dims *dims, bool input)
+{
+    uint64_t span = 0;
+    for (unsigned d = 0; d < dims->count; ++d)
+        span += (dims->size[d] - 1) * (input ? dims->in_stride[d] : dims->out_stride[d]);
+    return span;
+}
+
+/* Byte range [lo, hi) touched by n elements from `first` by `step` over
+ * every line, in elements of `bytes` bytes; whole 32-bit words. */
+static void touched_range(const line_dims *dims, bool input, int64_t first, int64_t step, uint64_t n, unsigned bytes,
+                          uint64_t *lo, uint64_t *hi)
+{
+    int64_t last = first + (int64_t)(n - 1) * step;
+    int64_t low = first < last ? first : last;
+    int64_t high = (first < last ? last : first) + (int64_t)line_span(dims, input);
+    *lo = (uint64_t)low * bytes / 4 * 4;
+    *hi = ((uint64_t)high + 1) * bytes;
+    *hi = (*hi + 3) / 4 * 4;
+}
+
+static void emit_pass(plan_context *ctx, const problem *p, kernel_kind kind, uint64_t chunks, uint64_t chunk,
+                      uint32_t flags, uint64_t init_base, uint64_t final_base)
+{
+    plan_pass *pass = add_pass(ctx);
+    if (!pass)
+        return;
+    bool own_data = p->in_region != REGION_SCRATCH;
+    pass->key.kind = kind;
+    pass->key.element = p->element;
+    pass->key.operation = ctx->operation;
+    pass->key.fault = own_data ? ctx->limits->fault : FAULT_NONE;
+    pass->key.shape = kind == KERNEL_SERIAL ? 0 : ctx->limits->tile_shape;
+    if (!kernel_key_exists(&pass->key))
+        pass->key.fault = FAULT_NONE;
+    if (p->exclusive)
+        flags |= SCAN_FLAG_EXCLUSIVE;
+    if (kind != KERNEL_SERIAL)
+        flags |= SCAN_FLAG_CHUNK_MAJOR;
+
+    uint32_t *w = pass->params;
+    w[SCAN_P_WORK_ITEMS] = (uint32_t)(p->lines * chunks);
+    w[SCAN_P_LINES] = (uint32_t)p->lines;
+    w[SCAN_P_CHUNKS] = (uint32_t)chunks;
+    w[SCAN_P_CHUNK] = (uint32_t)chunk;
+    w[SCAN_P_LENGTH] = (uint32_t)p->n;
+    w[SCAN_P_IN_FIRST] = (uint32_t)p->in_first;
+    w[SCAN_P_IN_STEP] = (uint32_t)p->in_step;
+    w[SCAN_P_OUT_FIRST] = (uint32_t)p->out_first;
+    w[SCAN_P_OUT_STEP] = (uint32_t)p->out_step;
+    w[SCAN_P_FLAGS] = flags;
+    w[SCAN_P_INIT_BASE] = (uint32_t)init_base;
+    w[SCAN_P_FINAL_BASE] = (uint32_t)final_base;
+    w[SCAN_P_DIMENSIONS] = p->dims.count;
+    for (unsigned d = 0; d < p->dims.count; ++d)
+    {
+        w[SCAN_P_DIMENSION0 + 4 * d] = (uint32_t)p->dims.size[d];
+        w[SCAN_P_DIMENSION0 + 4 * d + 1] = (uint32_t)p->dims.in_stride[d];
+        w[SCAN_P_DIMENSION0 + 4 * d + 2] = (uint32_t)p->dims.out_stride[d];
+    }
+
+    unsigned element_bytes = kernel_element_bytes(p->element);
+    unsigned acc_bytes = kernel_accumulator_bytes(ctx->job_element);
+    pass->region[0] = p->in_region;
+    pass->region[1] = p->out_region;
+    pass->region[2] = REGION_SCRATCH;
+    pass->element_bytes[0] = element_bytes;
+    pass->element_bytes[1] = element_bytes;
+    pass->element_bytes[2] = acc_bytes;
+    pass->used[0] = true;
+    touched_range(&p->dims, true, p->in_first, p->in_step, p->n, element_bytes, &pass->lo[0], &pass->hi[0]);
+    pass->used[1] = (flags & SCAN_FLAG_STORE) != 0;
+    if (pass->used[1])
+        touched_range(&p->dims, false, p->out_first, p->out_step, p->n, element_bytes, &pass->lo[1], &pass->hi[1]);
+    uint64_t slots = p->lines * chunks;
+    uint64_t lo = UINT64_MAX, hi = 0;
+    if (flags & SCAN_FLAG_INIT)
+    {
+        lo = init_base;
+        hi = init_base + slots;
+    }
+    if (flags & SCAN_FLAG_FINAL)
+    {
+        lo = final_base < lo ? final_base : lo;
+        hi = final_base + slots > hi ? final_base + slots : hi;
+    }
+    pass->used[2] = hi > 0;
+    if (pass->used[2])
+    {
+        pass->lo[2] = lo * acc_bytes;
+        pass->hi[2] = hi * acc_bytes;
+    }
+}
+
+static uint64_t divide_up(uint64_t a, uint64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+static bool magnitude_at_most_one(int64_t step)
+{
+    return step >= -1 && step <= 1;
+}
+
+/* Plans one problem: a single scan pass, or reduce / scan the totals /
+ * rescan from the offsets. */
+static void plan_problem(plan_context *ctx, const problem *p)
+{
+    if (ctx->failed)
+        return;
+    const plan_limits *limits = ctx->limits;
+    bool contiguous = magnitude_at_most_one(p->in_step) && magnitude_at_most_one(p->out_step);
+    kernel_kind kind = limits->forced                                  ? limits->forced_kind
+                       : contiguous && p->n >= limits->tile_min_length ? limits->group_kind
+                                                                       : KERNEL_SERIAL;
+    bool tile = kind != KERNEL_SERIAL;
+    uint64_t chunk, chunks;
+    if (tile)
+    {
+        /* Whole tiles (the kernels' fast path) and one partial tile. */
+        chunk = kernel_tile_elements(p->element, limits->tile_shape);
+        chunks = divide_up(p->n, chunk);
+    }
+    else
+    {
+        /* A chunk holds at least two elements, so that every level of
+         * totals is shorter than the level it sums. */
+        chunk = p->n;
+        uint64_t min_chunk = limits->min_chunk > 2 ? limits->min_chunk : 2;
+        if (limits->max_chunk && p->n > limits->max_chunk)
+            chunk = limits->max_chunk > 2 ? limits->max_chunk : 2;
+        else if (p->lines < limits->parallel_items && p->n >= 2 * min_chunk)
+        {
+            uint64_t wanted = divide_up(limits->parallel_items, p->lines);
+            uint64_t by_length = divide_up(p->n, wanted);
+            chunk = by_length > min_chunk ? by_length : min_chunk;
+        }
+        chunks = divide_up(p->n, chunk);
+        chunk = divide_up(p->n, chunks);
+    }
+    uint32_t carry_flags = (p->carry_in ? SCAN_FLAG_INIT : 0u) | (p->carry_out ? SCAN_FLAG_FINAL : 0u);
+    if (chunks == 1)
+    {
+        emit_pass(ctx, p, kind, 1, chunk, SCAN_FLAG_STORE | carry_flags, p->carry_base, p->carry_base);
+        return;
+    }
+    uint64_t totals = scratch_alloc(ctx, p->lines * chunks);
+    emit_pass(ctx, p, kind, chunks, chunk, SCAN_FLAG_FINAL, 0, totals);
+
+    problem sub;
+    memset(&sub, 0, sizeof(sub));
+    sub.element = kernel_accumulator_element(p->element);
+    sub.in_region = sub.out_region = REGION_SCRATCH;
+    sub.exclusive = true;
+    sub.lines = p->lines;
+    if (p->lines > 1)
+    {
+        sub.dims.count = 1;
+        sub.dims.size[0] = p->lines;
+        sub.dims.in_stride[0] = sub.dims.out_stride[0] = chunks;
+    }
+    sub.n = chunks;
+    sub.in_first = sub.out_first = (int64_t)totals;
+    sub.in_step = sub.out_step = 1;
+    sub.carry_in = p->carry_in;
+    sub.carry_out = p->carry_out;
+    sub.carry_base = p->carry_base;
+    plan_problem(ctx, &sub);
+
+    emit_pass(ctx, p, kind, chunks, chunk, SCAN_FLAG_INIT | SCAN_FLAG_STORE, totals, 0);
+}
+
+/* A block of lines (the whole tensor, or a piece of it) before the axis is
+ * cut into segments. Offsets are of element 0 of the axis (index order). */
+typedef struct block
+{
+    line_dims dims;
+    uint64_t in_base, out_base;
+    uint64_t n;
+    uint64_t in_axis, out_axis; /* axis strides */
+} block;
+
+static uint64_t block_lines(const block *b)
+{
+    uint64_t lines = 1;
+    for (unsigned d = 0; d < b->dims.count; ++d)
+        lines *= b->dims.size[d];
+    return lines;
+}
+
+/* Plans a block's axis in segments of at most `segment` elements, carrying
+ * running totals from one segment to the next in scan order. */
+static void plan_segments(plan_context *ctx, const problem *base, const block *b, bool decreasing, uint64_t segment)
+{
+    uint64_t lines = block_lines(b);
+    uint64_t segments = divide_up(b->n, segment);
+    uint64_t carry = segments > 1 ? scratch_alloc(ctx, lines) : 0;
+    int64_t in_step = decreasing ? -(int64_t)b->in_axis : (int64_t)b->in_axis;
+    int64_t out_step = decreasing ? -(int64_t)b->out_axis : (int64_t)b->out_axis;
+    int64_t in_first = (int64_t)b->in_base + (decreasing ? (int64_t)((b->n - 1) * b->in_axis) : 0);
+    int64_t out_first = (int64_t)b->out_base + (decreasing ? (int64_t)((b->n - 1) * b->out_axis) : 0);
+    for (uint64_t s = 0; s < segments && !ctx->failed; ++s)
+    {
+        uint64_t start = s * segment;
+        uint64_t end = start + segment < b->n ? start + segment : b->n;
+        problem p = *base;
+        p.dims = b->dims;
+        p.lines = lines;
+        p.n = end - start;
+        p.in_first = in_first + (int64_t)start * in_step;
+        p.out_first = out_first + (int64_t)start * out_step;
+        p.in_step = in_step;
+        p.out_step = out_step;
+        p.carry_in = s > 0;
+        p.carry_out = s + 1 < segments;
+        p.carry_base = carry;
+        plan_problem(ctx, &p);
+    }
+}
+
+/* Cuts a block until each pass's bindings fit in `span_elements` elements
+ * of the input and the output: lines first (halving the dimension that
+ * spreads furthest) until a block's lines span at most half of it, then
+ * the axis into segments. */
+static void plan_block(plan_context *ctx, const problem *base, const block *b, bool decreasing, uint64_t span_elements)
+{
+    if (ctx->failed)
+        return;
+    uint64_t in_lines = line_span(&b->dims, true), out_lines = line_span(&b->dims, false);
+    uint64_t widest = in_lines > out_lines ? in_lines : out_lines;
+    if (widest > span_elements / 2)
+    {
+        unsigned pick = 0;
+        uint64_t pick_span = 0;
+        for (unsigned d = 0; d < b->dims.count; ++d)
+        {
+            uint64_t stride =
+                b->dims.in_stride[d] > b->dims.out_stride[d] ? b->dims.in_stride[d] : b->dims.out_stride[d];
+            uint64_t spread = (b->dims.size[d] - 1) * stride;
+            if (b->dims.size[d] > 1 && spread >= pick_span)
+            {
+                pick = d;
+                pick_span = spread;
+            }
+        }
+        block first = *b, second = *b;
+        uint64_t half = b->dims.size[pick] / 2;
+        first.dims.size[pick] = half;
+        second.dims.size[pick] = b->dims.size[pick] - half;
+        second.in_base += half * b->dims.in_stride[pick];
+        second.out_base += half * b->dims.out_stride[pick];
+        plan_block(ctx, base, &first, decreasing, span_elements);
+        plan_block(ctx, base, &second, decreasing, span_elements);
+        return;
+    }
+    uint64_t segment = b->n;
+    if (b->in_axis && (b->n - 1) * b->in_axis + in_lines >= span_elements)
+    {
+        uint64_t fit = (span_elements - 1 - in_lines) / b->in_axis + 1;
+        segment = fit < segment ? fit : segment;
+    }
+    if (b->out_axis && (b->n - 1) * b->out_axis + out_lines >= span_elements)
+    {
+        uint64_t fit = (span_elements - 1 - out_lines) / b->out_axis + 1;
+        segment = fit < segment ? fit : segment;
+    }
+    plan_segments(ctx, base, b, decreasing, segment ? segment : 1);
+}
+
+/* Folds the non-axis dimensions of `desc` into `dims`, fastest first. */
+static void fold_dimensions(const dmlconf_scan_desc *desc, line_dims *dims)
+{
+    memset(dims, 0, sizeof(*dims));
+    for (uint32_t i = desc->input.dimension_count; i-- > 0;)
+    {
+        if (i == desc->axis || desc->input.sizes[i] == 1)
+            continue;
+        uint64_t size = desc->input.sizes[i];
+        uint64_t in_stride = dmlconf_tensor_stride(&desc->input, i);
+        uint64_t out_stride = dmlconf_tensor_stride(&desc->output, i);
+        if (dims->count)
+        {
+            unsigned last = dims->count - 1;
+            if (in_stride == dims->in_stride[last] * dims->size[last] &&
+                out_stride == dims->out_stride[last] * dims->size[last])
+            {
+                dims->size[last] *= size;
+                continue;
+            }
+        }
+        dims->size[dims->count] = size;
+        dims->in_stride[dims->count] = in_stride;
+        dims->out_stride[dims->count] = out_stride;
+        dims->count++;
+    }
+}
+
+int plan_job(const dmlconf_scan_desc *desc, const plan_limits *limits, job_plan *plan, char *why, size_t why_size)
+{
+    kernel_element element;
+    if (!plan_element_of(desc->input.data_type, &element))
+    {
+        snprintf(why, why_size, "the kernels do not compute %s", dmlconf_data_type_name(desc->input.data_type));
+        return -1;
+    }
+    plan_context ctx = {limits,   desc->op == DMLCONF_OPERATOR_CUMULATIVE_PRODUCT ? OPERATION_PRODUCT : OPERATION_SUM,
+                        element,  plan,
+                        0,        why,
+                        why_size, 0};
+    block whole;
+    memset(&whole, 0, sizeof(whole));
+    fold_dimensions(desc, &whole.dims);
+    whole.n = desc->input.sizes[desc->axis];
+    whole.in_axis = dmlconf_tensor_stride(&desc->input, desc->axis);
+    whole.out_axis = dmlconf_tensor_stride(&desc->output, desc->axis);
+
+    problem base;
+    memset(&base, 0, sizeof(base));
+    base.element = element;
+    base.in_region = desc->in_place ? REGION_OUTPUT : REGION_INPUT;
+    base.out_region = REGION_OUTPUT;
+    base.exclusive = desc->exclusive;
+
+    /* The widest span a binding may take, in elements. */
+    unsigned bytes = kernel_element_bytes(element);
+    uint64_t span_elements = limits->max_span_bytes / bytes;
+    if (span_elements < 16)
+    {
+        snprintf(why, why_size, "one buffer view holds only %llu bytes", (unsigned long long)limits->max_span_bytes);
+        return -1;
+    }
+    uint64_t in_total = line_span(&whole.dims, true) + (whole.n - 1) * whole.in_axis + 1;
+    uint64_t out_total = line_span(&whole.dims, false) + (whole.n - 1) * whole.out_axis + 1;
+    if (in_total <= span_elements && out_total <= span_elements)
+        plan_segments(&ctx, &base, &whole, desc->direction == DMLCONF_AXIS_DIRECTION_DECREASING, whole.n);
+    else
+        plan_block(&ctx, &base, &whole, desc->direction == DMLCONF_AXIS_DIRECTION_DECREASING, span_elements);
+    if (ctx.failed)
+    {
+        plan_release(plan);
+        return -1;
+    }
+    plan->scratch_bytes = ctx.scratch_next * kernel_accumulator_bytes(element);
+    return 0;
+}

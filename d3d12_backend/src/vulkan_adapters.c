@@ -1,0 +1,319 @@
+/*
+ * Enumerating Vulkan physical devices through the loader opened at run time.
+ */
+#include "vulkan_adapters.h"
+
+#include "dynlib.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(_WIN32)
+#define VULKAN_LIBRARY "vulkan-1.dll"
+#define VKAPI          __stdcall
+#else
+#define VULKAN_LIBRARY "libvulkan.so.1"
+#define VKAPI
+#endif
+
+/* The parts of the Vulkan API used here, laid out as vulkan_core.h does. */
+enum
+{
+    VK_STRUCTURE_TYPE_APPLICATION_INFO = 0,
+    VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO = 1,
+    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2 = 1000059001,
+    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES = 1000196000,
+    VK_SUCCESS = 0,
+    VK_INCOMPLETE = 5,
+};
+#define VK_API_VERSION(major, minor) ((uint32_t)(major) << 22 | (uint32_t)(minor) << 12)
+
+typedef struct vk_application_info
+{
+    int32_t type;
+    const void *next;
+    const char *application_name;
+    uint32_t application_version;
+    const char *engine_name;
+    uint32_t engine_version;
+    uint32_t api_version;
+} vk_application_info;
+
+typedef struct vk_instance_create_info
+{
+    int32_t type;
+    const void *next;
+    uint32_t flags;
+    const vk_application_info *application;
+    uint32_t layer_count;
+    const char *const *layers;
+    uint32_t extension_count;
+    const char *const *extensions;
+} vk_instance_create_info;
+
+/* VkPhysicalDeviceProperties is 824 bytes; only its head and two limits are
+ * read, at their fixed offsets. */
+#define PROPERTIES_BYTES                 824u
+#define OFFSET_API_VERSION               0u
+#define OFFSET_DRIVER_VERSION            4u
+#define OFFSET_VENDOR_ID                 8u
+#define OFFSET_DEVICE_ID                 12u
+#define OFFSET_DEVICE_TYPE               16u
+#define OFFSET_DEVICE_NAME               20u
+#define OFFSET_LIMITS                    296u
+#define OFFSET_MAX_TEXEL_BUFFER_ELEMENTS (OFFSET_LIMITS + 20u)
+#define OFFSET_MAX_PUSH_CONSTANTS_SIZE   (OFFSET_LIMITS + 32u)
+
+typedef struct vk_properties2
+{
+    int32_t type;
+    void *next;
+    uint64_t properties[(PROPERTIES_BYTES + 7) / 8];
+} vk_properties2;
+
+typedef struct vk_driver_properties
+{
+    int32_t type;
+    void *next;
+    uint32_t driver_id;
+    char driver_name[256];
+    char driver_info[256];
+    uint8_t conformance_version[4];
+} vk_driver_properties;
+
+typedef int32_t(VKAPI *create_instance_fn)(const vk_instance_create_info *, const void *, void **);
+typedef void(VKAPI *destroy_instance_fn)(void *, const void *);
+typedef int32_t(VKAPI *enumerate_devices_fn)(void *, uint32_t *, void **);
+typedef void(VKAPI *get_properties_fn)(void *, void *);
+typedef void(VKAPI *get_properties2_fn)(void *, vk_properties2 *);
+
+typedef struct vulkan_loader
+{
+    void *library;
+    create_instance_fn create_instance;
+    destroy_instance_fn destroy_instance;
+    enumerate_devices_fn enumerate_devices;
+    get_properties_fn get_properties;
+    get_properties2_fn get_properties2;
+} vulkan_loader;
+
+static int open_loader(vulkan_loader *loader, char *why, size_t why_size)
+{
+    char error[200];
+    memset(loader, 0, sizeof(*loader));
+    loader->library = dynlib_open(VULKAN_LIBRARY, error, sizeof(error));
+    if (!loader->library)
+    {
+        snprintf(why, why_size, "no Vulkan loader (%s; install libvulkan1): %s", VULKAN_LIBRARY, error);
+        return -1;
+    }
+    DYNLIB_FUNCTION(loader->create_instance, loader->library, "vkCreateInstance");
+    DYNLIB_FUNCTION(loader->destroy_instance, loader->library, "vkDestroyInstance");
+    DYNLIB_FUNCTION(loader->enumerate_devices, loader->library, "vkEnumeratePhysicalDevices");
+    DYNLIB_FUNCTION(loader->get_properties, loader->library, "vkGetPhysicalDeviceProperties");
+    DYNLIB_FUNCTION(loader->get_properties2, loader->library, "vkGetPhysicalDeviceProperties2");
+    if (!loader->create_instance || !loader->destroy_instance || !loader->enumerate_devices || !loader->get_properties)
+    {
+        snprintf(why, why_size, "the Vulkan loader %s lacks the core 1.0 entry points", VULKAN_LIBRARY);
+        dynlib_close(loader->library);
+        return -1;
+    }
+    return 0;
+}
+
+static uint32_t read_u32(const unsigned char *bytes, size_t offset)
+{
+    uint32_t value;
+    memcpy(&value, bytes + offset, sizeof(value));
+    return value;
+}
+
+static void describe(const vulkan_loader *loader, void *device, unsigned index, vulkan_adapter *out)
+{
+    vk_properties2 properties2;
+    vk_driver_properties driver;
+    memset(&properties2, 0, sizeof(properties2));
+    memset(&driver, 0, sizeof(driver));
+    loader->get_properties(device, properties2.properties);
+    const unsigned char *bytes = (const unsigned char *)properties2.properties;
+    uint32_t api_version = read_u32(bytes, OFFSET_API_VERSION);
+    bool have_driver = false;
+    if (loader->get_properties2 && api_version >= VK_API_VERSION(1, 2))
+    {
+        properties2.type = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+        properties2.next = &driver;
+        driver.type = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES;
+        loader->get_properties2(device, &properties2);
+        have_driver = driver.driver_name[0] != '\0';
+    }
+    memset(out, 0, sizeof(*out));
+    out->index = index;
+    memcpy(out->name, bytes + OFFSET_DEVICE_NAME, sizeof(out->name) - 1);
+    out->vendor_id = read_u32(bytes, OFFSET_VENDOR_ID);
+    out->device_id = read_u32(bytes, OFFSET_DEVICE_ID);
+    out->type = read_u32(bytes, OFFSET_DEVICE_TYPE);
+    out->api_version = api_version;
+    out->max_texel_buffer_elements = read_u32(bytes, OFFSET_MAX_TEXEL_BUFFER_ELEMENTS);
+    out->max_push_constant_bytes = read_u32(bytes, OFFSET_MAX_PUSH_CONSTANTS_SIZE);
+    uint32_t version = read_u32(bytes, OFFSET_DRIVER_VERSION);
+    driver.driver_name[sizeof(driver.driver_name) - 1] = '\0';
+    driver.driver_info[sizeof(driver.driver_info) - 1] = '\0';
+    if (have_driver)
+        snprintf(out->driver, sizeof(out->driver), "%.90s %.90s", driver.driver_name, driver.driver_info);
+    else if (out->vendor_id == 0x10de)
+        snprintf(out->driver, sizeof(out->driver), "NVIDIA %u.%u.%u", version >> 22, (version >> 14) & 0xffu,
+                 (version >> 6) & 0xffu);
+    else
+        snprintf(out->driver, sizeof(out->driver), "driver version %u.%u.%u", version >> 22, (version >> 12) & 0x3ffu,
+                 version & 0xfffu);
+}
+
+int vulkan_list_adapters(vulkan_adapter **adapters, size_t *count, char *why, size_t why_size)
+{
+    vulkan_loader loader;
+    if (open_loader(&loader, why, why_size))
+        return -1;
+    vk_application_info application = {
+        VK_STRUCTURE_TYPE_APPLICATION_INFO, NULL, "dmlconf", 1, "dmlconf", 1, VK_API_VERSION(1, 1)};
+    vk_instance_create_info create = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, NULL, 0, &application, 0, NULL, 0, NULL};
+    void *instance = NULL;
+    int32_t result = loader.create_instance(&create, NULL, &instance);
+    if (result != VK_SUCCESS)
+    {
+        application.api_version = VK_API_VERSION(1, 0);
+        loader.get_properties2 = NULL;
+        result = loader.create_instance(&create, NULL, &instance);
+    }
+    if (result != VK_SUCCESS)
+    {
+        snprintf(why, why_size,
+                 "no Vulkan driver could create an instance (VkResult %d; install a GPU driver or "
+                 "mesa-vulkan-drivers for lavapipe)",
+                 (int)result);
+        dynlib_close(loader.library);
+        return -1;
+    }
+    uint32_t device_count = 0;
+    void **devices = NULL;
+    result = loader.enumerate_devices(instance, &device_count, NULL);
+    if (result == VK_SUCCESS && device_count)
+    {
+        devices = calloc(device_count, sizeof(*devices));
+        if (devices)
+            result = loader.enumerate_devices(instance, &device_count, devices);
+    }
+    vulkan_adapter *list = NULL;
+    if ((result == VK_SUCCESS || result == VK_INCOMPLETE) && device_count && devices)
+    {
+        list = calloc(device_count, sizeof(*list));
+        for (uint32_t i = 0; list && i < device_count; ++i)
+            describe(&loader, devices[i], i, &list[i]);
+    }
+    free(devices);
+    loader.destroy_instance(instance, NULL);
+    dynlib_close(loader.library);
+    if (!device_count)
+    {
+        snprintf(why, why_size, "Vulkan sees no device (install a GPU driver, or mesa-vulkan-drivers for lavapipe)");
+        return -1;
+    }
+    if (!list)
+    {
+        snprintf(why, why_size, "out of memory, or the Vulkan devices could not be enumerated (VkResult %d)",
+                 (int)result);
+        return -1;
+    }
+    *adapters = list;
+    *count = device_count;
+    return 0;
+}
+
+int vulkan_describe_device(void *physical_device, vulkan_adapter *out)
+{
+    vulkan_loader loader;
+    char why[256];
+    if (open_loader(&loader, why, sizeof(why)))
+        return -1;
+    describe(&loader, physical_device, 0, out);
+    dynlib_close(loader.library);
+    return 0;
+}
+
+bool vulkan_adapter_is_software(const vulkan_adapter *adapter)
+{
+    return adapter->type == 4;
+}
+
+const char *vulkan_adapter_type_name(const vulkan_adapter *adapter)
+{
+    switch (adapter->type)
+    {
+    case 1:
+        return "integrated GPU";
+    case 2:
+        return "discrete GPU";
+    case 3:
+        return "virtual GPU";
+    case 4:
+        return "CPU";
+    default:
+        return "other";
+    }
+}
+
+/* Case-insensitive substring test. */
+static bool contains_folded(const char *text, const char *fragment)
+{
+    size_t n = strlen(fragment);
+    for (const char *p = text; *p; ++p)
+    {
+        size_t i = 0;
+        while (i < n && p[i] && tolower((unsigned char)p[i]) == tolower((unsigned char)fragment[i]))
+            ++i;
+        if (i == n)
+            return true;
+    }
+    return n == 0;
+}
+
+long vulkan_pick_adapter(const vulkan_adapter *adapters, size_t count, const char *which, char *why, size_t why_size)
+{
+    if (!which || !*which)
+    {
+        for (size_t i = 0; i < count; ++i)
+        {
+            if (adapters[i].type == 2)
+                return (long)i;
+        }
+        for (size_t i = 0; i < count; ++i)
+        {
+            if (adapters[i].type == 1)
+                return (long)i;
+        }
+        return 0;
+    }
+    bool digits = true;
+    for (const char *p = which; *p; ++p)
+        digits = digits && isdigit((unsigned char)*p);
+    if (digits && strlen(which) < 9)
+    {
+        unsigned long index = strtoul(which, NULL, 10);
+        if (index < count)
+            return (long)index;
+    }
+    else
+    {
+        for (size_t i = 0; i < count; ++i)
+        {
+            if (contains_folded(adapters[i].name, which))
+                return (long)i;
+        }
+    }
+    size_t used = (size_t)snprintf(why, why_size, "no adapter \"%s\"; %s:", which,
+                                   count == 1 ? "the only one reachable is" : "the adapters are");
+    for (size_t i = 0; i < count && used < why_size; ++i)
+        used += (size_t)snprintf(why + used, why_size - used, "%s %zu \"%s\"", i ? "," : "", i, adapters[i].name);
+    return -1;
+}
