@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# How reports/gpu/ was produced: runs on the GPU machine (Ubuntu, NVIDIA
+# driver and Vulkan ICD, no Vulkan loader, no vkd3d) from the repository
+# root, with .gpu/ carried: Debian 12 .deb files of the Vulkan loader, the GL
+# vendor libraries, vkd3d 1.2, libyaml and jansson, and .gpu/bin/ holding
+# dmlconf and dmlconf_d3d12_bench built on Debian 12. Results go to $OUT.
+#
+# Prepare (on the build machine, in the repository root):
+#   mkdir -p .gpu/bin && cd .gpu && o='-oAPT::Architecture=amd64 -oAPT::Architectures=amd64'
+#   apt-get $o download libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2 \
+#       libvkd3d1 libvkd3d-utils1 libvkd3d-shader1 libxcb-keysyms1 libyaml-0-2 libjansson4
+#   cp ../build/release/runners/dmlconf ../build/release/tools/dmlconf_d3d12_bench bin/
+set -u
+out=${OUT:-/tmp/out}
+mkdir -p "$out"
+for f in .gpu/lib{vulkan1,egl1,glvnd0,opengl0,gl1,glx0,gles2}_*.deb; do dpkg -x "$f" /; done
+ldconfig
+mkdir -p /tmp/gpu
+for f in .gpu/lib{vkd3d,xcb,yaml,jansson}*.deb; do dpkg -x "$f" /tmp/gpu; done
+export LD_LIBRARY_PATH=/tmp/gpu/usr/lib/x86_64-linux-gnu
+if [ -d /usr/local/nvidia/share/vulkan/icd.d ] && [ -z "${VK_DRIVER_FILES:-}" ]; then
+    export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+fi
+# vkd3d 1.2 prints "fixme" lines about queue flags newer than itself on
+# NVIDIA's driver; they are harmless and would drown the output.
+export VKD3D_DEBUG=${VKD3D_DEBUG:-err}
+bin=.gpu/bin
+corpus=(cases/doc cases/conformance cases/edge cases/negative)
+{
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
+    echo
+    "$bin/dmlconf" adapters
+} 2>&1 | tee "$out/adapters.txt"
+
+echo "== the corpus on the GPU"
+start=$(date +%s%N)
+"$bin/dmlconf" run --backend d3d12 -l 5_0 -q -o "$out/corpus" "${corpus[@]}"
+status=$?
+end=$(date +%s%N)
+echo "corpus: exit status $status in $(( (end - start) / 1000000 )) ms with $(nproc) worker processes" \
+    | tee "$out/corpus-time.txt"
+grep -E 'Verdict|^\| (pass|fail|skip|error|crash|timeout) ' "$out/corpus/summary.md"
+
+echo "== the corpus with each kernel and the cutting paths forced"
+for knob in DMLCONF_D3D12_KERNEL=tile DMLCONF_D3D12_KERNEL=rake DMLCONF_D3D12_KERNEL=serial "DMLCONF_D3D12_KERNEL=serial DMLCONF_D3D12_CHUNK=2" \
+    DMLCONF_D3D12_VIEW_WORDS=32768; do
+    env $knob "$bin/dmlconf" run --backend d3d12 -l 5_0 -q -o "/tmp/knob" "${corpus[@]}"
+    echo "$knob: exit status $? $(grep Verdict /tmp/knob/summary.md)" | tee -a "$out/corpus-time.txt"
+done
+
+echo "== the self-test: broken kernels must be caught"
+for fault in drop-element off-by-one-exclusive f16-accumulate; do
+    DMLCONF_D3D12_FAULT=$fault "$bin/dmlconf" run --backend d3d12 -l 5_0 -q --no-repro --no-rerun \
+        -o "/tmp/fault" "${corpus[@]}"
+    echo "fault $fault: exit status $? (1 expected), $(grep -E '^\| fail \|' /tmp/fault/summary.md)" \
+        | tee -a "$out/corpus-time.txt"
+done
+
+echo "== the benchmark"
+nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,temperature.gpu,utilization.gpu --format=csv \
+    | tee "$out/clocks.txt"
+"$bin/dmlconf_d3d12_bench" 2>&1 | tee "$out/bench.txt"
+echo "== one job repeated in one process, each dispatch traced (the slowdown seen in long-lived processes)"
+DMLCONF_D3D12_TRACE=1 "$bin/dmlconf_d3d12_bench" --only "float32 2-D axis 0" --repeat 30 >/dev/null \
+    2>"$out/trace-repeat.txt"
+grep -c pass "$out/trace-repeat.txt"
+nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,temperature.gpu,utilization.gpu --format=csv,noheader \
+    | tee -a "$out/clocks.txt"
+tar -czf "$out/corpus.tar.gz" -C "$out" corpus && rm -rf "$out/corpus"
