@@ -58,26 +58,6 @@ static const char style[] =
     "svg .grid{stroke:#d0d7de;stroke-width:1;stroke-dasharray:3 3}\n"
     "footer{margin-top:3em;color:var(--muted);font-size:.85em}\n";
 
-/* Writes a fixed buffer's string escaped (it may lack its NUL). */
-static void put_field(FILE *out, const char *text, size_t size, bool attribute)
-{
-    size_t length = dmlconf_bounded_length(text, size);
-    char *copy;
-
-    if (length < size)
-    {
-        dmlconf_xml_escape(out, text, attribute);
-        return;
-    }
-    copy = malloc(length + 1);
-    if (!copy)
-        return;
-    memcpy(copy, text, length);
-    copy[length] = '\0';
-    dmlconf_xml_escape(out, copy, attribute);
-    free(copy);
-}
-
 static void put_text(FILE *out, const char *text)
 {
     dmlconf_xml_escape(out, text, false);
@@ -336,11 +316,11 @@ static void write_failing_case(FILE *out, const dmlconf_case_result *result, siz
     char command[512];
 
     fprintf(out, "<section class=\"case\" id=\"case-%zu\">\n<h3><span class=\"id\">", anchor);
-    put_field(out, result->id, sizeof(result->id), false);
+    dmlconf_xml_escape_field(out, result->id, sizeof(result->id), false);
     fputs("</span> ", out);
     put_status(out, result->status);
     fputs("</h3>\n<p class=\"where\"><span class=\"mono\">", out);
-    put_field(out, result->file, sizeof(result->file), false);
+    dmlconf_xml_escape_field(out, result->file, sizeof(result->file), false);
     fprintf(out, ":%u</span> &#183; %s &#183; %s &#183; %u dimensions &#183; minimum feature level %s",
             (unsigned)result->line, op_text(result->op), type_text(result->data_type),
             (unsigned)result->dimension_count, level_text(result->min_feature_level));
@@ -350,7 +330,7 @@ static void write_failing_case(FILE *out, const dmlconf_case_result *result, siz
     if (result->message[0])
     {
         fputs("<p class=\"message\">", out);
-        put_field(out, result->message, sizeof(result->message), false);
+        dmlconf_xml_escape_field(out, result->message, sizeof(result->message), false);
         fputs("</p>\n", out);
     }
     if (comparison->elements > 0)
@@ -394,7 +374,7 @@ static void write_failing_case(FILE *out, const dmlconf_case_result *result, siz
     if (result->repro_path[0])
     {
         fputs(" &#183; reproducer: <code>", out);
-        put_field(out, result->repro_path, sizeof(result->repro_path), false);
+        dmlconf_xml_escape_field(out, result->repro_path, sizeof(result->repro_path), false);
         fputs("</code>", out);
     }
     fputs("</p>\n</section>\n", out);
@@ -405,14 +385,14 @@ static void write_case_row(FILE *out, const dmlconf_case_result *result, const c
     fputs("<tr><td class=\"id\">", out);
     if (link)
         fprintf(out, "<a href=\"#%s\">", link);
-    put_field(out, result->id, sizeof(result->id), false);
+    dmlconf_xml_escape_field(out, result->id, sizeof(result->id), false);
     if (link)
         fputs("</a>", out);
     fputs("</td><td>", out);
     put_status(out, result->status);
     fprintf(out, "</td><td class=\"mono\">%s %s</td><td>%s</td><td>", op_text(result->op), type_text(result->data_type),
             level_text(result->min_feature_level));
-    put_field(out, result->message, sizeof(result->message), false);
+    dmlconf_xml_escape_field(out, result->message, sizeof(result->message), false);
     fputs("</td></tr>\n", out);
 }
 
@@ -493,7 +473,7 @@ int dmlconf_write_html(FILE *out, const dmlconf_run_info *info, const dmlconf_ca
     write_failing(out, results, failing, failing_count);
     write_noteworthy(out, results, noteworthy, noteworthy_count);
     fputs("<footer>dmlconf ", out);
-    put_field(out, info->dmlconf_version, sizeof(info->dmlconf_version), false);
+    dmlconf_xml_escape_field(out, info->dmlconf_version, sizeof(info->dmlconf_version), false);
     fputs(" &#183; DirectML cumulative summation and product conformance</footer>\n</body>\n</html>\n", out);
 
     if (ferror(out))

@@ -66,8 +66,7 @@ void dmlconf_xml_escape(FILE *out, const char *text, bool attribute)
     }
 }
 
-/* Writes a fixed buffer's string escaped (it may lack its NUL). */
-static void escape_field(FILE *out, const char *text, size_t size, bool attribute)
+void dmlconf_xml_escape_field(FILE *out, const char *text, size_t size, bool attribute)
 {
     size_t length = dmlconf_bounded_length(text, size);
     char *copy;
@@ -159,7 +158,7 @@ static void write_details(FILE *out, const dmlconf_case_result *result)
     const dmlconf_comparison *comparison = &result->comparison;
     char line[1024];
 
-    escape_field(out, result->message, sizeof(result->message), false);
+    dmlconf_xml_escape_field(out, result->message, sizeof(result->message), false);
     fputc('\n', out);
     if (comparison->elements > 0)
     {
@@ -183,7 +182,7 @@ static void write_details(FILE *out, const dmlconf_case_result *result)
         fputc('\n', out);
     }
     fputs("case: ", out);
-    escape_field(out, result->file, sizeof(result->file), false);
+    dmlconf_xml_escape_field(out, result->file, sizeof(result->file), false);
     fprintf(out, ":%u (%s, %s, %u dimensions, min feature level %s)\n", (unsigned)result->line, op_text(result->op),
             type_text(result->data_type), (unsigned)result->dimension_count,
             dmlconf_feature_level_name(result->min_feature_level)
@@ -196,7 +195,7 @@ static void write_details(FILE *out, const dmlconf_case_result *result)
     if (result->repro_path[0])
     {
         fputs("reproducer: ", out);
-        escape_field(out, result->repro_path, sizeof(result->repro_path), false);
+        dmlconf_xml_escape_field(out, result->repro_path, sizeof(result->repro_path), false);
         fputc('\n', out);
     }
 }
@@ -207,9 +206,9 @@ static void write_testcase(FILE *out, const dmlconf_case_result *result)
     const char *message = result->message[0] ? result->message : dmlconf_status_text(result->status);
 
     fputs("    <testcase name=\"", out);
-    escape_field(out, result->id, sizeof(result->id), true);
+    dmlconf_xml_escape_field(out, result->id, sizeof(result->id), true);
     fprintf(out, "\" classname=\"dmlconf.%s.%s\" file=\"", op_text(result->op), type_text(result->data_type));
-    escape_field(out, result->file, sizeof(result->file), true);
+    dmlconf_xml_escape_field(out, result->file, sizeof(result->file), true);
     fprintf(out, "\" line=\"%u\" time=\"%.6f\"", (unsigned)result->line, seconds_of(result));
     if (kind == JUNIT_PASS && result->status != DMLCONF_STATUS_FLAKE)
     {
@@ -221,7 +220,8 @@ static void write_testcase(FILE *out, const dmlconf_case_result *result)
     {
         const char *element = kind == JUNIT_FAILURE ? "failure" : kind == JUNIT_ERROR ? "error" : "skipped";
         fprintf(out, "      <%s type=\"%s\" message=\"", element, dmlconf_status_text(result->status));
-        escape_field(out, message, result->message[0] ? sizeof(result->message) : strlen(message) + 1, true);
+        dmlconf_xml_escape_field(out, message, result->message[0] ? sizeof(result->message) : strlen(message) + 1,
+                                 true);
         fputs("\">", out);
         write_details(out, result);
         fprintf(out, "</%s>\n", element);
@@ -229,7 +229,7 @@ static void write_testcase(FILE *out, const dmlconf_case_result *result)
     else
     {
         fprintf(out, "      <system-out>flaky: passed after %u attempts; ", (unsigned)result->attempts);
-        escape_field(out, result->message, sizeof(result->message), false);
+        dmlconf_xml_escape_field(out, result->message, sizeof(result->message), false);
         fputs("</system-out>\n", out);
     }
     fputs("    </testcase>\n", out);
@@ -320,9 +320,9 @@ int dmlconf_write_junit(FILE *out, const dmlconf_run_info *info, const dmlconf_c
                 "time=\"%.6f\" timestamp=\"",
                 op_text(head->op), type_text(head->data_type), suite.tests, suite.failures, suite.errors, suite.skipped,
                 suite.seconds);
-        escape_field(out, info->started_utc, sizeof(info->started_utc), true);
+        dmlconf_xml_escape_field(out, info->started_utc, sizeof(info->started_utc), true);
         fputs("\" hostname=\"", out);
-        escape_field(out, info->host, sizeof(info->host), true);
+        dmlconf_xml_escape_field(out, info->host, sizeof(info->host), true);
         fputs("\">\n", out);
         write_properties(out, fields);
         for (size_t i = first; i < end; ++i)

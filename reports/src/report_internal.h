@@ -182,6 +182,9 @@ char *dmlconf_results_header_line(const dmlconf_run_info *info);
  * return in attributes become character references, other control
  * characters and invalid UTF-8 become U+FFFD. */
 void dmlconf_xml_escape(FILE *out, const char *text, bool attribute);
+/* The same for a fixed-size buffer's string, which may lack its NUL (a
+ * record's field filled to the brim). */
+void dmlconf_xml_escape_field(FILE *out, const char *text, size_t size, bool attribute);
 
 /* ---- matrix.c ---------------------------------------------------------------- */
 
