@@ -637,6 +637,10 @@ void loader_finish_case(loader *L, loader_draft *d, size_t errors_before)
     {
         loader_finish_data(L, d, &desc, &d->input, true, &input);
     }
+    else if (d->set[DMLCONF_CASE_FIELD_INPUT])
+    {
+        loader_report_inexact(L, d, &d->input);
+    }
     if (values_ok && d->set[DMLCONF_CASE_FIELD_EXPECTED] && !d->bad[DMLCONF_CASE_FIELD_EXPECTED] && !negative)
     {
         loader_finish_data(L, d, &desc, &d->expected, false, &expected);

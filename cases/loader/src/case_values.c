@@ -152,7 +152,7 @@ static void finish_inline(loader *L, const loader_draft *d, const dmlconf_scan_d
     size_t size = dmlconf_value_size(type), i;
     uint64_t count = dmlconf_tensor_element_count(tensor);
     char why[256], sizes[128];
-    unsigned char *values, element[8];
+    unsigned char *values;
     uint32_t k;
 
     format_dims(tensor->sizes, tensor->dimension_count, sizes, sizeof(sizes));
@@ -193,23 +193,8 @@ static void finish_inline(loader *L, const loader_draft *d, const dmlconf_scan_d
     }
     if (data->direct)
     {
-        if (is_input && !d->round_inputs)
-        {
-            for (i = 0; i < data->inexact_count; ++i)
-            {
-                if (i >= DMLCONF_CASE_MAX_LIST_ERRORS || data->errors >= DMLCONF_CASE_MAX_LIST_ERRORS)
-                {
-                    data->errors += data->inexact_count - i;
-                    data->bad = true;
-                    break;
-                }
-                dmlconf_value_parse(type, data->inexact[i].text, false, element, why, sizeof(why));
-                loader_data_error(L, data,
-                                  loader_source_mark(&L->source, data->inexact[i].line, data->inexact[i].column),
-                                  "%s item %" PRIu64 ": %s", what, data->inexact[i].index, why);
-            }
-            loader_data_error_summary(L, data, what);
-        }
+        if (is_input)
+            loader_report_inexact(L, d, data);
         if (data->errors)
         {
             return;
@@ -389,6 +374,27 @@ static void finish_generator(loader *L, const dmlconf_scan_desc *desc, loader_da
         check_shared_storage(L, data, desc, values, count);
         free(values);
     }
+}
+
+void loader_report_inexact(loader *L, const loader_draft *d, loader_data *data)
+{
+    unsigned char element[8];
+    char why[256];
+    if (!data->direct || d->round_inputs)
+        return;
+    for (size_t i = 0; i < data->inexact_count; ++i)
+    {
+        if (i >= DMLCONF_CASE_MAX_LIST_ERRORS || data->errors >= DMLCONF_CASE_MAX_LIST_ERRORS)
+        {
+            data->errors += data->inexact_count - i;
+            data->bad = true;
+            break;
+        }
+        dmlconf_value_parse(data->direct_type, data->inexact[i].text, false, element, why, sizeof(why));
+        loader_data_error(L, data, loader_source_mark(&L->source, data->inexact[i].line, data->inexact[i].column),
+                          "input item %" PRIu64 ": %s", data->inexact[i].index, why);
+    }
+    loader_data_error_summary(L, data, "input");
 }
 
 void loader_finish_data(loader *L, const loader_draft *d, const dmlconf_scan_desc *desc, loader_data *data,

@@ -256,6 +256,11 @@ bool loader_read_data(loader *L, loader_data *data, bool is_input, dmlconf_data_
 /* Finishes a value node once the case's desc is known (case_values.c):
  * parses inline values, checks a .npy header or a generator, into *out
  * (which the caller frees with loader_case_data_free). Errors are reported. */
+/* Reports the input values that were not exactly representable, unless the
+ * case set round_inputs (they were parsed as the list was read, before the
+ * case's round_inputs was known). Called when the input is finished, and for
+ * an input already in error, so every bad value of a list is reported. */
+void loader_report_inexact(loader *L, const loader_draft *d, loader_data *data);
 void loader_finish_data(loader *L, const loader_draft *d, const dmlconf_scan_desc *desc, loader_data *data,
                         bool is_input, dmlconf_case_data *out);
 
