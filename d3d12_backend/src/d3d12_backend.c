@@ -140,7 +140,14 @@ static int d3d12_open(const dmlconf_backend_config *config, dmlconf_backend **ou
      * kernel runs only when forced (DMLCONF_D3D12_KERNEL=tile). */
     b->limits.parallel_items = software ? 256u : 262144u;
     b->limits.min_chunk = software ? 64u : 128u;
-    b->limits.tile_min_length = software ? UINT32_MAX : 8192u;
+    /* From 4096 elements: the chunk totals of a 10^8-element 1-D scan
+     * (8139) are then scanned by one thread group in one dispatch. */
+    b->limits.tile_min_length = software ? UINT32_MAX : 4096u;
+    /* Tile-kernel chunks: enough 64-thread groups for about two rounds of
+     * the GPU's resident groups, at least 8 tiles each; on lavapipe chunks
+     * of 2 tiles, so that the forced-tile tests walk tiles and chunk. */
+    b->limits.tile_groups = software ? 4u : 8192u;
+    b->limits.tile_min_tiles = software ? 2u : 8u;
     b->limits.group_kind = KERNEL_TILE;
     if (read_knobs(b, why, why_size))
     {

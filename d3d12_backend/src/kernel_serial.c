@@ -7,6 +7,9 @@
 #include "kernel_asm.h"
 #include "scan_params.h"
 
+/* Elements per round of the unrolled loop. */
+#define SERIAL_UNROLL 8u
+
 /* Registers. */
 enum
 {
@@ -25,11 +28,8 @@ enum
     R_T1 = 12,
     R_FLAGS = 13, /* x store, y exclusive, z/w out offset and index in the unrolled loop */
     R_X = 14,     /* the unrolled loop's elements */
-    R_COUNT = 14 + 4,
+    R_COUNT = 14 + SERIAL_UNROLL,
 };
-
-/* Elements per round of the unrolled loop. */
-#define SERIAL_UNROLL 4u
 
 /* Combines the element in register `value` (its index `index`) into the
  * accumulator and, when the pass stores, stores the running value before
@@ -74,7 +74,7 @@ void generate_serial_kernel(dxbc_program *p, const kernel_key *key)
     emit_load_element(p, kernel_accumulator_element(element), SCAN_UAV_SCRATCH, S(R_ITEM, 3), R_ACC, R_T0);
     emit_endif(p);
 
-    /* Four elements at a time while four remain: their loads are issued
+    /* SERIAL_UNROLL elements at a time while as many remain: their loads are issued
      * together, then combined and stored in order. */
     emit_loop(p);
     op3(p, DXBC_OP_IADD, D(R_ITEM, 2), S(R_RANGE, 1), I(SERIAL_UNROLL));

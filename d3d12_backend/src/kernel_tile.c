@@ -2,16 +2,19 @@
  * The group-cooperative scan kernels, tile and rake.
  *
  * The tile scan kernel: one thread group per (line, chunk), where a chunk is
- * a tile of (group size) * E elements (the key's shape). The group loads the tile in
- * coalesced rows into groupshared memory, each thread combines E
- * consecutive elements, a Hillis-Steele scan over the thread totals gives
- * each thread its offset, each thread rescans its elements from that offset,
- * and the group writes the tile back in coalesced rows. This is the kernel
- * for long lines that are contiguous along the axis.
+ * one or more tiles of (group size) * E elements (the key's shape), walked
+ * in order with the running value carried from tile to tile. For each
+ * tile the group loads it in coalesced rows into groupshared memory, each
+ * thread combines E consecutive elements, a Hillis-Steele scan over the
+ * thread totals gives each thread its offset, each thread rescans its
+ * elements from that offset, and the group writes the tile back in
+ * coalesced rows. This is the kernel for long lines that are contiguous
+ * along the axis.
  *
  * A pass that only reduces (no stores) skips the tile: each thread combines
- * its elements from memory and only the thread totals meet in groupshared
- * memory. Full tiles take a path without bounds checks.
+ * its elements of every tile from memory and only the thread totals meet
+ * in groupshared memory, once per chunk. Full tiles take a path without
+ * bounds checks.
  *
  * Groupshared g0 holds the tile, skewed by one slot every 32 so that
  * threads reading E consecutive slots do not collide on memory banks; g1
@@ -109,12 +112,22 @@ static void full_tile_flag(dxbc_program *p, unsigned tile)
     op3(p, DXBC_OP_UGE, D(R_MODE, 0), S(R_RANGE, 2), S(R_MODE, 0));
 }
 
+/* R_BASE = the chunk's initial value: the identity, or its scratch slot
+ * (SCAN_FLAG_INIT). */
+static void load_chunk_base(dxbc_program *p, const kernel_key *key)
+{
+    kernel_element acc_element = kernel_accumulator_element(key->element);
+    emit_identity(p, acc_element, key->operation, R_BASE);
+    emit_if(p, S(R_FLAGS, 2), true);
+    op3(p, DXBC_OP_IADD, D(R_ITEM, 3), S(R_MORE, 2), S(R_LINE, 3));
+    emit_load_element(p, acc_element, SCAN_UAV_SCRATCH, S(R_ITEM, 3), R_BASE, R_T0);
+    emit_endif(p);
+}
+
 /* With every thread's total in G_TOTALS[lane] (and a barrier behind):
- * scans the totals (inclusive Hillis-Steele), loads the chunk's initial
- * value into R_BASE, lets the last thread write the chunk's total when
- * asked (SCAN_FLAG_FINAL), and leaves in R_ACC this thread's starting value:
- * the initial value combined with the totals of the threads before it. */
-static void scan_thread_totals(dxbc_program *p, const kernel_key *key)
+ * scans the totals (inclusive Hillis-Steele, a barrier behind each step).
+ * Returns the offset of the buffer in G_TOTALS that holds the result. */
+static unsigned scan_thread_totals(dxbc_program *p, const kernel_key *key)
 {
     kernel_element acc_element = kernel_accumulator_element(key->element);
     const unsigned group = kernel_tile_group(key->shape);
@@ -137,27 +150,37 @@ static void scan_thread_totals(dxbc_program *p, const kernel_key *key)
         source = target;
         target = swap;
     }
+    return source;
+}
 
-    emit_identity(p, acc_element, key->operation, R_BASE);
-    emit_if(p, S(R_FLAGS, 2), true);
-    op3(p, DXBC_OP_IADD, D(R_ITEM, 3), S(R_MORE, 2), S(R_LINE, 3));
-    emit_load_element(p, acc_element, SCAN_UAV_SCRATCH, S(R_ITEM, 3), R_BASE, R_T0);
-    emit_endif(p);
-    op3(p, DXBC_OP_IEQ, D(R_ITEM, 2), S(R_RANGE, 3), I(group - 1));
-    op3(p, DXBC_OP_AND, D(R_ITEM, 2), S(R_ITEM, 2), S(R_FLAGS, 3));
-    emit_if(p, S(R_ITEM, 2), true);
-    emit_load_shared(p, acc_element, G_TOTALS, I(source + group - 1), R_OTHER, R_T0);
-    emit_copy(p, acc_element, R_VALUE, R_BASE);
-    emit_combine(p, key, R_VALUE, R_OTHER, R_T0, R_T1);
-    op3(p, DXBC_OP_IADD, D(R_ITEM, 3), S(R_MORE, 3), S(R_LINE, 3));
-    emit_store_element(p, acc_element, SCAN_UAV_SCRATCH, S(R_ITEM, 3), R_VALUE, R_T0);
-    emit_endif(p);
-
+/* After scan_thread_totals (its result at `source`): R_ACC = this thread's
+ * starting value (R_BASE combined with the totals of the threads before
+ * it), then R_BASE advanced past the whole tile. */
+static void advance_base(dxbc_program *p, const kernel_key *key, unsigned source)
+{
+    kernel_element acc_element = kernel_accumulator_element(key->element);
+    const unsigned group = kernel_tile_group(key->shape);
     emit_copy(p, acc_element, R_ACC, R_BASE);
     emit_if(p, S(R_RANGE, 3), true);
     op3(p, DXBC_OP_IADD, D(R_POS, 0), S(R_RANGE, 3), I(source - 1));
     emit_load_shared(p, acc_element, G_TOTALS, S(R_POS, 0), R_OTHER, R_T0);
     emit_combine(p, key, R_ACC, R_OTHER, R_T0, R_T1);
+    emit_endif(p);
+    emit_load_shared(p, acc_element, G_TOTALS, I(source + group - 1), R_OTHER, R_T0);
+    emit_combine(p, key, R_BASE, R_OTHER, R_T0, R_T1);
+}
+
+/* The last thread writes R_BASE, the chunk's final value, to scratch when
+ * asked (SCAN_FLAG_FINAL). */
+static void store_chunk_final(dxbc_program *p, const kernel_key *key)
+{
+    kernel_element acc_element = kernel_accumulator_element(key->element);
+    const unsigned group = kernel_tile_group(key->shape);
+    op3(p, DXBC_OP_IEQ, D(R_ITEM, 2), S(R_RANGE, 3), I(group - 1));
+    op3(p, DXBC_OP_AND, D(R_ITEM, 2), S(R_ITEM, 2), S(R_FLAGS, 3));
+    emit_if(p, S(R_ITEM, 2), true);
+    op3(p, DXBC_OP_IADD, D(R_ITEM, 3), S(R_MORE, 3), S(R_LINE, 3));
+    emit_store_element(p, acc_element, SCAN_UAV_SCRATCH, S(R_ITEM, 3), R_BASE, R_T0);
     emit_endif(p);
 }
 
@@ -193,6 +216,25 @@ static void store_tile_element(dxbc_program *p, const kernel_key *key, unsigned 
         emit_endif(p);
 }
 
+/* Moves R_RANGE.y (the tile's first index) and the offsets in R_WALK to
+ * the next tile of the chunk; R_ITEM.z = whether the chunk is done. */
+static void next_tile(dxbc_program *p, unsigned tile)
+{
+    op3(p, DXBC_OP_IADD, D(R_RANGE, 1), S(R_RANGE, 1), I(tile));
+    op4(p, DXBC_OP_IMAD, D(R_WALK, 1), I(tile), S(R_AXIS, 2), S(R_WALK, 1));
+    op4(p, DXBC_OP_IMAD, D(R_WALK, 2), I(tile), S(R_MORE, 0), S(R_WALK, 2));
+}
+
+/* Opens the loop over the chunk's tiles: leaves it once the tile's first
+ * index reaches the chunk's end, and sets R_MODE.x for a full tile. */
+static void begin_tile_loop(dxbc_program *p, unsigned tile)
+{
+    emit_loop(p);
+    op3(p, DXBC_OP_UGE, D(R_ITEM, 2), S(R_RANGE, 1), S(R_RANGE, 2));
+    emit_break_if(p, S(R_ITEM, 2));
+    full_tile_flag(p, tile);
+}
+
 void generate_tile_kernel(dxbc_program *p, const kernel_key *key)
 {
     kernel_element element = key->element;
@@ -209,14 +251,18 @@ void generate_tile_kernel(dxbc_program *p, const kernel_key *key)
     dxbc_dcl_temps(p, R_VALUES + items);
     dxbc_dcl_thread_group(p, group, 1, 1);
     emit_scan_prologue(p, true);
-    /* A full tile (the common case) needs no bounds checks. */
-    full_tile_flag(p, tile);
+    load_chunk_base(p, key);
 
+    /* The chunk is walked one tile at a time (the loop's bounds are the
+     * same for the whole group, so its barriers are reached by all). */
     emit_if(p, S(R_FLAGS, 0), false);
     {
-        /* Reduce only: each thread combines its elements straight from
-         * memory (any order will do), no tile in groupshared memory. */
+        /* Reduce only: each thread combines its elements of every tile
+         * straight from memory (any order will do), no tile in
+         * groupshared memory; the thread totals are scanned once. A full
+         * tile (the common case) needs no bounds checks. */
         emit_identity(p, acc_element, key->operation, R_ACC);
+        begin_tile_loop(p, tile);
         for (int guarded = 0; guarded < 2; ++guarded)
         {
             if (!guarded)
@@ -230,10 +276,15 @@ void generate_tile_kernel(dxbc_program *p, const kernel_key *key)
             }
         }
         emit_endif(p);
+        next_tile(p, tile);
+        emit_endloop(p);
         emit_store_shared(p, acc_element, G_TOTALS, S(R_RANGE, 3), R_ACC, R_T0);
+        barrier(p);
+        advance_base(p, key, scan_thread_totals(p, key));
     }
     emit_else(p);
     {
+        begin_tile_loop(p, tile);
         /* 1: the tile into groupshared memory, in coalesced rows;
          * positions past the line's end hold the identity. */
         for (int guarded = 0; guarded < 2; ++guarded)
@@ -264,39 +315,42 @@ void generate_tile_kernel(dxbc_program *p, const kernel_key *key)
         for (unsigned r = 0; r < items; ++r)
             emit_combine(p, key, R_ACC, R_VALUES + r, R_T0, R_T1);
         emit_store_shared(p, acc_element, G_TOTALS, S(R_RANGE, 3), R_ACC, R_T0);
-    }
-    emit_endif(p);
-    barrier(p);
+        barrier(p);
 
-    /* 3: the thread totals scanned; each thread's starting value. */
-    scan_thread_totals(p, key);
+        /* 3: the thread totals scanned; each thread's starting value, and
+         * the running value past the tile for the next one. */
+        advance_base(p, key, scan_thread_totals(p, key));
 
-    /* 4: each thread rescans its positions from its starting value, in
-     * place in groupshared memory. */
-    emit_if(p, S(R_FLAGS, 0), true);
-    for (unsigned r = 0; r < items; ++r)
-    {
-        op4(p, DXBC_OP_IMAD, D(R_POS, 0), S(R_RANGE, 3), I(items), I(r));
-        skewed_index(p);
-        rescan_value(p, key, R_VALUES + r);
-        emit_store_shared(p, acc_element, G_TILE, S(R_POS, 2), R_VALUES + r, R_T0);
-    }
-    emit_endif(p);
-    barrier(p);
-
-    /* 5: the tile back to memory in coalesced rows. */
-    emit_if(p, S(R_FLAGS, 0), true);
-    for (int guarded = 0; guarded < 2; ++guarded)
-    {
-        if (!guarded)
-            emit_if(p, S(R_MODE, 0), true);
-        else
-            emit_else(p);
+        /* 4: each thread rescans its positions from its starting value, in
+         * place in groupshared memory. */
         for (unsigned r = 0; r < items; ++r)
-            store_tile_element(p, key, r, guarded);
+        {
+            op4(p, DXBC_OP_IMAD, D(R_POS, 0), S(R_RANGE, 3), I(items), I(r));
+            skewed_index(p);
+            rescan_value(p, key, R_VALUES + r);
+            emit_store_shared(p, acc_element, G_TILE, S(R_POS, 2), R_VALUES + r, R_T0);
+        }
+        barrier(p);
+
+        /* 5: the tile back to memory in coalesced rows; the barrier behind
+         * keeps the next tile out of groupshared memory until every
+         * thread is done with this one. */
+        for (int guarded = 0; guarded < 2; ++guarded)
+        {
+            if (!guarded)
+                emit_if(p, S(R_MODE, 0), true);
+            else
+                emit_else(p);
+            for (unsigned r = 0; r < items; ++r)
+                store_tile_element(p, key, r, guarded);
+        }
+        emit_endif(p);
+        barrier(p);
+        next_tile(p, tile);
+        emit_endloop(p);
     }
     emit_endif(p);
-    emit_endif(p);
+    store_chunk_final(p, key);
     op0(p, DXBC_OP_RET, 0);
     dxbc_program_finish(p);
 }
@@ -343,7 +397,9 @@ void generate_rake_kernel(dxbc_program *p, const kernel_key *key)
         emit_combine(p, key, R_ACC, R_VALUES + e, R_T0, R_T1);
     emit_store_shared(p, acc_element, G_TOTALS, S(R_RANGE, 3), R_ACC, R_T0);
     barrier(p);
-    scan_thread_totals(p, key);
+    load_chunk_base(p, key);
+    advance_base(p, key, scan_thread_totals(p, key));
+    store_chunk_final(p, key);
 
     /* The rescan in registers, stored straight to memory. */
     emit_if(p, S(R_FLAGS, 0), true);

@@ -228,8 +228,20 @@ static void plan_problem(plan_context *ctx, const problem *p)
     uint64_t chunk, chunks;
     if (tile)
     {
-        /* Whole tiles (the kernels' fast path) and one partial tile. */
+        /* Whole tiles (the kernels' fast path) and one partial tile. The
+         * tile kernel walks several tiles per chunk: as few chunks as fill
+         * the device, each at least `tile_min_tiles` long, so that fewer
+         * totals are left to scan (a line that short is scanned in one
+         * pass, reading its data once). */
         chunk = kernel_tile_elements(p->element, limits->tile_shape);
+        uint64_t tiles = divide_up(p->n, chunk);
+        if (kind == KERNEL_TILE && limits->tile_groups)
+        {
+            uint64_t per_line = p->lines >= limits->tile_groups ? 1 : divide_up(limits->tile_groups, p->lines);
+            uint64_t walk = divide_up(tiles, per_line);
+            uint64_t least = limits->tile_min_tiles < tiles ? limits->tile_min_tiles : tiles;
+            chunk *= walk > least ? walk : least;
+        }
         chunks = divide_up(p->n, chunk);
     }
     else

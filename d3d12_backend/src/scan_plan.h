@@ -33,6 +33,8 @@ typedef struct plan_limits
     uint32_t tile_min_length; /* lines at least this long and contiguous use `group_kind` */
     kernel_kind group_kind;   /* the cooperative kernel for those: KERNEL_TILE or KERNEL_RAKE */
     unsigned tile_shape;      /* their shape (kernels.h) */
+    uint32_t tile_groups;     /* tile kernel: work items that fill the device (0: a chunk is one tile) */
+    uint32_t tile_min_tiles;  /* tile kernel: the fewest tiles a chunk walks, where the line has them */
     bool forced;              /* every pass uses `forced_kind` (a test knob) */
     kernel_kind forced_kind;
     uint64_t max_span_bytes; /* the widest byte range one binding of one pass may touch */

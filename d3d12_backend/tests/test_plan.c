@@ -269,6 +269,8 @@ static plan_limits limits_for(int which)
     {
     case 0: /* a GPU's defaults, in miniature */
         limits.min_chunk = 4;
+        limits.tile_groups = 4;
+        limits.tile_min_tiles = 2;
         break;
     case 1: /* chunks of 2: deep recursion over the totals */
         limits.forced = true;
@@ -279,6 +281,8 @@ static plan_limits limits_for(int which)
         limits.forced = true;
         limits.forced_kind = KERNEL_TILE;
         limits.tile_shape = 3;
+        limits.tile_groups = 2;
+        limits.tile_min_tiles = 3;
         break;
     case 3: /* views of 256 bytes: pieces of lines and segments with carries */
         limits.max_span_bytes = 256;
