@@ -140,7 +140,9 @@ typedef struct runner_schedule
     dmlconf_backend_config backend_config;
     runner_config config;
     unsigned jobs;          /* worker processes; 0 runs in this process */
-    double timeout_seconds; /* per case; 0: none */
+    double timeout_seconds; /* per batch: a case above 2^20 elements runs alone and has
+                             * it whole; a batch of smaller cases must finish within it
+                             * too; 0: none */
     runner_info_callback on_info;
     runner_finish_callback on_finish; /* may be NULL */
     runner_result_callback on_result;

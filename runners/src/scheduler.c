@@ -24,6 +24,8 @@
 /* Cases sent to a worker at once. Small batches keep crash retries cheap;
  * big enough that pipe traffic costs nothing next to the work. */
 #define BATCH_CASES 32u
+/* Cases above this many elements run in a batch of their own. */
+#define LARGE_CASE_ELEMENTS (UINT64_C(1) << 20)
 /* Seconds a worker may take to open its backend. */
 #define OPEN_TIMEOUT 120.0
 
@@ -252,7 +254,7 @@ static bool send_batch(scheduler *s, worker *w)
     w->batch_count = count;
     w->received = 0;
     double timeout = s->schedule->timeout_seconds;
-    w->deadline = timeout > 0.0 ? seconds_now() + timeout * count : 0.0;
+    w->deadline = timeout > 0.0 ? seconds_now() + timeout : 0.0;
     if (write_all(w->to_worker, &count, sizeof(count)) || write_all(w->to_worker, w->batch, count * sizeof(uint32_t)))
         w->deadline = seconds_now(); /* treat as lost at the next check */
     return true;
@@ -443,7 +445,12 @@ int runner_schedule_run(const runner_schedule *schedule, const dmlconf_case *con
         goto done;
     }
     for (size_t i = 0; i < count; ++i)
+    {
         s.queue[i] = (uint32_t)i;
+        /* A large case runs alone, so every batch gets one case's timeout:
+         * a batch of small cases that hangs is caught within it. */
+        s.single[i] = dmlconf_case_element_count(cases[i]) > LARGE_CASE_ELEMENTS;
+    }
     s.queue_tail = count;
 
     struct sigaction ignore = {.sa_handler = SIG_IGN};
