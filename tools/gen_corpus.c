@@ -12,6 +12,7 @@
  * tools/corpus.cmake runs it to check or regenerate the committed corpus.
  */
 #include <dmlconf/oracle.h>
+#include <dmlconf/values.h>
 
 #include <float.h>
 #include <inttypes.h>
@@ -302,152 +303,14 @@ static size_t type_size(dmlconf_data_type type)
 
 /* ==== Exact value formatting ============================================== */
 
-static unsigned bit_length(uint64_t x)
-{
-    unsigned n = 0;
-    while (x)
-    {
-        ++n;
-        x >>= 1;
-    }
-    return n;
-}
-
-/* Writes (-1)^negative * m * 2^e exactly: an integer or a short decimal
- * fraction when that is exact and at most 12 binary places long, else a C99
- * hex float. m < 2^53. */
-static void format_dyadic(bool negative, uint64_t m, int e, char *out, size_t size)
-{
-    const char *sign = negative ? "-" : "";
-    if (m == 0)
-    {
-        snprintf(out, size, "%s", negative ? "-0.0" : "0");
-        return;
-    }
-    while (!(m & 1u))
-    {
-        m >>= 1;
-        ++e;
-    }
-    unsigned length = bit_length(m);
-    if (e >= 0 && length + (unsigned)e <= 63)
-    {
-        snprintf(out, size, "%s%" PRIu64, sign, m << e);
-        return;
-    }
-    if (e < 0 && e >= -12)
-    {
-        unsigned k = (unsigned)-e;
-        uint64_t five = 1;
-        for (unsigned i = 0; i < k; ++i)
-            five *= 5u;
-        uint64_t whole = m >> k, fraction = (m & ((UINT64_C(1) << k) - 1u)) * five;
-        snprintf(out, size, "%s%" PRIu64 ".%0*" PRIu64, sign, whole, (int)k, fraction);
-        return;
-    }
-    int exponent = e + (int)length - 1;
-    uint64_t fraction = m - (UINT64_C(1) << (length - 1));
-    unsigned digits = (length - 1 + 3) / 4;
-    if (digits == 0)
-    {
-        snprintf(out, size, "%s0x1p%+d", sign, exponent);
-        return;
-    }
-    fraction <<= digits * 4 - (length - 1);
-    snprintf(out, size, "%s0x1.%0*" PRIx64 "p%+d", sign, (int)digits, fraction, exponent);
-}
-
-/* Writes one element of `type` so that it parses back to the same bits:
- * integers in decimal; floats as integers, short exact decimals or hex
- * floats; "-0.0", "inf", "-inf", "nan" (the canonical quiet NaN) and
- * "bits:0x..." for every other NaN. */
+/* Writes one element of `type` so that it parses back to the same bits
+ * without rounding: the case library's READABLE style (integers in decimal;
+ * floats as the shortest decimal when that is exact, else a hex float;
+ * "-0.0", "inf", "nan", "bits:0x..." for other NaNs). */
 static void format_element(dmlconf_data_type type, const unsigned char *element, char *out, size_t size)
 {
-    switch (type)
-    {
-    case DMLCONF_DATA_TYPE_INT32:
-    {
-        int32_t v;
-        memcpy(&v, element, sizeof(v));
-        snprintf(out, size, "%" PRId32, v);
-        return;
-    }
-    case DMLCONF_DATA_TYPE_UINT32:
-    {
-        uint32_t v;
-        memcpy(&v, element, sizeof(v));
-        snprintf(out, size, "%" PRIu32, v);
-        return;
-    }
-    case DMLCONF_DATA_TYPE_INT64:
-    {
-        int64_t v;
-        memcpy(&v, element, sizeof(v));
-        snprintf(out, size, "%" PRId64, v);
-        return;
-    }
-    case DMLCONF_DATA_TYPE_UINT64:
-    {
-        uint64_t v;
-        memcpy(&v, element, sizeof(v));
-        snprintf(out, size, "%" PRIu64, v);
-        return;
-    }
-    case DMLCONF_DATA_TYPE_FLOAT32:
-    {
-        uint32_t bits;
-        memcpy(&bits, element, sizeof(bits));
-        bool negative = bits >> 31;
-        uint32_t exponent = (bits >> 23) & 0xffu, mantissa = bits & 0x7fffffu;
-        if (exponent == 0xffu)
-        {
-            if (mantissa == 0)
-                snprintf(out, size, "%s", negative ? "-inf" : "inf");
-            else if (bits == 0x7fc00000u)
-                snprintf(out, size, "nan");
-            else
-                snprintf(out, size, "bits:0x%08" PRIx32, bits);
-            return;
-        }
-        if (exponent == 0)
-            format_dyadic(negative, mantissa, -149, out, size);
-        else
-            format_dyadic(negative, mantissa | 0x800000u, (int)exponent - 150, out, size);
-        return;
-    }
-    case DMLCONF_DATA_TYPE_FLOAT16:
-    {
-        uint16_t bits;
-        memcpy(&bits, element, sizeof(bits));
-        bool negative = bits >> 15;
-        unsigned exponent = (bits >> 10) & 0x1fu, mantissa = bits & 0x3ffu;
-        if (exponent == 0x1fu)
-        {
-            if (mantissa == 0)
-                snprintf(out, size, "%s", negative ? "-inf" : "inf");
-            else if (bits == 0x7e00u)
-                snprintf(out, size, "nan");
-            else
-                snprintf(out, size, "bits:0x%04x", (unsigned)bits);
-            return;
-        }
-        if (exponent == 0)
-            format_dyadic(negative, mantissa, -24, out, size);
-        else
-            format_dyadic(negative, mantissa | 0x400u, (int)exponent - 25, out, size);
-        return;
-    }
-    case DMLCONF_DATA_TYPE_UNKNOWN:
-    case DMLCONF_DATA_TYPE_UINT16:
-    case DMLCONF_DATA_TYPE_UINT8:
-    case DMLCONF_DATA_TYPE_INT16:
-    case DMLCONF_DATA_TYPE_INT8:
-    case DMLCONF_DATA_TYPE_FLOAT64:
-    case DMLCONF_DATA_TYPE_UINT4:
-    case DMLCONF_DATA_TYPE_INT4:
-        break;
-    }
-    snprintf(out, size, "?");
+    if (!dmlconf_value_format(type, element, DMLCONF_VALUE_STYLE_READABLE, out, size))
+        snprintf(out, size, "?");
 }
 
 /* ==== Storing values ====================================================== */
