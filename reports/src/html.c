@@ -441,21 +441,15 @@ static void write_noteworthy(FILE *out, const dmlconf_case_result *results, cons
 int dmlconf_write_html(FILE *out, const dmlconf_run_info *info, const dmlconf_case_result *results, size_t count,
                        const dmlconf_matrix *matrix, char *why, size_t why_size)
 {
-    dmlconf_info_field *fields = malloc(DMLCONF_INFO_FIELD_COUNT * sizeof(*fields));
-    size_t failing_count = 0;
-    size_t noteworthy_count = 0;
-    size_t *failing = dmlconf_select_sorted(results, count, dmlconf_result_is_failing, &failing_count);
-    size_t *noteworthy = dmlconf_select_sorted(results, count, dmlconf_result_is_noteworthy, &noteworthy_count);
-    dmlconf_run_verdict verdict;
+    dmlconf_report_view view;
     int rc = -1;
 
-    if (!fields || failing_count == SIZE_MAX || noteworthy_count == SIZE_MAX)
-    {
-        dmlconf_set_why(why, why_size, "out of memory");
+    if (dmlconf_report_view_init(&view, info, results, count, matrix, why, why_size))
         goto fail;
-    }
-    dmlconf_run_info_fields(info, fields);
-    dmlconf_matrix_verdict(matrix, &verdict);
+    const dmlconf_info_field *fields = view.fields;
+    const size_t *failing = view.failing, *noteworthy = view.noteworthy;
+    size_t failing_count = view.failing_count, noteworthy_count = view.noteworthy_count;
+    const dmlconf_run_verdict verdict = view.verdict;
 
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<title>dmlconf: ",
@@ -483,8 +477,6 @@ int dmlconf_write_html(FILE *out, const dmlconf_run_info *info, const dmlconf_ca
     }
     rc = 0;
 fail:
-    free(fields);
-    free(failing);
-    free(noteworthy);
+    dmlconf_report_view_free(&view);
     return rc;
 }

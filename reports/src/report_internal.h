@@ -152,6 +152,26 @@ typedef struct dmlconf_info_field
 } dmlconf_info_field;
 void dmlconf_run_info_fields(const dmlconf_run_info *info, dmlconf_info_field fields[DMLCONF_INFO_FIELD_COUNT]);
 
+/* What the human-readable reports (Markdown, HTML) are built from: the run
+ * info as labelled fields, the failing and the noteworthy results (indices,
+ * sorted) and the verdict. */
+typedef struct dmlconf_report_view
+{
+    dmlconf_info_field fields[DMLCONF_INFO_FIELD_COUNT];
+    size_t *failing;
+    size_t failing_count;
+    size_t *noteworthy;
+    size_t noteworthy_count;
+    dmlconf_run_verdict verdict;
+} dmlconf_report_view;
+
+/* Fills *view. Returns 0, or -1 with why set when memory runs out; free the
+ * view with dmlconf_report_view_free in both cases. */
+int dmlconf_report_view_init(dmlconf_report_view *view, const dmlconf_run_info *info,
+                             const dmlconf_case_result *results, size_t count, const dmlconf_matrix *matrix, char *why,
+                             size_t why_size);
+void dmlconf_report_view_free(dmlconf_report_view *view);
+
 /* Length of a fixed buffer's string (stops at size when there is no NUL). */
 size_t dmlconf_bounded_length(const char *text, size_t size);
 

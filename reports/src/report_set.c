@@ -171,6 +171,30 @@ void dmlconf_run_info_fields(const dmlconf_run_info *info, dmlconf_info_field fi
     copy_field(&fields[n++], "host", "Host", info->host, sizeof(info->host));
 }
 
+int dmlconf_report_view_init(dmlconf_report_view *view, const dmlconf_run_info *info,
+                             const dmlconf_case_result *results, size_t count, const dmlconf_matrix *matrix, char *why,
+                             size_t why_size)
+{
+    memset(view, 0, sizeof(*view));
+    view->failing = dmlconf_select_sorted(results, count, dmlconf_result_is_failing, &view->failing_count);
+    view->noteworthy = dmlconf_select_sorted(results, count, dmlconf_result_is_noteworthy, &view->noteworthy_count);
+    if (view->failing_count == SIZE_MAX || view->noteworthy_count == SIZE_MAX)
+    {
+        dmlconf_set_why(why, why_size, "out of memory");
+        return -1;
+    }
+    dmlconf_run_info_fields(info, view->fields);
+    dmlconf_matrix_verdict(matrix, &view->verdict);
+    return 0;
+}
+
+void dmlconf_report_view_free(dmlconf_report_view *view)
+{
+    free(view->failing);
+    free(view->noteworthy);
+    view->failing = view->noteworthy = NULL;
+}
+
 /* ---- result lists ----------------------------------------------------------------- */
 
 int dmlconf_result_list_append(dmlconf_result_list *list, const dmlconf_case_result *result)
