@@ -24,6 +24,7 @@
 #include "dxbc_container.h"
 #include "kernel_asm.h"
 
+#include <dmlconf/clock.h>
 #include <dmlconf/d3d12.h>
 
 #include <errno.h>
@@ -44,13 +45,6 @@ typedef struct bench_options
     unsigned repeat;
     bool torch;
 } bench_options;
-
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* xorshift64*: reproducible inputs. */
 static uint64_t next_random(uint64_t *state)
@@ -271,9 +265,9 @@ static int run_large(dmlconf_backend *backend, const large_case *lc, uint64_t el
         job.input_bytes = bytes;
         job.output = output;
         job.output_bytes = bytes;
-        double start = seconds_now();
+        double start = dmlconf_clock_seconds();
         backend->ops->execute(backend, &job, 1);
-        wall = seconds_now() - start;
+        wall = dmlconf_clock_seconds() - start;
         if (job.outcome != DMLCONF_JOB_DONE)
         {
             printf("%-28s failed: %s\n", lc->name, job.message);
@@ -480,7 +474,7 @@ static void release_small(small_set *set)
 
 static void run_small(dmlconf_backend *backend, small_set *set, size_t batch)
 {
-    double start = seconds_now();
+    double start = dmlconf_clock_seconds();
     size_t done = 0, failed = 0;
     double device = 0.0;
     for (size_t i = 0; i < set->count; i += batch)
@@ -498,7 +492,7 @@ static void run_small(dmlconf_backend *backend, small_set *set, size_t batch)
                 failed++;
         }
     }
-    double wall = seconds_now() - start;
+    double wall = dmlconf_clock_seconds() - start;
     printf(
         "small cases, batches of %-5zu %8zu cases in %6.2f s: %9.0f cases/s  (mean device time %.1f us per case)%s\n",
         batch, done, wall, (double)done / wall, done ? device / (double)done * 1e6 : 0.0,

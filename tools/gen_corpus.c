@@ -11,6 +11,7 @@
  * spec of the conformance sweeps is the set of tables below ("The spec").
  * tools/corpus.cmake runs it to check or regenerate the committed corpus.
  */
+#include <dmlconf/compiler.h>
 #include <dmlconf/oracle.h>
 #include <dmlconf/values.h>
 
@@ -225,9 +226,7 @@ typedef struct text
 } text;
 
 static void text_append(text *t, const char *format, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
+    DMLCONF_PRINTF_LIKE(2, 3)
     ;
 
 static void text_append(text *t, const char *format, ...)

@@ -8,6 +8,7 @@
  */
 #define _DEFAULT_SOURCE
 
+#include <dmlconf/clock.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,19 +27,12 @@
 #define DMLCONF_SOURCE_CASES "cases"
 #endif
 
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Runs a command with its output discarded; returns its exit status and the
  * peak resident set size of it and its descendants in KiB. */
 static int run(const char *const argv[], long *peak_kib, double *seconds)
 {
     fflush(NULL);
-    double start = seconds_now();
+    double start = dmlconf_clock_seconds();
     pid_t pid = fork();
     if (pid < 0)
         return -1;
@@ -53,7 +47,7 @@ static int run(const char *const argv[], long *peak_kib, double *seconds)
     struct rusage usage;
     if (wait4(pid, &status, 0, &usage) < 0)
         return -1;
-    *seconds = seconds_now() - start;
+    *seconds = dmlconf_clock_seconds() - start;
     /* The worker processes are the command's children, waited for by it:
      * RUSAGE_CHILDREN of this process covers them once the command exits. */
     struct rusage children;

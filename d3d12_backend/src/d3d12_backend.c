@@ -18,7 +18,7 @@
 
 #include <dmlconf/d3d12.h>
 
-#include "dynlib.h"
+#include <dmlconf/dynlib.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,7 +134,7 @@ static int d3d12_open(const dmlconf_backend_config *config, dmlconf_backend **ou
         return -1;
     }
     b->view_bytes = b->device.view_bytes;
-    bool software = vulkan_adapter_is_software(&b->device.adapter);
+    bool software = gpu_adapter_is_software(&b->device.adapter);
     /* A GPU wants a few hundred thousand threads in flight; lavapipe runs a
      * group per CPU thread, and its barriers are costly, so on it the tile
      * kernel runs only when forced (DMLCONF_D3D12_KERNEL=tile). */
@@ -183,18 +183,18 @@ static void d3d12_info(dmlconf_backend *backend, dmlconf_backend_info *info)
 {
     char text[512];
     const d3d12_backend *b = (const d3d12_backend *)backend;
-    const vulkan_adapter *a = &b->device.adapter;
+    const gpu_adapter *a = &b->device.adapter;
     memset(info, 0, sizeof(*info));
     snprintf(info->backend, sizeof(info->backend), "d3d12");
     snprintf(text, sizeof(text), "%s (PCI %04x:%04x, %s, adapter %u of %zu)", a->name, (unsigned)a->vendor_id,
-             (unsigned)a->device_id, vulkan_adapter_type_name(a), a->index, b->device.adapter_count);
+             (unsigned)a->device_id, gpu_adapter_type_name(a), a->index, b->device.adapter_count);
     copy_field(info->adapter, sizeof(info->adapter), text);
     copy_field(info->driver, sizeof(info->driver), a->driver);
     unsigned model = b->device.shader_model;
     snprintf(text, sizeof(text), "%s, shader model %u.%u, kernels cs_5_0%s%s%s", b->device.runtime, model >> 4,
              model & 15u, b->knobs[0] ? " [test knobs: " : "", b->knobs, b->knobs[0] ? "]" : "");
     copy_field(info->runtime, sizeof(info->runtime), text);
-    info->software = vulkan_adapter_is_software(a);
+    info->software = gpu_adapter_is_software(a);
     info->exact = false;
     info->feature_level = DMLCONF_FEATURE_LEVEL_5_0;
 }
@@ -214,29 +214,33 @@ static int d3d12_execute(dmlconf_backend *backend, dmlconf_job *jobs, size_t cou
 static int d3d12_list_adapters(dmlconf_adapter_info *adapters, size_t max, char *why, size_t why_size)
 {
     char error[256];
-    void *runtime = dynlib_open(DMLCONF_D3D12_RUNTIME_LIBRARY, error, sizeof(error));
+    void *runtime = dmlconf_dynlib_open(DMLCONF_D3D12_RUNTIME_LIBRARY, error, sizeof(error));
     if (!runtime)
     {
         snprintf(why, why_size, "the D3D12 runtime is not installed: %s cannot be loaded: %s",
                  DMLCONF_D3D12_RUNTIME_LIBRARY, error);
         return -1;
     }
-    dynlib_close(runtime);
-    vulkan_adapter *list = NULL;
+    dmlconf_dynlib_close(runtime);
+    gpu_adapter *list = NULL;
     size_t count = 0;
-    if (vulkan_list_adapters(&list, &count, why, why_size))
+    if (gpu_list_adapters(&list, &count, why, why_size))
         return -1;
     for (size_t i = 0; i < count && i < max; ++i)
     {
-        const vulkan_adapter *a = &list[i];
-        uint32_t api = a->api_version;
+        const gpu_adapter *a = &list[i];
         char text[640];
         copy_field(adapters[i].name, sizeof(adapters[i].name), a->name);
-        snprintf(text, sizeof(text), "PCI %04x:%04x, %s, driver %s, Vulkan %u.%u.%u under vkd3d, one view %llu MiB",
-                 (unsigned)a->vendor_id, (unsigned)a->device_id, vulkan_adapter_type_name(a), a->driver, api >> 22,
-                 (api >> 12) & 0x3ffu, api & 0xfffu, (unsigned long long)a->max_texel_buffer_elements * 4 / MIB);
+        snprintf(text, sizeof(text), "PCI %04x:%04x, %s, driver %s, %s", (unsigned)a->vendor_id, (unsigned)a->device_id,
+                 gpu_adapter_type_name(a), a->driver, a->api);
+        if (a->max_texel_buffer_elements)
+        {
+            size_t used = strlen(text);
+            snprintf(text + used, sizeof(text) - used, ", one view %llu MiB",
+                     (unsigned long long)a->max_texel_buffer_elements * 4 / MIB);
+        }
         copy_field(adapters[i].details, sizeof(adapters[i].details), text);
-        adapters[i].software = vulkan_adapter_is_software(a);
+        adapters[i].software = gpu_adapter_is_software(a);
     }
     free(list);
     return (int)count;

@@ -7,8 +7,9 @@
 
 #include "d3d12_device.h"
 
-#include "dynlib.h"
 #include "scan_params.h"
+#include <dmlconf/dynlib.h>
+#include <dmlconf/system_info.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,21 +51,53 @@ void d3d12_device_close(d3d12_device *d)
     if (d->event && d->destroy_event)
         d->destroy_event(d->event);
     d->event = NULL;
-    dynlib_close(d->shader_library);
-    dynlib_close(d->vkd3d_library);
-    dynlib_close(d->runtime_library);
-    d->shader_library = d->vkd3d_library = d->runtime_library = NULL;
+    dmlconf_dynlib_close(d->shader_library);
+    dmlconf_dynlib_close(d->vkd3d_library);
+    dmlconf_dynlib_close(d->runtime_library);
+    dmlconf_dynlib_close(d->dxgi_library);
+    d->shader_library = d->vkd3d_library = d->runtime_library = d->dxgi_library = NULL;
 }
 
+#if defined(_WIN32)
+/* Creates the D3D12 device on DXGI adapter `index`. */
+static HRESULT create_on_adapter(d3d12_device *d, unsigned index, char *why, size_t why_size)
+{
+    IUnknown *adapter = dxgi_open_adapter(index, &d->dxgi_library, why, why_size);
+    if (!adapter)
+        return E_FAIL;
+    HRESULT hr = d->create_device(adapter, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)&d->device);
+    IUnknown_Release(adapter);
+    return hr;
+}
+
+/* The fence waits, with Win32 events. */
+static HANDLE create_win32_event(void)
+{
+    return CreateEventA(NULL, FALSE, FALSE, NULL);
+}
+
+static unsigned int wait_win32_event(HANDLE event, unsigned int milliseconds)
+{
+    return (unsigned int)WaitForSingleObject(event, milliseconds);
+}
+
+static void destroy_win32_event(HANDLE event)
+{
+    CloseHandle(event);
+}
+#elif defined(DMLCONF_D3D12_SYSV_ABI)
+static HRESULT create_on_adapter(d3d12_device *d, unsigned index, char *why, size_t why_size)
+{
+    (void)index, (void)why, (void)why_size;
+    return d->create_device(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)&d->device);
+}
+#else
 /* Creates the D3D12 device on Vulkan physical device `index`: vkd3d picks
  * its device from VKD3D_VULKAN_DEVICE, so that is set for the call and
  * restored after it. */
-static HRESULT create_on_adapter(d3d12_device *d, unsigned index)
+static HRESULT create_on_adapter(d3d12_device *d, unsigned index, char *why, size_t why_size)
 {
-#if defined(_WIN32) || defined(DMLCONF_D3D12_SYSV_ABI)
-    (void)index;
-    return d->create_device(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)&d->device);
-#else
+    (void)why, (void)why_size;
     const char *previous = getenv("VKD3D_VULKAN_DEVICE");
     char saved[64] = "";
     bool had = previous != NULL;
@@ -79,13 +112,13 @@ static HRESULT create_on_adapter(d3d12_device *d, unsigned index)
     else
         unsetenv("VKD3D_VULKAN_DEVICE");
     return hr;
-#endif
 }
+#endif
 
 static int load_runtime(d3d12_device *d, char *why, size_t why_size)
 {
     char error[256];
-    d->runtime_library = dynlib_open(DMLCONF_D3D12_RUNTIME_LIBRARY, error, sizeof(error));
+    d->runtime_library = dmlconf_dynlib_open(DMLCONF_D3D12_RUNTIME_LIBRARY, error, sizeof(error));
     if (!d->runtime_library)
     {
         snprintf(why, why_size,
@@ -94,26 +127,47 @@ static int load_runtime(d3d12_device *d, char *why, size_t why_size)
                  DMLCONF_D3D12_RUNTIME_LIBRARY, error);
         return -1;
     }
-    DYNLIB_FUNCTION(d->create_device, d->runtime_library, "D3D12CreateDevice");
-    DYNLIB_FUNCTION(d->serialize_root_signature, d->runtime_library, "D3D12SerializeRootSignature");
-    DYNLIB_FUNCTION(d->create_event, d->runtime_library, "vkd3d_create_event");
-    DYNLIB_FUNCTION(d->wait_event, d->runtime_library, "vkd3d_wait_event");
-    DYNLIB_FUNCTION(d->destroy_event, d->runtime_library, "vkd3d_destroy_event");
+    DMLCONF_DYNLIB_FUNCTION(d->create_device, d->runtime_library, "D3D12CreateDevice");
+    DMLCONF_DYNLIB_FUNCTION(d->serialize_root_signature, d->runtime_library, "D3D12SerializeRootSignature");
+#if defined(_WIN32)
+    d->create_event = create_win32_event;
+    d->wait_event = wait_win32_event;
+    d->destroy_event = destroy_win32_event;
+    if (!d->create_device || !d->serialize_root_signature)
+    {
+        snprintf(why, why_size, "%s lacks D3D12CreateDevice or D3D12SerializeRootSignature",
+                 DMLCONF_D3D12_RUNTIME_LIBRARY);
+        return -1;
+    }
+    return 0;
+#else
+    DMLCONF_DYNLIB_FUNCTION(d->create_event, d->runtime_library, "vkd3d_create_event");
+    DMLCONF_DYNLIB_FUNCTION(d->wait_event, d->runtime_library, "vkd3d_wait_event");
+    DMLCONF_DYNLIB_FUNCTION(d->destroy_event, d->runtime_library, "vkd3d_destroy_event");
     if (!d->create_device || !d->serialize_root_signature || !d->create_event || !d->wait_event || !d->destroy_event)
     {
         snprintf(why, why_size, "%s lacks D3D12CreateDevice, D3D12SerializeRootSignature or vkd3d's events",
                  DMLCONF_D3D12_RUNTIME_LIBRARY);
         return -1;
     }
-    d->vkd3d_library = dynlib_open("libvkd3d.so.1", error, sizeof(error));
-    d->shader_library = dynlib_open("libvkd3d-shader.so.1", error, sizeof(error));
+    d->vkd3d_library = dmlconf_dynlib_open("libvkd3d.so.1", error, sizeof(error));
+    d->shader_library = dmlconf_dynlib_open("libvkd3d-shader.so.1", error, sizeof(error));
     return 0;
+#endif
 }
 
 static void describe_runtime(d3d12_device *d)
 {
+#if defined(_WIN32)
+    char file[256];
+    const char *wine = dmlconf_wine_version();
+    dmlconf_dynlib_describe(d->runtime_library, file, sizeof(file));
+    snprintf(d->runtime, sizeof(d->runtime), "%s%s%s", file[0] ? file : DMLCONF_D3D12_RUNTIME_LIBRARY,
+             wine ? ", Wine " : "", wine ? wine : "");
+    return;
+#endif
     vkd3d_shader_get_version_fn get_version = NULL;
-    DYNLIB_FUNCTION(get_version, d->shader_library, "vkd3d_shader_get_version");
+    DMLCONF_DYNLIB_FUNCTION(get_version, d->shader_library, "vkd3d_shader_get_version");
     const char *version = NULL;
     unsigned major = 0, minor = 0;
     if (get_version)
@@ -206,17 +260,19 @@ int d3d12_device_open(d3d12_device *d, const char *which, char *why, size_t why_
     if (load_runtime(d, why, why_size))
         goto fail;
 
-    vulkan_adapter *adapters = NULL;
+    gpu_adapter *adapters = NULL;
     size_t count = 0;
     char reason[400];
-    if (vulkan_list_adapters(&adapters, &count, reason, sizeof(reason)))
+    if (gpu_list_adapters(&adapters, &count, reason, sizeof(reason)))
     {
-        snprintf(why, why_size, "no adapter for vkd3d: %s", reason);
+        snprintf(why, why_size, "no adapter for %s: %s", DMLCONF_D3D12_RUNTIME_LIBRARY, reason);
         goto fail;
     }
+#if !defined(_WIN32)
     if ((!which || !*which) && getenv("VKD3D_VULKAN_DEVICE"))
         which = getenv("VKD3D_VULKAN_DEVICE");
-    long pick = vulkan_pick_adapter(adapters, count, which, why, why_size);
+#endif
+    long pick = gpu_pick_adapter(adapters, count, which, why, why_size);
     if (pick < 0)
     {
         free(adapters);
@@ -227,18 +283,23 @@ int d3d12_device_open(d3d12_device *d, const char *which, char *why, size_t why_
     free(adapters);
 
     char text[64];
-    HRESULT hr = create_on_adapter(d, d->adapter.index);
+    reason[0] = '\0';
+    HRESULT hr = create_on_adapter(d, d->adapter.index, reason, sizeof(reason));
     if (FAILED(hr) || !d->device)
     {
-        snprintf(why, why_size, "D3D12CreateDevice failed on adapter %u (%s): %s", d->adapter.index, d->adapter.name,
-                 d3d12_hresult_text(hr, text, sizeof(text)));
+        if (reason[0])
+            snprintf(why, why_size, "%s", reason);
+        else
+            snprintf(why, why_size, "D3D12CreateDevice failed on adapter %u (%s): %s", d->adapter.index,
+                     d->adapter.name, d3d12_hresult_text(hr, text, sizeof(text)));
         goto fail;
     }
+#if !defined(_WIN32)
     vkd3d_get_physical_device_fn get_physical_device = NULL;
-    DYNLIB_FUNCTION(get_physical_device, d->vkd3d_library, "vkd3d_get_vk_physical_device");
+    DMLCONF_DYNLIB_FUNCTION(get_physical_device, d->vkd3d_library, "vkd3d_get_vk_physical_device");
     if (get_physical_device)
     {
-        vulkan_adapter actual;
+        gpu_adapter actual;
         void *physical_device = get_physical_device(d->device);
         if (physical_device && !vulkan_describe_device(physical_device, &actual) &&
             (actual.device_id != d->adapter.device_id || strcmp(actual.name, d->adapter.name)))
@@ -248,6 +309,7 @@ int d3d12_device_open(d3d12_device *d, const char *which, char *why, size_t why_
             goto fail;
         }
     }
+#endif
     describe_runtime(d);
 
     D3D12_FEATURE_DATA_SHADER_MODEL model = {D3D_SHADER_MODEL_5_1};

@@ -8,8 +8,8 @@
 #define DMLCONF_D3D12_DEVICE_H
 
 #include "d3d12_com.h"
+#include "gpu_adapters.h"
 #include "kernels.h"
-#include "vulkan_adapters.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -28,18 +28,19 @@ typedef const char *(*vkd3d_shader_get_version_fn)(unsigned int *, unsigned int 
 typedef struct d3d12_device
 {
     /* The runtime. */
-    void *runtime_library; /* libvkd3d-utils.so.1 */
+    void *runtime_library; /* libvkd3d-utils.so.1; d3d12.dll on Windows */
     void *vkd3d_library;   /* libvkd3d.so.1, when present */
     void *shader_library;  /* libvkd3d-shader.so.1, when present */
+    void *dxgi_library;    /* dxgi.dll on Windows */
     d3d12_create_device_fn create_device;
     d3d12_serialize_root_signature_fn serialize_root_signature;
     vkd3d_create_event_fn create_event;
     vkd3d_wait_event_fn wait_event;
     vkd3d_destroy_event_fn destroy_event;
-    char runtime[160]; /* e.g. "vkd3d 1.2 (libvkd3d-utils.so.1) on Vulkan 1.3.230" */
+    char runtime[320]; /* e.g. "vkd3d 1.2 (libvkd3d-utils.so.1) on Vulkan 1.3.230" */
 
     /* The adapter (a Vulkan physical device) and how many exist. */
-    vulkan_adapter adapter;
+    gpu_adapter adapter;
     size_t adapter_count;
 
     ID3D12Device *device;
@@ -61,11 +62,12 @@ typedef struct d3d12_device
 
 /* Opens the runtime and creates a device on the adapter `which` (an index,
  * a name fragment, or NULL for the default). Returns 0, or -1 with a
- * sentence in `why` (no runtime, no Vulkan device, no such adapter, device
- * creation failed); `d` is then released. vkd3d takes its device index from
- * the environment variable VKD3D_VULKAN_DEVICE, which is set for the
- * duration of the call and restored afterwards (so opening is not
- * thread-safe against other code that reads the environment). */
+ * sentence in `why` (no runtime, no adapter, no such adapter, device
+ * creation failed); `d` is then released. On Linux, vkd3d takes its device
+ * index from the environment variable VKD3D_VULKAN_DEVICE, which is set for
+ * the duration of the call and restored afterwards (so opening is not
+ * thread-safe against other code that reads the environment); on Windows
+ * the device is created on the DXGI adapter. */
 int d3d12_device_open(d3d12_device *d, const char *which, char *why, size_t why_size);
 
 /* Releases everything the device holds (safe on a partly opened one). */

@@ -1,11 +1,11 @@
 /*
- * Enumerating Vulkan physical devices through the loader opened at run time.
+ * Enumerating Vulkan physical devices through the loader opened at run time
+ * (the adapters of vkd3d on Linux).
  */
-#include "vulkan_adapters.h"
+#include "gpu_adapters.h"
 
-#include "dynlib.h"
+#include <dmlconf/dynlib.h>
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,21 +103,21 @@ static int open_loader(vulkan_loader *loader, char *why, size_t why_size)
 {
     char error[200];
     memset(loader, 0, sizeof(*loader));
-    loader->library = dynlib_open(VULKAN_LIBRARY, error, sizeof(error));
+    loader->library = dmlconf_dynlib_open(VULKAN_LIBRARY, error, sizeof(error));
     if (!loader->library)
     {
         snprintf(why, why_size, "no Vulkan loader (%s; install libvulkan1): %s", VULKAN_LIBRARY, error);
         return -1;
     }
-    DYNLIB_FUNCTION(loader->create_instance, loader->library, "vkCreateInstance");
-    DYNLIB_FUNCTION(loader->destroy_instance, loader->library, "vkDestroyInstance");
-    DYNLIB_FUNCTION(loader->enumerate_devices, loader->library, "vkEnumeratePhysicalDevices");
-    DYNLIB_FUNCTION(loader->get_properties, loader->library, "vkGetPhysicalDeviceProperties");
-    DYNLIB_FUNCTION(loader->get_properties2, loader->library, "vkGetPhysicalDeviceProperties2");
+    DMLCONF_DYNLIB_FUNCTION(loader->create_instance, loader->library, "vkCreateInstance");
+    DMLCONF_DYNLIB_FUNCTION(loader->destroy_instance, loader->library, "vkDestroyInstance");
+    DMLCONF_DYNLIB_FUNCTION(loader->enumerate_devices, loader->library, "vkEnumeratePhysicalDevices");
+    DMLCONF_DYNLIB_FUNCTION(loader->get_properties, loader->library, "vkGetPhysicalDeviceProperties");
+    DMLCONF_DYNLIB_FUNCTION(loader->get_properties2, loader->library, "vkGetPhysicalDeviceProperties2");
     if (!loader->create_instance || !loader->destroy_instance || !loader->enumerate_devices || !loader->get_properties)
     {
         snprintf(why, why_size, "the Vulkan loader %s lacks the core 1.0 entry points", VULKAN_LIBRARY);
-        dynlib_close(loader->library);
+        dmlconf_dynlib_close(loader->library);
         return -1;
     }
     return 0;
@@ -130,7 +130,7 @@ static uint32_t read_u32(const unsigned char *bytes, size_t offset)
     return value;
 }
 
-static void describe(const vulkan_loader *loader, void *device, unsigned index, vulkan_adapter *out)
+static void describe(const vulkan_loader *loader, void *device, unsigned index, gpu_adapter *out)
 {
     vk_properties2 properties2;
     vk_driver_properties driver;
@@ -168,9 +168,11 @@ static void describe(const vulkan_loader *loader, void *device, unsigned index, 
     else
         snprintf(out->driver, sizeof(out->driver), "driver version %u.%u.%u", version >> 22, (version >> 12) & 0x3ffu,
                  version & 0xfffu);
+    snprintf(out->api, sizeof(out->api), "Vulkan %u.%u.%u under vkd3d", api_version >> 22, (api_version >> 12) & 0x3ffu,
+             api_version & 0xfffu);
 }
 
-int vulkan_list_adapters(vulkan_adapter **adapters, size_t *count, char *why, size_t why_size)
+int vulkan_list_devices(gpu_adapter **adapters, size_t *count, char *why, size_t why_size)
 {
     vulkan_loader loader;
     if (open_loader(&loader, why, why_size))
@@ -192,7 +194,7 @@ int vulkan_list_adapters(vulkan_adapter **adapters, size_t *count, char *why, si
                  "no Vulkan driver could create an instance (VkResult %d; install a GPU driver or "
                  "mesa-vulkan-drivers for lavapipe)",
                  (int)result);
-        dynlib_close(loader.library);
+        dmlconf_dynlib_close(loader.library);
         return -1;
     }
     uint32_t device_count = 0;
@@ -204,7 +206,7 @@ int vulkan_list_adapters(vulkan_adapter **adapters, size_t *count, char *why, si
         if (devices)
             result = loader.enumerate_devices(instance, &device_count, devices);
     }
-    vulkan_adapter *list = NULL;
+    gpu_adapter *list = NULL;
     if ((result == VK_SUCCESS || result == VK_INCOMPLETE) && device_count && devices)
     {
         list = calloc(device_count, sizeof(*list));
@@ -213,7 +215,7 @@ int vulkan_list_adapters(vulkan_adapter **adapters, size_t *count, char *why, si
     }
     free(devices);
     loader.destroy_instance(instance, NULL);
-    dynlib_close(loader.library);
+    dmlconf_dynlib_close(loader.library);
     if (!device_count)
     {
         snprintf(why, why_size, "Vulkan sees no device (install a GPU driver, or mesa-vulkan-drivers for lavapipe)");
@@ -230,90 +232,20 @@ int vulkan_list_adapters(vulkan_adapter **adapters, size_t *count, char *why, si
     return 0;
 }
 
-int vulkan_describe_device(void *physical_device, vulkan_adapter *out)
+#if !defined(_WIN32)
+int gpu_list_adapters(gpu_adapter **adapters, size_t *count, char *why, size_t why_size)
+{
+    return vulkan_list_devices(adapters, count, why, why_size);
+}
+#endif
+
+int vulkan_describe_device(void *physical_device, gpu_adapter *out)
 {
     vulkan_loader loader;
     char why[256];
     if (open_loader(&loader, why, sizeof(why)))
         return -1;
     describe(&loader, physical_device, 0, out);
-    dynlib_close(loader.library);
+    dmlconf_dynlib_close(loader.library);
     return 0;
-}
-
-bool vulkan_adapter_is_software(const vulkan_adapter *adapter)
-{
-    return adapter->type == 4;
-}
-
-const char *vulkan_adapter_type_name(const vulkan_adapter *adapter)
-{
-    switch (adapter->type)
-    {
-    case 1:
-        return "integrated GPU";
-    case 2:
-        return "discrete GPU";
-    case 3:
-        return "virtual GPU";
-    case 4:
-        return "CPU";
-    default:
-        return "other";
-    }
-}
-
-/* Case-insensitive substring test. */
-static bool contains_folded(const char *text, const char *fragment)
-{
-    size_t n = strlen(fragment);
-    for (const char *p = text; *p; ++p)
-    {
-        size_t i = 0;
-        while (i < n && p[i] && tolower((unsigned char)p[i]) == tolower((unsigned char)fragment[i]))
-            ++i;
-        if (i == n)
-            return true;
-    }
-    return n == 0;
-}
-
-long vulkan_pick_adapter(const vulkan_adapter *adapters, size_t count, const char *which, char *why, size_t why_size)
-{
-    if (!which || !*which)
-    {
-        for (size_t i = 0; i < count; ++i)
-        {
-            if (adapters[i].type == 2)
-                return (long)i;
-        }
-        for (size_t i = 0; i < count; ++i)
-        {
-            if (adapters[i].type == 1)
-                return (long)i;
-        }
-        return 0;
-    }
-    bool digits = true;
-    for (const char *p = which; *p; ++p)
-        digits = digits && isdigit((unsigned char)*p);
-    if (digits && strlen(which) < 9)
-    {
-        unsigned long index = strtoul(which, NULL, 10);
-        if (index < count)
-            return (long)index;
-    }
-    else
-    {
-        for (size_t i = 0; i < count; ++i)
-        {
-            if (contains_folded(adapters[i].name, which))
-                return (long)i;
-        }
-    }
-    size_t used = (size_t)snprintf(why, why_size, "no adapter \"%s\"; %s:", which,
-                                   count == 1 ? "the only one reachable is" : "the adapters are");
-    for (size_t i = 0; i < count && used < why_size; ++i)
-        used += (size_t)snprintf(why + used, why_size - used, "%s %zu \"%s\"", i ? "," : "", i, adapters[i].name);
-    return -1;
 }

@@ -7,7 +7,7 @@
 #include "d3d12_com.h"
 #include "dxbc_container.h"
 #include "dxbc_emit.h"
-#include "dynlib.h"
+#include <dmlconf/dynlib.h>
 #include "kernels.h"
 
 #include <check.h>
@@ -83,7 +83,7 @@ static uint32_t le32(const unsigned char *p)
 START_TEST(test_checksum_matches_vkd3d)
 {
     char why[256];
-    void *library = dynlib_open("libvkd3d-utils.so.1", why, sizeof(why));
+    void *library = dmlconf_dynlib_open("libvkd3d-utils.so.1", why, sizeof(why));
     if (!library)
     {
         /* The one assertion that needs the runtime; CI installs it. */
@@ -91,7 +91,7 @@ START_TEST(test_checksum_matches_vkd3d)
         return;
     }
     serialize_fn serialize = NULL;
-    DYNLIB_FUNCTION(serialize, library, "D3D12SerializeRootSignature");
+    DMLCONF_DYNLIB_FUNCTION(serialize, library, "D3D12SerializeRootSignature");
     ck_assert_msg(serialize != NULL, "libvkd3d-utils.so.1 has no D3D12SerializeRootSignature");
     unsigned short_tails = 0, long_tails = 0;
     /* Root signatures of 0 to 12 parameters: blobs of many lengths, so both
@@ -135,7 +135,7 @@ START_TEST(test_checksum_matches_vkd3d)
     }
     ck_assert_msg(short_tails > 0 && long_tails > 0, "the blobs met only one final-block case (%u and %u)", short_tails,
                   long_tails);
-    dynlib_close(library);
+    dmlconf_dynlib_close(library);
 }
 END_TEST
 

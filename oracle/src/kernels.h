@@ -8,6 +8,7 @@
 #ifndef DMLCONF_ORACLE_KERNELS_H
 #define DMLCONF_ORACLE_KERNELS_H
 
+#include <dmlconf/compiler.h>
 #include <dmlconf/oracle.h>
 
 /* Integer scans, wrapping modulo 2^32 / 2^64 (signedness does not change the
@@ -35,9 +36,7 @@ void oracle_side_data_product_f16(bool exclusive, size_t n, const uint16_t *in, 
 
 /* Formats a message into err (when not NULL). */
 void oracle_set_error(dmlconf_error *err, const char *format, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
+    DMLCONF_PRINTF_LIKE(2, 3)
     ;
 
 #endif /* DMLCONF_ORACLE_KERNELS_H */

@@ -5,6 +5,7 @@
  * Rules are checked in the order of dmlconf_reason, so every desc gets one
  * deterministic reason: the first rule it breaks.
  */
+#include <dmlconf/compiler.h>
 #include "kernels.h"
 
 #include <stdarg.h>
@@ -12,9 +13,7 @@
 #include <string.h>
 
 static bool fail(dmlconf_validation *out, dmlconf_reason reason, const char *format, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
+    DMLCONF_PRINTF_LIKE(3, 4)
     ;
 
 static bool fail(dmlconf_validation *out, dmlconf_reason reason, const char *format, ...)

@@ -7,6 +7,7 @@
 #ifndef DMLCONF_REPORT_INTERNAL_H
 #define DMLCONF_REPORT_INTERNAL_H
 
+#include <dmlconf/compiler.h>
 #include <dmlconf/reports.h>
 
 #include <jansson.h>
@@ -16,11 +17,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#if defined(__GNUC__)
-#define DMLCONF_PRINTF_LIKE(format_index, first_arg) __attribute__((format(printf, format_index, first_arg)))
-#else
-#define DMLCONF_PRINTF_LIKE(format_index, first_arg)
-#endif
 
 #define DMLCONF_REPLACEMENT_CHARACTER 0xfffdu
 

@@ -6,8 +6,8 @@
 
 #include "runner.h"
 
+#include <dmlconf/glob.h>
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,7 +144,7 @@ static bool matches_any(char *const *globs, size_t count, const char *id)
 {
     for (size_t i = 0; i < count; ++i)
     {
-        if (fnmatch(globs[i], id, 0) == 0)
+        if (dmlconf_glob_match(globs[i], id))
             return true;
     }
     return false;

@@ -6,17 +6,20 @@
 
 #include "runner.h"
 
+#include <dmlconf/clock.h>
 #include <dmlconf/comparator.h>
+#include <dmlconf/process.h>
 #include <dmlconf/reports.h>
+#include <dmlconf/system_info.h>
+#include <dmlconf/text.h>
+#include <dmlconf/threads.h>
 
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #ifndef DMLCONF_VERSION
 #define DMLCONF_VERSION "unknown"
@@ -72,16 +75,9 @@ typedef struct run_state
     uint64_t seed;
 } run_state;
 
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void print_progress(run_state *state, bool final)
 {
-    double now = seconds_now();
+    double now = dmlconf_clock_seconds();
     if (!final && now - state->last_progress < 0.1)
         return;
     state->last_progress = now;
@@ -150,13 +146,8 @@ static void fill_run_info(run_state *state, int argc, char **argv, uint64_t seed
     for (int i = 0; i < argc && used < sizeof(info->command_line); ++i)
         used += (size_t)snprintf(info->command_line + used, sizeof(info->command_line) - used, "%s%s", i ? " " : "",
                                  argv[i]);
-    time_t now = time(NULL);
-    struct tm utc;
-    gmtime_r(&now, &utc);
-    strftime(info->started_utc, sizeof(info->started_utc), "%Y-%m-%dT%H:%M:%SZ", &utc);
-    if (gethostname(info->host, sizeof(info->host)))
-        snprintf(info->host, sizeof(info->host), "unknown");
-    info->host[sizeof(info->host) - 1] = '\0';
+    dmlconf_clock_format_utc(time(NULL), info->started_utc, sizeof(info->started_utc));
+    dmlconf_host_name(info->host, sizeof(info->host));
 }
 
 static int parse_u64(const char *text, uint64_t *value)
@@ -170,6 +161,90 @@ static int parse_u64(const char *text, uint64_t *value)
         return -1;
     *value = v;
     return 0;
+}
+
+/* Whether workers are started as programs (`dmlconf __worker`) rather than
+ * forked: always on Windows; on POSIX when DMLCONF_WORKERS=spawn (which
+ * tests the Windows way on Linux). */
+static bool spawn_workers(void)
+{
+#if defined(_WIN32)
+    return true;
+#else
+    const char *mode = getenv("DMLCONF_WORKERS");
+    return mode && !strcmp(mode, "spawn");
+#endif
+}
+
+/* A `dmlconf __worker` command line for the schedule (cmd_worker.c), in
+ * `text` (freed by the caller with free_worker_argv). Returns the
+ * NULL-terminated argv, or NULL when memory runs out or this program's
+ * path is unknown (why set). */
+static const char **make_worker_argv(const runner_schedule *schedule, char *const *paths, size_t path_count, char *why,
+                                     size_t why_size)
+{
+    size_t most = 20 + path_count;
+    char **argv = calloc(most, sizeof(*argv));
+    if (!argv)
+    {
+        snprintf(why, why_size, "out of memory");
+        return NULL;
+    }
+    size_t n = 0;
+    char number[32];
+    bool failed = !(argv[n++] = dmlconf_process_self_path(why, why_size));
+#define ADD(text) failed = failed || !(argv[n++] = dmlconf_strdup(text))
+    ADD("__worker");
+    ADD("--backend");
+    ADD(schedule->backend_ops->name);
+    if (schedule->backend_config.adapter)
+    {
+        ADD("--adapter");
+        ADD(schedule->backend_config.adapter);
+    }
+    if (schedule->config.level != DMLCONF_FEATURE_LEVEL_NONE)
+    {
+        ADD("--level");
+        ADD(dmlconf_feature_level_name(schedule->config.level));
+    }
+    snprintf(number, sizeof(number), "%llu", (unsigned long long)schedule->config.seed);
+    ADD("--seed");
+    ADD(number);
+    snprintf(number, sizeof(number), "%llu", (unsigned long long)schedule->config.batch_elements);
+    ADD("--batch-elements");
+    ADD(number);
+    if (!schedule->config.rerun_failures)
+        ADD("--no-rerun");
+    if (!schedule->config.shrink)
+        ADD("--no-repro");
+    if (schedule->config.repro_dir)
+    {
+        ADD("--repro-dir");
+        ADD(schedule->config.repro_dir);
+    }
+    ADD("--");
+    for (size_t i = 0; i < path_count; ++i)
+        ADD(paths[i]);
+#undef ADD
+    if (failed)
+    {
+        for (size_t i = 0; i < n; ++i)
+            free(argv[i]);
+        free(argv);
+        if (!why[0])
+            snprintf(why, why_size, "out of memory");
+        return NULL;
+    }
+    return (const char **)argv;
+}
+
+static void free_worker_argv(const char **argv)
+{
+    if (!argv)
+        return;
+    for (size_t i = 0; argv[i]; ++i)
+        free((char *)argv[i]);
+    free(argv);
 }
 
 /* The failing cases, listed on the console after the matrix. */
@@ -216,7 +291,7 @@ int command_run(int argc, char **argv)
     const char *backend_name = NULL, *adapter = NULL, *baseline_dir = NULL, *shard = NULL;
     dmlconf_feature_level level = DMLCONF_FEATURE_LEVEL_NONE;
     runner_filter filter = {0};
-    long jobs = sysconf(_SC_NPROCESSORS_ONLN);
+    long jobs = (long)dmlconf_cpu_count();
     uint64_t seed = 0, timeout = 120;
     bool rerun = true, repro = true, quiet = false;
     run_state state;
@@ -371,10 +446,14 @@ int command_run(int argc, char **argv)
     size_t all_count = 0;
     const dmlconf_case **all = runner_corpus_cases(&corpus, &all_count);
     const dmlconf_case **selected = malloc((all_count ? all_count : 1) * sizeof(*selected));
-    if (!all || !selected)
+    uint32_t *selected_numbers = malloc((all_count ? all_count : 1) * sizeof(*selected_numbers));
+    uint32_t *run_numbers = malloc((all_count ? all_count : 1) * sizeof(*run_numbers));
+    if (!all || !selected || !selected_numbers || !run_numbers)
     {
         free(all);
         free(selected);
+        free(selected_numbers);
+        free(run_numbers);
         dmlconf_case_corpus_free(&corpus);
         goto oom;
     }
@@ -385,6 +464,7 @@ int command_run(int argc, char **argv)
             continue;
         if (matched++ % shard_count != shard_index)
             continue;
+        selected_numbers[selected_count] = (uint32_t)i;
         selected[selected_count++] = all[i];
     }
 
@@ -395,19 +475,24 @@ int command_run(int argc, char **argv)
     {
         free(all);
         free(selected);
+        free(selected_numbers);
+        free(run_numbers);
         dmlconf_case_corpus_free(&corpus);
         goto oom;
     }
     for (size_t i = 0; i < selected_count; ++i)
     {
         if (!state.have_baseline || !runner_baseline_skips(&state.baseline, selected[i]->id))
+        {
+            run_numbers[run_count] = selected_numbers[i];
             to_run[run_count++] = selected[i];
+        }
     }
 
     fill_run_info(&state, argc + 1, argv - 1, seed);
     state.seed = seed;
     state.total = selected_count;
-    state.progress = !quiet && isatty(STDERR_FILENO);
+    state.progress = !quiet && dmlconf_stream_is_terminal(stderr);
 
     runner_schedule schedule = {
         .backend_config = {.adapter = adapter},
@@ -438,7 +523,18 @@ int command_run(int argc, char **argv)
     for (size_t i = 0; i < candidate_count && scheduled != 0; ++i)
     {
         schedule.backend_ops = candidates[i];
+        const char **worker_argv = NULL;
+        if (spawn_workers() && jobs > 0)
+        {
+            worker_argv = make_worker_argv(&schedule, argv + optind, (size_t)(argc - optind), why, sizeof(why));
+            if (!worker_argv)
+                break;
+            schedule.worker_argv = worker_argv;
+            schedule.worker_case_numbers = run_numbers;
+        }
         scheduled = runner_schedule_run(&schedule, to_run, run_count, &info, why, sizeof(why));
+        free_worker_argv(worker_argv);
+        schedule.worker_argv = NULL;
         if (scheduled && state.done == 0 && !backend_name && i + 1 < candidate_count && !quiet)
             fprintf(stderr, "dmlconf run: %s; trying the %s backend\n", why, candidates[i + 1]->name);
         if (scheduled && state.done > 0)
@@ -474,7 +570,7 @@ int command_run(int argc, char **argv)
         failed |= state.counts[s] && dmlconf_status_is_failure((dmlconf_status)s);
     if (!quiet)
     {
-        bool color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+        bool color = dmlconf_stream_is_terminal(stdout) && !getenv("NO_COLOR");
         printf("dmlconf %s on %s: %s (%s), driver %s, runtime %s; target feature level %s\n", DMLCONF_VERSION,
                state.info.backend, state.info.adapter, state.info.software_adapter ? "software" : "hardware",
                state.info.driver, state.info.runtime, dmlconf_feature_level_name(state.info.target_level));
@@ -502,6 +598,8 @@ finish:
     dmlconf_reports_close(state.reports);
     free(to_run);
     free(selected);
+    free(selected_numbers);
+    free(run_numbers);
     free(all);
     dmlconf_case_corpus_free(&corpus);
 done:

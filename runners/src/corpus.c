@@ -1,14 +1,18 @@
 /*
  * Finding and loading the corpus for every subcommand.
  */
+#if !defined(_WIN32)
 #define _POSIX_C_SOURCE 200809L
+#endif
 
 #include "runner.h"
+
+#include <dmlconf/file_system.h>
+#include <dmlconf/process.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #ifndef DMLCONF_DEFAULT_CASES
 #define DMLCONF_DEFAULT_CASES "cases"
@@ -17,43 +21,84 @@
 #define DMLCONF_INSTALLED_CASES DMLCONF_DEFAULT_CASES
 #endif
 
-/* The corpus of the source tree this dmlconf was built from, or, once
- * installed elsewhere, the installed copy. */
-static const char *default_root(void)
+static bool is_corpus_root(const char *root)
 {
-    struct stat info;
-    if (stat(DMLCONF_DEFAULT_CASES "/doc", &info) == 0 && S_ISDIR(info.st_mode))
-        return DMLCONF_DEFAULT_CASES;
-    return DMLCONF_INSTALLED_CASES;
+    char *doc = dmlconf_path_join(root, "doc");
+    dmlconf_path_kind kind = DMLCONF_PATH_MISSING;
+    bool found = doc && dmlconf_path_examine(doc, &kind, NULL, NULL, 0) == 0 && kind == DMLCONF_PATH_DIRECTORY;
+    free(doc);
+    return found;
+}
+
+/* The corpus of the source tree this dmlconf was built from; once installed
+ * elsewhere, the copy installed beside the program (<prefix>/bin/dmlconf
+ * and <prefix>/share/dmlconf/cases, wherever the prefix was moved), else
+ * the installed copy where the build put it. A new string, or NULL when
+ * memory runs out. */
+static char *default_root(void)
+{
+    if (is_corpus_root(DMLCONF_DEFAULT_CASES))
+        return dmlconf_path_join(DMLCONF_DEFAULT_CASES, "");
+    char *self = dmlconf_process_self_path(NULL, 0);
+    if (self)
+    {
+        char *slash = strrchr(self, '/');
+#if defined(_WIN32)
+        char *backslash = strrchr(self, '\\');
+        if (!slash || (backslash && backslash > slash))
+            slash = backslash;
+#endif
+        char *beside = NULL;
+        if (slash)
+        {
+            *slash = '\0';
+            beside = dmlconf_path_join(self, "../share/dmlconf/cases");
+        }
+        free(self);
+        if (beside && is_corpus_root(beside))
+            return beside;
+        free(beside);
+    }
+    return dmlconf_path_join(DMLCONF_INSTALLED_CASES, "");
 }
 
 static const char *const default_folders[] = {"doc", "conformance", "edge", "negative"};
 
-size_t runner_load_corpus(dmlconf_case_corpus *corpus, char *const *paths, size_t path_count)
+size_t runner_load_corpus_quietly(dmlconf_case_corpus *corpus, char *const *paths, size_t path_count)
 {
-    char buffers[4][1024];
+    char *folders[4] = {NULL, NULL, NULL, NULL};
     const char *defaults[4];
     const char *const *list = (const char *const *)paths;
     if (path_count == 0)
     {
-        const char *root = getenv("DMLCONF_CASES");
-        if (root && *root)
+        const char *from_environment = getenv("DMLCONF_CASES");
+        if (from_environment && *from_environment)
         {
-            defaults[0] = root;
+            defaults[0] = from_environment;
             path_count = 1;
         }
         else
         {
+            char *root = default_root();
             for (size_t i = 0; i < 4; ++i)
             {
-                snprintf(buffers[i], sizeof(buffers[i]), "%s/%s", default_root(), default_folders[i]);
-                defaults[i] = buffers[i];
+                folders[i] = root ? dmlconf_path_join(root, default_folders[i]) : NULL;
+                defaults[i] = folders[i] ? folders[i] : default_folders[i];
             }
+            free(root);
             path_count = 4;
         }
         list = defaults;
     }
     size_t errors = dmlconf_case_corpus_load(corpus, list, path_count, NULL);
+    for (size_t i = 0; i < 4; ++i)
+        free(folders[i]);
+    return errors;
+}
+
+size_t runner_load_corpus(dmlconf_case_corpus *corpus, char *const *paths, size_t path_count)
+{
+    size_t errors = runner_load_corpus_quietly(corpus, paths, path_count);
     dmlconf_case_corpus_print(corpus, NULL, stderr);
     return errors;
 }

@@ -7,6 +7,7 @@
 
 #include "runner.h"
 
+#include <dmlconf/clock.h>
 #include <dmlconf/comparator.h>
 
 #include <stdio.h>
@@ -16,13 +17,6 @@
 
 /* Bytes of an unwritten output: NaN in every float type, -1 in integers. */
 #define CANARY_BYTE 0xff
-
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void copy_text(char *dst, size_t size, const char *src)
 {
@@ -216,7 +210,7 @@ static void prepare_case(runner_backend *backend, const runner_config *config, p
 {
     const dmlconf_case *c = p->c;
     char why[256];
-    p->started = seconds_now();
+    p->started = dmlconf_clock_seconds();
     p->runs = false;
     memset(job, 0, sizeof(*job));
     job->desc = &c->desc;
@@ -476,10 +470,10 @@ void runner_execute(runner_backend *backend, const runner_config *config, const 
             if (prepared[i].runs)
                 job_case[job_count++] = i;
         }
-        double started = seconds_now();
+        double started = dmlconf_clock_seconds();
         if (job_count)
             backend->backend->ops->execute(backend->backend, jobs, job_count);
-        double batch_seconds = seconds_now() - started;
+        double batch_seconds = dmlconf_clock_seconds() - started;
         for (size_t j = 0; j < job_count; ++j)
         {
             prepared_case *p = &prepared[job_case[j]];
@@ -492,7 +486,7 @@ void runner_execute(runner_backend *backend, const runner_config *config, const 
             /* The batch's execution time is shared out by weight; each
              * case's own preparation and judging time is its own. */
             double share = batch_seconds * (double)case_weight(prepared[i].c) / (double)weight;
-            prepared[i].result->wall_seconds = seconds_now() - prepared[i].started - batch_seconds + share;
+            prepared[i].result->wall_seconds = dmlconf_clock_seconds() - prepared[i].started - batch_seconds + share;
             if (prepared[i].result->wall_seconds < 0.0)
                 prepared[i].result->wall_seconds = share;
             release_case(&prepared[i]);

@@ -5,8 +5,8 @@
 
 #include "runner.h"
 
+#include <dmlconf/glob.h>
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,12 +31,12 @@ bool runner_filter_matches(const runner_filter *filter, const char *id)
 {
     bool included = filter->include_count == 0;
     for (size_t i = 0; i < filter->include_count && !included; ++i)
-        included = fnmatch(filter->include[i], id, 0) == 0;
+        included = dmlconf_glob_match(filter->include[i], id);
     if (!included)
         return false;
     for (size_t i = 0; i < filter->exclude_count; ++i)
     {
-        if (fnmatch(filter->exclude[i], id, 0) == 0)
+        if (dmlconf_glob_match(filter->exclude[i], id))
             return false;
     }
     return true;

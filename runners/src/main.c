@@ -56,6 +56,8 @@ int main(int argc, char **argv)
         printf("dmlconf %s\n", DMLCONF_VERSION);
         return EXIT_PASSED;
     }
+    if (!strcmp(argv[1], "__worker"))
+        return command_worker(argc - 1, argv + 1);
     for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); ++i)
     {
         if (!strcmp(argv[1], subcommands[i].name))

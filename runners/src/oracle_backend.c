@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <dmlconf/backend.h>
+#include <dmlconf/clock.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,13 +61,6 @@ static bool oracle_supports_type(dmlconf_backend *backend, dmlconf_data_type typ
     return dmlconf_data_type_is_computable(type);
 }
 
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static int oracle_execute(dmlconf_backend *backend, dmlconf_job *jobs, size_t count)
 {
     (void)backend;
@@ -84,14 +78,14 @@ static int oracle_execute(dmlconf_backend *backend, dmlconf_job *jobs, size_t co
             continue;
         }
         dmlconf_error err;
-        double start = seconds_now();
+        double start = dmlconf_clock_seconds();
         if (dmlconf_compute(job->desc, job->input, job->input_bytes, job->output, job->output_bytes, NULL, &err))
         {
             job->outcome = DMLCONF_JOB_FAILED;
             snprintf(job->message, sizeof(job->message), "%s", err.message);
             continue;
         }
-        job->device_seconds = seconds_now() - start;
+        job->device_seconds = dmlconf_clock_seconds() - start;
         job->outcome = DMLCONF_JOB_DONE;
         job->reason = DMLCONF_REASON_NONE;
     }

@@ -147,15 +147,46 @@ typedef struct runner_schedule
     runner_finish_callback on_finish; /* may be NULL */
     runner_result_callback on_result;
     void *context;
+    /* Set (by a signal handler) to stop the run: workers are stopped at
+     * once and the results so far stand. NULL: never. */
+    const volatile int *interrupted;
+    /* Workers started as programs rather than forked (Windows; and on
+     * POSIX when asked): the command that starts one (NULL-terminated; a
+     * `dmlconf __worker` command line, see cmd_worker.c), and for each
+     * case the number the worker knows it by (its position among the
+     * valid cases of the case files the worker loads). NULL: fork. A
+     * started worker runs on_finish itself only if it can; otherwise this
+     * process does. */
+    const char *const *worker_argv;
+    const uint32_t *worker_case_numbers;
 } runner_schedule;
 
 /* Runs `count` cases on worker processes (each opens its own backend), with
  * crash and timeout isolation: a case whose worker dies is reported as
  * crash, one that runs too long as timeout, and the worker is restarted for
- * the remaining cases. `info` receives the backend's description. Returns 0,
- * or -1 with why set when the backend cannot be opened at all. */
+ * the remaining cases. `info` receives the backend's description. Returns
+ * 0, 1 when the run was interrupted (the results delivered so far are all
+ * there is), or -1 with why set when the backend cannot be opened at all. */
 int runner_schedule_run(const runner_schedule *schedule, const dmlconf_case *const *cases, size_t count,
                         dmlconf_backend_info *info, char *why, size_t why_size);
+
+/* What a worker process serves: a backend and the cases it may be sent. */
+typedef struct runner_worker
+{
+    const dmlconf_backend_ops *backend_ops;
+    dmlconf_backend_config backend_config;
+    runner_config config;
+    const dmlconf_case *const *cases;
+    size_t case_count;
+    runner_finish_callback on_finish; /* NULL: results go back unfinished */
+    void *context;
+} runner_worker;
+
+/* The worker's side of the scheduler's protocol over two descriptors:
+ * opens the backend, says hello, then runs each batch of case numbers it
+ * reads until told to stop or its input ends. Returns the process's exit
+ * status (0 when it stopped as told). */
+int runner_worker_serve(const runner_worker *worker, int in_fd, int out_fd);
 
 /* ---- the corpus (corpus.c) -------------------------------------------------- */
 
@@ -165,6 +196,10 @@ int runner_schedule_run(const runner_schedule *schedule, const dmlconf_case *con
  * built with (its source tree's, or the installed copy). Prints every diagnostic to stderr. Returns the number of
  * errors; `corpus` must be freed with dmlconf_case_corpus_free. */
 size_t runner_load_corpus(dmlconf_case_corpus *corpus, char *const *paths, size_t path_count);
+
+/* The same, printing nothing (a worker loading what the main process has
+ * already loaded and reported). */
+size_t runner_load_corpus_quietly(dmlconf_case_corpus *corpus, char *const *paths, size_t path_count);
 
 /* Every valid case of the corpus in load order, as a new array (freed by the
  * caller) of `*count` pointers into the corpus; NULL when memory runs out. */
@@ -192,6 +227,7 @@ int command_bless(int argc, char **argv);
 int command_merge(int argc, char **argv);
 int command_adapters(int argc, char **argv);
 int command_docgen(int argc, char **argv);
+int command_worker(int argc, char **argv);
 
 /* Exit codes of every subcommand. */
 enum

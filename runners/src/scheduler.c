@@ -1,25 +1,43 @@
 /*
  * Scheduling cases over worker processes, as deqp-runner does: each worker
  * opens its own backend and runs batches of cases; the main process streams
- * their results. A worker that dies takes only its batch with it: the batch's
- * unfinished cases are rerun one per batch, so the case that crashes is found
- * and reported as crash, and a fresh worker carries on. A batch that runs
- * past its deadline is killed the same way and its case reported as timeout.
+ * their results. A worker that dies takes only its batch with it: the
+ * batch's unfinished cases are rerun one per batch, so the case that
+ * crashes is found and reported as crash, and a fresh worker carries on. A
+ * batch that runs past its deadline is killed the same way and its case
+ * reported as timeout. A worker killed by a signal from outside (a user,
+ * the out-of-memory killer) says so, and its case is run once more before
+ * it is called a crash.
+ *
+ * On POSIX a worker is a fork of this process and sees the cases in
+ * memory; on Windows it is this program started again (`dmlconf __worker`,
+ * cmd_worker.c), which loads the same case files and is sent each case's
+ * position among them. Both speak the same protocol over their pipes:
+ *   main -> worker: uint32 count (0: stop), then count uint32 case numbers
+ *   worker -> main: one worker_hello, then per case a dmlconf_case_result,
+ *                   a uint32 length and that many bytes of its encoded form
  */
+#if !defined(_WIN32)
 #define _POSIX_C_SOURCE 200809L
+#endif
 
 #include "runner.h"
 
+#include <dmlconf/clock.h>
+#include <dmlconf/process.h>
+
 #include <errno.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <time.h>
+
+#if defined(_WIN32)
+#include <fcntl.h>
+#include <io.h>
+#else
 #include <unistd.h>
+#endif
 
 /* Cases sent to a worker at once. Small batches keep crash retries cheap;
  * big enough that pipe traffic costs nothing next to the work. */
@@ -28,90 +46,115 @@
 #define LARGE_CASE_ELEMENTS (UINT64_C(1) << 20)
 /* Seconds a worker may take to open its backend. */
 #define OPEN_TIMEOUT 120.0
+/* Seconds a worker that was told to stop (or has died) gets to exit. */
+#define EXIT_GRACE 5.0
 
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* Writes or reads exactly `size` bytes; -1 on error or end of file. */
-static int write_all(int fd, const void *data, size_t size)
-{
-    const char *p = data;
-    while (size)
-    {
-        ssize_t n = write(fd, p, size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        p += n;
-        size -= (size_t)n;
-    }
-    return 0;
-}
-
-static int read_all(int fd, void *data, size_t size)
-{
-    char *p = data;
-    while (size)
-    {
-        ssize_t n = read(fd, p, size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        p += n;
-        size -= (size_t)n;
-    }
-    return 0;
-}
+/* ---- the worker's side ------------------------------------------------------- */
 
 /* The first message of a worker. */
 typedef struct worker_hello
 {
     int ok;
+    int finishes_results; /* the worker ran on_finish: encoded forms follow */
     dmlconf_backend_info info;
     char why[256];
 } worker_hello;
 
-/* A worker's side: open the backend, then run batches until told to stop.
- * Never returns. */
-static void worker_main(const runner_schedule *schedule, const dmlconf_case *const *cases, int in_fd, int out_fd)
+static long read_fd(int fd, void *data, size_t size)
+{
+#if defined(_WIN32)
+    return _read(fd, data, size > 0x40000000u ? 0x40000000u : (unsigned)size);
+#else
+    return (long)read(fd, data, size);
+#endif
+}
+
+static long write_fd(int fd, const void *data, size_t size)
+{
+#if defined(_WIN32)
+    return _write(fd, data, size > 0x40000000u ? 0x40000000u : (unsigned)size);
+#else
+    return (long)write(fd, data, size);
+#endif
+}
+
+/* Reads or writes exactly `size` bytes; -1 on error or end of file. */
+static int read_all(int fd, void *data, size_t size)
+{
+    char *p = data;
+    while (size)
+    {
+        long n = read_fd(fd, p, size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        p += n;
+        size -= (size_t)n;
+    }
+    return 0;
+}
+
+static int write_all(int fd, const void *data, size_t size)
+{
+    const char *p = data;
+    while (size)
+    {
+        long n = write_fd(fd, p, size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        p += n;
+        size -= (size_t)n;
+    }
+    return 0;
+}
+
+int runner_worker_serve(const runner_worker *spec, int in_fd, int out_fd)
 {
     worker_hello hello;
     memset(&hello, 0, sizeof(hello));
+    hello.finishes_results = spec->on_finish != NULL;
     runner_backend backend = {0};
-    if (schedule->backend_ops->open(&schedule->backend_config, &backend.backend, hello.why, sizeof(hello.why)) == 0)
+    if (spec->backend_ops->open(&spec->backend_config, &backend.backend, hello.why, sizeof(hello.why)) == 0)
     {
         backend.backend->ops->info(backend.backend, &backend.info);
         hello.ok = 1;
         hello.info = backend.info;
     }
     if (write_all(out_fd, &hello, sizeof(hello)) || !hello.ok)
-        _exit(hello.ok ? 1 : 0);
+        return hello.ok ? 1 : 0;
 
-    runner_config config = schedule->config;
+    runner_config config = spec->config;
     if (config.level == DMLCONF_FEATURE_LEVEL_NONE)
         config.level = backend.info.feature_level;
-    uint32_t indices[BATCH_CASES];
+    uint32_t numbers[BATCH_CASES];
     const dmlconf_case *batch[BATCH_CASES];
     dmlconf_case_result *results = malloc(BATCH_CASES * sizeof(*results));
+    int status = results ? 0 : 1;
     for (;;)
     {
         uint32_t count;
-        if (read_all(in_fd, &count, sizeof(count)) || count == 0 || count > BATCH_CASES ||
-            read_all(in_fd, indices, count * sizeof(indices[0])) || !results)
+        if (!results || read_all(in_fd, &count, sizeof(count)) || count == 0 || count > BATCH_CASES ||
+            read_all(in_fd, numbers, count * sizeof(numbers[0])))
             break;
+        bool bad_number = false;
         for (uint32_t i = 0; i < count; ++i)
-            batch[i] = cases[indices[i]];
+        {
+            bad_number |= numbers[i] >= spec->case_count;
+            batch[i] = bad_number ? NULL : spec->cases[numbers[i]];
+        }
+        if (bad_number)
+        {
+            status = 1;
+            break;
+        }
         runner_execute(&backend, &config, batch, count, results);
         bool lost = false;
         for (uint32_t i = 0; i < count && !lost; ++i)
         {
-            char *encoded = schedule->on_finish ? schedule->on_finish(schedule->context, &results[i]) : NULL;
+            char *encoded = spec->on_finish ? spec->on_finish(spec->context, &results[i]) : NULL;
             uint32_t length = encoded ? (uint32_t)strlen(encoded) : 0;
             lost = write_all(out_fd, &results[i], sizeof(results[i])) || write_all(out_fd, &length, sizeof(length)) ||
                    write_all(out_fd, encoded ? encoded : "", length);
@@ -122,20 +165,33 @@ static void worker_main(const runner_schedule *schedule, const dmlconf_case *con
     }
     free(results);
     backend.backend->ops->close(backend.backend);
-    _exit(0);
+    return status;
 }
+
+#if !defined(_WIN32)
+/* A forked worker: the main process handles Ctrl-C for the whole run and
+ * stops the workers itself, so the terminal's SIGINT must not end a case
+ * half-way and pass for a crash. */
+static int forked_worker_main(void *context, int in_fd, int out_fd)
+{
+    signal(SIGINT, SIG_IGN);
+    signal(SIGPIPE, SIG_IGN);
+    return runner_worker_serve(context, in_fd, out_fd);
+}
+#endif
+
+/* ---- the main process's side -------------------------------------------------- */
 
 typedef struct worker
 {
-    pid_t pid;
-    int to_worker, from_worker;
-    bool ready; /* said hello */
+    dmlconf_process *process; /* NULL when not running */
+    bool ready;               /* said hello */
+    bool finishes_results;    /* sends encoded forms */
     uint32_t batch[BATCH_CASES];
     uint32_t batch_count; /* cases in flight (0: idle) */
     uint32_t received;    /* results of the batch read so far */
     double deadline;      /* when the batch (or the hello) is late */
-    /* Bytes received and not yet delivered: messages of a result, the
-     * length of its encoded form and that text, read in large pieces. */
+    /* Bytes received and not yet delivered, read in large pieces. */
     char *inbox;
     size_t inbox_used;
     size_t inbox_capacity;
@@ -148,85 +204,75 @@ typedef struct scheduler
     size_t count;
     uint32_t *queue; /* case indices not yet sent */
     size_t queue_head, queue_tail;
-    bool *single; /* the case must run in a batch of its own */
+    bool *single;        /* the case must run in a batch of its own */
+    bool *killed_before; /* its worker was killed from outside once already */
     size_t done;
     worker *workers;
     unsigned worker_count;
     dmlconf_backend_info info;
     bool have_info;
-    char open_error[256];
+    char open_error[512];
     unsigned open_failures;
+    runner_worker spec; /* what a forked worker serves */
 } scheduler;
 
-static int start_worker(scheduler *s, worker *w)
+static void reset_worker(worker *w)
 {
-    int down[2], up[2];
+    free(w->inbox);
     memset(w, 0, sizeof(*w));
-    w->pid = -1;
-    if (pipe(down))
-        return -1;
-    if (pipe(up))
+}
+
+static int start_worker(scheduler *s, worker *w, char *why, size_t why_size)
+{
+    reset_worker(w);
+    dmlconf_process_options options;
+    memset(&options, 0, sizeof(options));
+    options.stderr_mode = DMLCONF_CHILD_STDERR_INHERIT;
+    if (s->schedule->worker_argv)
+        options.argv = s->schedule->worker_argv;
+    else
     {
-        close(down[0]);
-        close(down[1]);
+        options.function =
+#if defined(_WIN32)
+            NULL;
+#else
+            forked_worker_main;
+#endif
+        options.context = &s->spec;
+    }
+    if (dmlconf_process_start(&options, &w->process, why, why_size))
         return -1;
-    }
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0)
-    {
-        close(down[0]);
-        close(down[1]);
-        close(up[0]);
-        close(up[1]);
-        return -1;
-    }
-    if (pid == 0)
-    {
-        close(down[1]);
-        close(up[0]);
-        for (unsigned i = 0; i < s->worker_count; ++i)
-        {
-            if (s->workers[i].pid > 0)
-            {
-                close(s->workers[i].to_worker);
-                close(s->workers[i].from_worker);
-            }
-        }
-        worker_main(s->schedule, s->cases, down[0], up[1]);
-    }
-    close(down[0]);
-    close(up[1]);
-    w->pid = pid;
-    w->to_worker = down[1];
-    w->from_worker = up[0];
-    w->deadline = seconds_now() + OPEN_TIMEOUT;
+    w->deadline = dmlconf_clock_seconds() + OPEN_TIMEOUT;
     return 0;
 }
 
-static void stop_worker(worker *w, bool kill_it)
+/* Stops a worker: kill_it ends it at once, else it is told to stop and
+ * given time to close its backend. */
+static void stop_worker(worker *w, bool kill_it, dmlconf_exit *ended)
 {
-    if (w->pid <= 0)
+    if (!w->process)
         return;
     if (kill_it)
-        kill(w->pid, SIGKILL);
-    close(w->to_worker);
-    close(w->from_worker);
-    int status;
-    while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    w->pid = -1;
+        dmlconf_process_kill(w->process);
+    else
+    {
+        uint32_t zero = 0;
+        (void)dmlconf_process_write(w->process, &zero, sizeof(zero));
+    }
+    dmlconf_process_finish(w->process, EXIT_GRACE, ended);
+    w->process = NULL;
     free(w->inbox);
     w->inbox = NULL;
+    w->inbox_used = w->inbox_capacity = 0;
 }
 
-static void deliver(scheduler *s, uint32_t index, dmlconf_case_result *result, const char *encoded)
+static void deliver(scheduler *s, uint32_t index, const dmlconf_case_result *result, const char *encoded)
 {
     s->done++;
     s->schedule->on_result(s->schedule->context, index, result, encoded);
 }
 
-/* A result made in this process (crash, timeout): finish it here. */
+/* A result made or finished in this process: apply on_finish here. */
 static void deliver_local(scheduler *s, uint32_t index, dmlconf_case_result *result)
 {
     char *encoded = s->schedule->on_finish ? s->schedule->on_finish(s->schedule->context, result) : NULL;
@@ -234,19 +280,21 @@ static void deliver_local(scheduler *s, uint32_t index, dmlconf_case_result *res
     free(encoded);
 }
 
-/* Sends the next batch to an idle, ready worker. Returns false when the queue
- * is empty. */
+/* Sends the next batch to an idle, ready worker. Returns false when the
+ * queue is empty. */
 static bool send_batch(scheduler *s, worker *w)
 {
     if (s->queue_head == s->queue_tail)
         return false;
     uint32_t count = 0;
+    uint32_t numbers[BATCH_CASES];
     while (s->queue_head != s->queue_tail && count < BATCH_CASES)
     {
         uint32_t index = s->queue[s->queue_head % s->count];
         if (count > 0 && s->single[index])
             break;
         s->queue_head++;
+        numbers[count] = s->schedule->worker_case_numbers ? s->schedule->worker_case_numbers[index] : index;
         w->batch[count++] = index;
         if (s->single[index])
             break;
@@ -254,9 +302,10 @@ static bool send_batch(scheduler *s, worker *w)
     w->batch_count = count;
     w->received = 0;
     double timeout = s->schedule->timeout_seconds;
-    w->deadline = timeout > 0.0 ? seconds_now() + timeout : 0.0;
-    if (write_all(w->to_worker, &count, sizeof(count)) || write_all(w->to_worker, w->batch, count * sizeof(uint32_t)))
-        w->deadline = seconds_now(); /* treat as lost at the next check */
+    w->deadline = timeout > 0.0 ? dmlconf_clock_seconds() + timeout : 0.0;
+    if (dmlconf_process_write(w->process, &count, sizeof(count)) ||
+        dmlconf_process_write(w->process, numbers, count * sizeof(uint32_t)))
+        w->deadline = dmlconf_clock_seconds(); /* treat as lost at the next check */
     return true;
 }
 
@@ -264,92 +313,121 @@ static bool send_batch(scheduler *s, worker *w)
  * unfinished cases, and replace it. */
 static void lose_worker(scheduler *s, worker *w, bool timed_out)
 {
-    int status = 0;
-    pid_t pid = w->pid;
-    if (timed_out)
-        kill(pid, SIGKILL);
-    close(w->to_worker);
-    close(w->from_worker);
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    w->pid = -1;
+    dmlconf_exit ended;
+    stop_worker(w, timed_out, &ended);
+    bool from_outside = !timed_out && dmlconf_exit_killed_from_outside(&ended);
+    char how[160];
+    dmlconf_exit_describe(&ended, how, sizeof(how));
 
     uint32_t unfinished = w->batch_count - w->received;
     for (uint32_t i = w->received; i < w->batch_count; ++i)
     {
         uint32_t index = w->batch[i];
-        if (unfinished > 1 || (!s->single[index] && w->batch_count > 1))
+        bool alone = s->single[index] || w->batch_count == 1;
+        if (unfinished > 1 || !alone)
         {
             /* Not yet known which case did it: run each alone. */
             s->single[index] = true;
             s->queue[s->queue_tail++ % s->count] = index;
             continue;
         }
+        if (from_outside && !s->killed_before[index])
+        {
+            /* Not the case's doing, as far as anyone can tell: once more. */
+            s->killed_before[index] = true;
+            s->queue[s->queue_tail++ % s->count] = index;
+            continue;
+        }
         dmlconf_case_result result;
-        char message[160];
+        char message[400];
         if (timed_out)
             snprintf(message, sizeof(message), "did not finish within %.0f s; the worker was killed",
                      s->schedule->timeout_seconds);
-        else if (WIFSIGNALED(status))
-            snprintf(message, sizeof(message), "the worker died from signal %d (%s)", WTERMSIG(status),
-                     strsignal(WTERMSIG(status)));
+        else if (from_outside || s->killed_before[index])
+            snprintf(message, sizeof(message),
+                     "the worker running the case %s%s; the first time it was killed by a signal from outside "
+                     "dmlconf (a user or the out-of-memory killer), so the case was run again",
+                     how, from_outside ? ", from outside again" : "");
         else
-            snprintf(message, sizeof(message), "the worker exited with status %d while running the case",
-                     WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+            snprintf(message, sizeof(message), "the worker running the case %s", how);
         runner_result_init(&result, s->cases[index], timed_out ? DMLCONF_STATUS_TIMEOUT : DMLCONF_STATUS_CRASH,
                            message);
         deliver_local(s, index, &result);
     }
     w->batch_count = 0;
-    free(w->inbox);
-    w->inbox = NULL;
-    if (start_worker(s, w))
-        w->pid = -1;
+    char why[256];
+    if (start_worker(s, w, why, sizeof(why)))
+    {
+        snprintf(s->open_error, sizeof(s->open_error), "cannot start a worker process: %s", why);
+        w->process = NULL;
+    }
 }
 
-/* Reads what a worker has sent. Returns -1 when the worker is gone. */
+/* Makes room for at least `more` bytes in the inbox. */
+static int grow_inbox(worker *w, size_t more)
+{
+    if (w->inbox_capacity - w->inbox_used >= more)
+        return 0;
+    size_t capacity = w->inbox_capacity ? w->inbox_capacity : 4 * 65536;
+    while (capacity - w->inbox_used < more)
+        capacity *= 2;
+    char *grown = realloc(w->inbox, capacity);
+    if (!grown)
+        return -1;
+    w->inbox = grown;
+    w->inbox_capacity = capacity;
+    return 0;
+}
+
+/* Takes the hello from the inbox. Returns 1 when taken, 0 when it has not
+ * all arrived, -1 when the backend did not open. */
+static int take_hello(scheduler *s, worker *w)
+{
+    worker_hello hello;
+    if (w->inbox_used < sizeof(hello))
+        return 0;
+    memcpy(&hello, w->inbox, sizeof(hello));
+    memmove(w->inbox, w->inbox + sizeof(hello), w->inbox_used - sizeof(hello));
+    w->inbox_used -= sizeof(hello);
+    if (!hello.ok)
+    {
+        hello.why[sizeof(hello.why) - 1] = '\0';
+        snprintf(s->open_error, sizeof(s->open_error), "%s", hello.why);
+        s->open_failures++;
+        return -1;
+    }
+    w->ready = true;
+    w->finishes_results = hello.finishes_results != 0;
+    if (!s->have_info)
+    {
+        s->info = hello.info;
+        s->have_info = true;
+        dmlconf_feature_level level = s->schedule->config.level;
+        if (s->schedule->on_info)
+            s->schedule->on_info(s->schedule->context, &hello.info,
+                                 level != DMLCONF_FEATURE_LEVEL_NONE ? level : hello.info.feature_level);
+    }
+    return 1;
+}
+
+/* Reads what a worker has sent and delivers every complete result. Returns
+ * 0, 1 when its backend did not open, or -1 when the worker is gone. */
 static int read_from_worker(scheduler *s, worker *w)
 {
-    if (!w->ready)
-    {
-        worker_hello hello;
-        if (read_all(w->from_worker, &hello, sizeof(hello)))
-            return -1;
-        if (!hello.ok)
-        {
-            snprintf(s->open_error, sizeof(s->open_error), "%s", hello.why);
-            s->open_failures++;
-            return -1;
-        }
-        w->ready = true;
-        if (!s->have_info)
-        {
-            s->info = hello.info;
-            s->have_info = true;
-            dmlconf_feature_level level = s->schedule->config.level;
-            if (s->schedule->on_info)
-                s->schedule->on_info(s->schedule->context, &hello.info,
-                                     level != DMLCONF_FEATURE_LEVEL_NONE ? level : hello.info.feature_level);
-        }
-        return 0;
-    }
-    /* Read whatever has arrived (poll() said something has), then deliver
-     * every complete message: one system call for many results. */
-    if (w->inbox_capacity - w->inbox_used < 65536)
-    {
-        size_t capacity = w->inbox_capacity ? w->inbox_capacity * 2 : 4 * 65536;
-        char *grown = realloc(w->inbox, capacity);
-        if (!grown)
-            return -1;
-        w->inbox = grown;
-        w->inbox_capacity = capacity;
-    }
-    ssize_t n = read(w->from_worker, w->inbox + w->inbox_used, w->inbox_capacity - w->inbox_used);
-    if (n < 0 && errno == EINTR)
+    if (grow_inbox(w, 65536))
+        return -1;
+    long n = dmlconf_process_read(w->process, w->inbox + w->inbox_used, w->inbox_capacity - w->inbox_used, 0.0);
+    if (n == DMLCONF_PROCESS_TIMED_OUT)
         return 0;
     if (n <= 0)
         return -1;
     w->inbox_used += (size_t)n;
+    if (!w->ready)
+    {
+        int hello = take_hello(s, w);
+        if (hello <= 0)
+            return hello < 0 ? 1 : 0;
+    }
 
     size_t at = 0;
     const size_t header = sizeof(dmlconf_case_result) + sizeof(uint32_t);
@@ -361,18 +439,23 @@ static int read_from_worker(scheduler *s, worker *w)
             break;
         dmlconf_case_result result;
         memcpy(&result, w->inbox + at, sizeof(result));
-        char *text = NULL;
-        if (length)
-        {
-            text = malloc((size_t)length + 1);
-            if (!text)
-                return -1;
-            memcpy(text, w->inbox + at + header, length);
-            text[length] = '\0';
-        }
         uint32_t index = w->batch[w->received++];
-        deliver(s, index, &result, text);
-        free(text);
+        if (!w->finishes_results)
+            deliver_local(s, index, &result);
+        else
+        {
+            char *text = NULL;
+            if (length)
+            {
+                text = malloc((size_t)length + 1);
+                if (!text)
+                    return -1;
+                memcpy(text, w->inbox + at + header, length);
+                text[length] = '\0';
+            }
+            deliver(s, index, &result, text);
+            free(text);
+        }
         at += header + length;
     }
     memmove(w->inbox, w->inbox + at, w->inbox_used - at);
@@ -380,6 +463,11 @@ static int read_from_worker(scheduler *s, worker *w)
     if (w->received == w->batch_count)
         w->batch_count = 0;
     return 0;
+}
+
+static bool interrupted(const runner_schedule *schedule)
+{
+    return schedule->interrupted && *schedule->interrupted;
 }
 
 static int run_in_process(const runner_schedule *schedule, const dmlconf_case *const *cases, size_t count,
@@ -402,7 +490,7 @@ static int run_in_process(const runner_schedule *schedule, const dmlconf_case *c
         snprintf(why, why_size, "out of memory");
         return -1;
     }
-    for (size_t first = 0; first < count; first += BATCH_CASES)
+    for (size_t first = 0; first < count && !interrupted(schedule); first += BATCH_CASES)
     {
         size_t n = count - first < BATCH_CASES ? count - first : BATCH_CASES;
         runner_execute(&backend, &config, cases + first, n, results);
@@ -415,6 +503,77 @@ static int run_in_process(const runner_schedule *schedule, const dmlconf_case *c
     }
     free(results);
     backend.backend->ops->close(backend.backend);
+    return interrupted(schedule) ? 1 : 0;
+}
+
+/* One round of the main loop: feed idle workers, wait for output, read it,
+ * and handle workers that died or ran late. Returns 0 to go on, 1 when
+ * done, -1 with why set when the backend cannot run at all. */
+static int schedule_round(scheduler *s, dmlconf_process **processes, bool *ready, char *why, size_t why_size)
+{
+    const runner_schedule *schedule = s->schedule;
+    unsigned live = 0;
+    for (unsigned i = 0; i < s->worker_count; ++i)
+    {
+        worker *w = &s->workers[i];
+        if (w->process && w->ready && w->batch_count == 0)
+            send_batch(s, w);
+        processes[i] = w->process;
+        live += w->process != NULL;
+    }
+    if (!live || (s->open_failures >= s->worker_count && !s->have_info))
+    {
+        snprintf(why, why_size, "the %s backend is unavailable: %s", schedule->backend_ops->name,
+                 s->open_error[0] ? s->open_error : "its workers could not start");
+        return -1;
+    }
+    if (s->done >= s->count && s->have_info)
+        return 1;
+    if (dmlconf_process_wait_readable(processes, s->worker_count, 0.2, ready) < 0 && errno != EINTR)
+    {
+        snprintf(why, why_size, "waiting for the workers failed: %s", strerror(errno));
+        return -1;
+    }
+    if (interrupted(schedule))
+        return 1;
+    double now = dmlconf_clock_seconds();
+    for (unsigned i = 0; i < s->worker_count; ++i)
+    {
+        worker *w = &s->workers[i];
+        if (!w->process)
+            continue;
+        if (ready[i])
+        {
+            int read = read_from_worker(s, w);
+            if (read == 1 || (read < 0 && !w->ready))
+            {
+                stop_worker(w, true, NULL); /* could not open its backend */
+                if (read < 0)
+                {
+                    snprintf(s->open_error, sizeof(s->open_error), "its worker ended before opening it");
+                    s->open_failures++;
+                }
+                continue;
+            }
+            if (read < 0)
+            {
+                lose_worker(s, w, false);
+                continue;
+            }
+        }
+        bool busy = !w->ready || w->batch_count > 0;
+        if (busy && w->deadline > 0.0 && now > w->deadline)
+        {
+            if (!w->ready)
+            {
+                snprintf(s->open_error, sizeof(s->open_error), "opening it took longer than %.0f s", OPEN_TIMEOUT);
+                s->open_failures++;
+                stop_worker(w, true, NULL);
+                continue;
+            }
+            lose_worker(s, w, true);
+        }
+    }
     return 0;
 }
 
@@ -429,17 +588,29 @@ int runner_schedule_run(const runner_schedule *schedule, const dmlconf_case *con
     s.schedule = schedule;
     s.cases = cases;
     s.count = count;
+    s.spec = (runner_worker){
+        .backend_ops = schedule->backend_ops,
+        .backend_config = schedule->backend_config,
+        .config = schedule->config,
+        .cases = cases,
+        .case_count = count,
+        .on_finish = schedule->on_finish,
+        .context = schedule->context,
+    };
     s.worker_count = schedule->jobs;
     if (count && s.worker_count > count)
         s.worker_count = (unsigned)count;
     if (s.worker_count == 0)
         s.worker_count = 1;
-    s.queue = malloc((count ? count : 1) * sizeof(*s.queue));
-    s.single = calloc(count ? count : 1, sizeof(*s.single));
+    size_t slots = count ? count : 1;
+    s.queue = malloc(slots * sizeof(*s.queue));
+    s.single = calloc(slots, sizeof(*s.single));
+    s.killed_before = calloc(slots, sizeof(*s.killed_before));
     s.workers = calloc(s.worker_count, sizeof(*s.workers));
-    struct pollfd *fds = calloc(s.worker_count, sizeof(*fds));
+    dmlconf_process **processes = calloc(s.worker_count, sizeof(*processes));
+    bool *ready = calloc(s.worker_count, sizeof(*ready));
     int result = -1;
-    if (!s.queue || !s.single || !s.workers || !fds)
+    if (!s.queue || !s.single || !s.killed_before || !s.workers || !processes || !ready)
     {
         snprintf(why, why_size, "out of memory");
         goto done;
@@ -453,103 +624,45 @@ int runner_schedule_run(const runner_schedule *schedule, const dmlconf_case *con
     }
     s.queue_tail = count;
 
+#if !defined(_WIN32)
     struct sigaction ignore = {.sa_handler = SIG_IGN};
     struct sigaction old_pipe;
     sigaction(SIGPIPE, &ignore, &old_pipe);
+#endif
 
     for (unsigned i = 0; i < s.worker_count; ++i)
     {
-        s.workers[i].pid = -1;
-        if (start_worker(&s, &s.workers[i]))
+        char reason[256];
+        if (start_worker(&s, &s.workers[i], reason, sizeof(reason)))
         {
-            snprintf(why, why_size, "cannot start a worker process: %s", strerror(errno));
+            snprintf(why, why_size, "cannot start a worker process: %s", reason);
             goto stop;
         }
     }
-
-    while (s.done < count || !s.have_info)
+    int round;
+    while ((round = schedule_round(&s, processes, ready, why, why_size)) == 0)
+        ;
+    if (round > 0)
     {
-        unsigned live = 0;
-        for (unsigned i = 0; i < s.worker_count; ++i)
-        {
-            worker *w = &s.workers[i];
-            if (w->pid > 0 && w->ready && w->batch_count == 0)
-                send_batch(&s, w);
-            fds[i].fd = w->pid > 0 ? w->from_worker : -1;
-            fds[i].events = POLLIN;
-            fds[i].revents = 0;
-            live += w->pid > 0;
-        }
-        if (!live)
-        {
-            snprintf(why, why_size, "the %s backend is unavailable: %s", schedule->backend_ops->name,
-                     s.open_error[0] ? s.open_error : "its workers could not start");
-            goto stop;
-        }
-        if (s.open_failures >= s.worker_count && !s.have_info)
-        {
-            snprintf(why, why_size, "the %s backend is unavailable: %s", schedule->backend_ops->name, s.open_error);
-            goto stop;
-        }
-        if (s.done >= count && s.have_info)
-            break;
-        int ready = poll(fds, s.worker_count, 200);
-        if (ready < 0 && errno != EINTR)
-        {
-            snprintf(why, why_size, "poll: %s", strerror(errno));
-            goto stop;
-        }
-        double now = seconds_now();
-        for (unsigned i = 0; i < s.worker_count; ++i)
-        {
-            worker *w = &s.workers[i];
-            if (w->pid <= 0)
-                continue;
-            if (fds[i].revents & (POLLIN | POLLHUP | POLLERR))
-            {
-                if (read_from_worker(&s, w))
-                {
-                    if (!w->ready)
-                    {
-                        stop_worker(w, true); /* could not open its backend */
-                        continue;
-                    }
-                    lose_worker(&s, w, false);
-                    continue;
-                }
-            }
-            bool busy = !w->ready || w->batch_count > 0;
-            if (busy && w->deadline > 0.0 && now > w->deadline)
-            {
-                if (!w->ready)
-                {
-                    snprintf(s.open_error, sizeof(s.open_error), "opening it took longer than %.0f s", OPEN_TIMEOUT);
-                    s.open_failures++;
-                    stop_worker(w, true);
-                    continue;
-                }
-                lose_worker(&s, w, true);
-            }
-        }
+        *info = s.info;
+        result = interrupted(schedule) ? 1 : 0;
     }
-    *info = s.info;
-    result = 0;
 
 stop:
     for (unsigned i = 0; i < s.worker_count; ++i)
     {
         worker *w = &s.workers[i];
-        if (w->pid > 0)
-        {
-            uint32_t zero = 0;
-            write_all(w->to_worker, &zero, sizeof(zero));
-            stop_worker(w, w->batch_count > 0);
-        }
+        stop_worker(w, w->batch_count > 0 || interrupted(schedule), NULL);
+        reset_worker(w);
     }
+#if !defined(_WIN32)
     sigaction(SIGPIPE, &old_pipe, NULL);
+#endif
 done:
-    free(fds);
+    free(ready);
+    free(processes);
     free(s.workers);
+    free(s.killed_before);
     free(s.single);
     free(s.queue);
     return result;

@@ -9,7 +9,9 @@
 
 #include "runner.h"
 
+#include <dmlconf/clock.h>
 #include <dmlconf/comparator.h>
+#include <dmlconf/file_system.h>
 #include <dmlconf/values.h>
 
 #include <errno.h>
@@ -43,13 +45,6 @@ typedef struct shrinker
     void *last_output;       /* its output (logical, packed) */
 } shrinker;
 
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static uint64_t count_of(const dmlconf_scan_desc *desc)
 {
     return dmlconf_tensor_element_count(&desc->input);
@@ -58,7 +53,7 @@ static uint64_t count_of(const dmlconf_scan_desc *desc)
 /* Runs a candidate; true when it still fails (outside tolerance). */
 static bool still_fails(shrinker *s, const candidate *c)
 {
-    if (s->tries >= SHRINK_MAX_TRIES || seconds_now() > s->deadline)
+    if (s->tries >= SHRINK_MAX_TRIES || dmlconf_clock_seconds() > s->deadline)
         return false;
     s->tries++;
     size_t bytes = (size_t)(c->count * s->element);
@@ -296,11 +291,8 @@ static int write_repro(const shrinker *s, const dmlconf_case *original, const ca
                        size_t path_size, char *why, size_t why_size)
 {
     const char *dir = s->config->repro_dir;
-    if (mkdir(dir, 0777) && errno != EEXIST)
-    {
-        snprintf(why, why_size, "cannot create %s: %s", dir, strerror(errno));
+    if (dmlconf_make_folders(dir, why, why_size))
         return -1;
-    }
     char name[200];
     safe_name(original->id, name, sizeof(name));
     snprintf(path, path_size, "%s/%s.yaml", dir, name);
@@ -364,7 +356,7 @@ int runner_shrink(runner_backend *backend, const runner_config *config, const dm
     s.backend = backend;
     s.config = config;
     s.element = dmlconf_case_element_size(c);
-    s.deadline = seconds_now() + SHRINK_MAX_SECONDS;
+    s.deadline = dmlconf_clock_seconds() + SHRINK_MAX_SECONDS;
     runner_case_tolerance(c, backend->info.exact, &s.tol);
 
     candidate current;
@@ -390,7 +382,7 @@ int runner_shrink(runner_backend *backend, const runner_config *config, const dm
         return -1;
     }
     bool progress = true;
-    while (progress && s.tries < SHRINK_MAX_TRIES && seconds_now() < s.deadline)
+    while (progress && s.tries < SHRINK_MAX_TRIES && dmlconf_clock_seconds() < s.deadline)
     {
         progress = false;
         for (uint32_t d = 0; d < current.desc.input.dimension_count; ++d)

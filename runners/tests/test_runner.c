@@ -254,7 +254,7 @@ START_TEST(test_crash_costs_only_its_case)
     assert_status(&c, "t.crash", DMLCONF_STATUS_CRASH);
     /* SIGSEGV, or how the sanitizers end a process after reporting it. */
     const char *message = find(&c, "t.crash")->message;
-    ck_assert_msg(strstr(message, "died from signal") || strstr(message, "exited with status"), "%s", message);
+    ck_assert_msg(strstr(message, "was killed by signal") || strstr(message, "exited with status"), "%s", message);
     assert_status(&c, "t.a", DMLCONF_STATUS_PASS);
     assert_status(&c, "t.b", DMLCONF_STATUS_PASS);
     assert_status(&c, "t.c", DMLCONF_STATUS_PASS);

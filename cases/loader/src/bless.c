@@ -3,18 +3,15 @@
  * workflow): an inline `expected:` list (or a sibling .npy) written into the
  * file's text at the positions the loader recorded, every other byte kept.
  */
-#define _POSIX_C_SOURCE 200809L
 
 #include "loader_internal.h"
 
+#include <dmlconf/file_system.h>
 #include <dmlconf/npy.h>
 #include <dmlconf/values.h>
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* Where flow lists are wrapped. */
 #define BLESS_COLUMNS 120u
@@ -313,65 +310,6 @@ fail:
     return -1;
 }
 
-/* Writes `size` bytes to a temporary file beside `path` and renames it over
- * `path`, keeping the file's permissions. Returns 0 or -1 with why. */
-static int replace_file(const char *path, const char *data, size_t size, char *why, size_t why_size)
-{
-    struct stat info;
-    char *temp = NULL;
-    FILE *file = NULL;
-    int fd = -1;
-
-    temp = malloc(strlen(path) + 16);
-    if (!temp)
-    {
-        snprintf(why, why_size, "out of memory");
-        return -1;
-    }
-    snprintf(temp, strlen(path) + 16, "%s.blessXXXXXX", path);
-    fd = mkstemp(temp);
-    if (fd < 0)
-    {
-        snprintf(why, why_size, "cannot create a temporary file: %s", strerror(errno));
-        goto fail;
-    }
-    if (!stat(path, &info))
-    {
-        fchmod(fd, info.st_mode & 07777);
-    }
-    file = fdopen(fd, "wb");
-    if (!file)
-    {
-        snprintf(why, why_size, "cannot write the temporary file: %s", strerror(errno));
-        close(fd);
-        goto fail_unlink;
-    }
-    if ((size && fwrite(data, 1, size, file) != size) || fflush(file))
-    {
-        snprintf(why, why_size, "cannot write the temporary file: %s", strerror(errno));
-        fclose(file);
-        goto fail_unlink;
-    }
-    if (fclose(file))
-    {
-        snprintf(why, why_size, "cannot write the temporary file: %s", strerror(errno));
-        goto fail_unlink;
-    }
-    if (rename(temp, path))
-    {
-        snprintf(why, why_size, "cannot replace the file: %s", strerror(errno));
-        goto fail_unlink;
-    }
-    free(temp);
-    return 0;
-
-fail_unlink:
-    remove(temp);
-fail:
-    free(temp);
-    return -1;
-}
-
 long dmlconf_case_file_bless(const dmlconf_case_file *file, const dmlconf_bless_options *options,
                              dmlconf_diagnostics *diags)
 {
@@ -438,7 +376,7 @@ long dmlconf_case_file_bless(const dmlconf_case_file *file, const dmlconf_bless_
         dmlconf_diagnostics_add(diags, DMLCONF_SEVERITY_ERROR, file->path, 0, 0, "out of memory");
         goto done;
     }
-    if (replace_file(file->path, out.data, out.size, why, sizeof(why)))
+    if (dmlconf_write_file_atomically(file->path, out.data, out.size, false, why, sizeof(why)))
     {
         dmlconf_diagnostics_add(diags, DMLCONF_SEVERITY_ERROR, file->path, 0, 0, "%s", why);
         goto done;

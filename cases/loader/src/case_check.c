@@ -5,6 +5,7 @@
  * tensor values (case_values.c). A case with any error is reported and
  * dropped; the next case is loaded as usual.
  */
+#include <dmlconf/compiler.h>
 #include "loader_internal.h"
 
 #include <stdlib.h>
@@ -75,9 +76,7 @@ void loader_draft_free(loader_draft *draft)
  * file's defaults names the case it broke. */
 static void case_error(loader *L, const loader_draft *d, dmlconf_case_field field, dmlconf_mark mark,
                        const char *format, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 5, 6)))
-#endif
+    DMLCONF_PRINTF_LIKE(5, 6)
     ;
 
 static void case_error(loader *L, const loader_draft *d, dmlconf_case_field field, dmlconf_mark mark,

@@ -5,14 +5,12 @@
  */
 #include "loader_internal.h"
 
-#include <dirent.h>
-#include <errno.h>
+#include <dmlconf/file_system.h>
+#include <dmlconf/threads.h>
+
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <threads.h>
-#include <unistd.h>
 
 /* A growable list of paths. */
 typedef struct path_list
@@ -59,25 +57,6 @@ static void path_list_free(path_list *list)
     memset(list, 0, sizeof(*list));
 }
 
-static char *join_path(const char *folder, const char *name)
-{
-    size_t a = strlen(folder), b = strlen(name);
-    bool slash = a && folder[a - 1] != '/';
-    char *path = malloc(a + slash + b + 1);
-
-    if (!path)
-    {
-        return NULL;
-    }
-    memcpy(path, folder, a);
-    if (slash)
-    {
-        path[a] = '/';
-    }
-    memcpy(path + a + slash, name, b + 1);
-    return path;
-}
-
 static bool has_yaml_suffix(const char *name)
 {
     size_t length = strlen(name);
@@ -85,14 +64,19 @@ static bool has_yaml_suffix(const char *name)
     return length > 5 && !strcmp(name + length - 5, ".yaml");
 }
 
+/* The system's explanation without the "<path>: " it starts with, since
+ * the diagnostic names the path itself. */
+static const char *without_path(const char *why, const char *path)
+{
+    size_t length = strlen(path);
+    return !strncmp(why, path, length) && !strncmp(why + length, ": ", 2) ? why + length + 2 : why;
+}
+
 /* Adds every *.yaml under folder (recursively, hidden entries skipped).
  * Returns 0, or -1 when memory runs out. */
 static int collect_folder(const char *folder, unsigned depth, path_list *list, dmlconf_diagnostics *diags)
 {
-    struct dirent *entry;
-    struct stat info;
-    DIR *dir;
-    char *path;
+    char why[512];
     int result = 0;
 
     if (depth > 64)
@@ -100,36 +84,37 @@ static int collect_folder(const char *folder, unsigned depth, path_list *list, d
         dmlconf_diagnostics_add(diags, DMLCONF_SEVERITY_ERROR, folder, 0, 0, "folders nested too deep");
         return 0;
     }
-    dir = opendir(folder);
-    if (!dir)
+    char **names = dmlconf_list_folder(folder, why, sizeof(why));
+    if (!names)
     {
-        dmlconf_diagnostics_add(diags, DMLCONF_SEVERITY_ERROR, folder, 0, 0, "cannot open the folder: %s",
-                                strerror(errno));
+        dmlconf_diagnostics_add(diags, DMLCONF_SEVERITY_ERROR, folder, 0, 0, "%s", without_path(why, folder));
         return 0;
     }
-    while (!result && (entry = readdir(dir)))
+    for (char **name = names; !result && *name; ++name)
     {
-        if (entry->d_name[0] == '.')
+        if ((*name)[0] == '.')
         {
             continue;
         }
-        path = join_path(folder, entry->d_name);
+        char *path = dmlconf_path_join(folder, *name);
+        dmlconf_path_kind kind;
         if (!path)
         {
             result = -1;
             break;
         }
-        if (stat(path, &info))
+        if (dmlconf_path_examine(path, &kind, NULL, why, sizeof(why)))
         {
-            dmlconf_diagnostics_add(diags, DMLCONF_SEVERITY_ERROR, path, 0, 0, "cannot read: %s", strerror(errno));
+            dmlconf_diagnostics_add(diags, DMLCONF_SEVERITY_ERROR, path, 0, 0, "cannot read: %s",
+                                    without_path(why, path));
             free(path);
         }
-        else if (S_ISDIR(info.st_mode))
+        else if (kind == DMLCONF_PATH_DIRECTORY)
         {
             result = collect_folder(path, depth + 1, list, diags);
             free(path);
         }
-        else if (S_ISREG(info.st_mode) && has_yaml_suffix(entry->d_name))
+        else if (kind == DMLCONF_PATH_REGULAR && has_yaml_suffix(*name))
         {
             result = path_list_add(list, path);
         }
@@ -138,7 +123,7 @@ static int collect_folder(const char *folder, unsigned depth, path_list *list, d
             free(path);
         }
     }
-    closedir(dir);
+    dmlconf_free_folder_names(names);
     return result;
 }
 
@@ -159,7 +144,7 @@ typedef struct parallel_load
     atomic_size_t next;
 } parallel_load;
 
-static int load_worker(void *argument)
+static int load_next_files(void *argument)
 {
     parallel_load *work = argument;
     for (;;)
@@ -175,39 +160,44 @@ static void load_files_in_parallel(dmlconf_case_file *files, const char *const *
                                    const dmlconf_load_options *options)
 {
     parallel_load work = {files, paths, count, options, 0};
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    size_t wanted = options && options->threads ? options->threads : (cpus > 0 ? (size_t)cpus : 1);
+    size_t wanted = options && options->threads ? options->threads : dmlconf_cpu_count();
     if (wanted > count)
         wanted = count;
     if (wanted > 16)
         wanted = 16;
-    thrd_t threads[16];
+    dmlconf_thread threads[16];
     size_t started = 0;
     /* This thread loads too; a thread that cannot start just leaves more
      * files to the others. */
-    while (started + 1 < wanted && thrd_create(&threads[started], load_worker, &work) == thrd_success)
+    while (started + 1 < wanted && dmlconf_thread_start(&threads[started], load_next_files, &work) == 0)
         ++started;
-    load_worker(&work);
+    load_next_files(&work);
     for (size_t t = 0; t < started; ++t)
-        thrd_join(threads[t], NULL);
+        dmlconf_thread_join(&threads[t]);
 }
 
 size_t dmlconf_case_corpus_load(dmlconf_case_corpus *corpus, const char *const *paths, size_t path_count,
                                 const dmlconf_load_options *options)
 {
     path_list list = {0};
-    struct stat info;
+    dmlconf_path_kind kind;
+    char why[512];
     size_t i, j;
 
     memset(corpus, 0, sizeof(*corpus));
     for (i = 0; i < path_count; ++i)
     {
-        if (stat(paths[i], &info))
+        if (dmlconf_path_examine(paths[i], &kind, NULL, why, sizeof(why)))
         {
             dmlconf_diagnostics_add(&corpus->diagnostics, DMLCONF_SEVERITY_ERROR, paths[i], 0, 0, "cannot read: %s",
-                                    strerror(errno));
+                                    without_path(why, paths[i]));
         }
-        else if (S_ISDIR(info.st_mode))
+        else if (kind == DMLCONF_PATH_MISSING)
+        {
+            dmlconf_diagnostics_add(&corpus->diagnostics, DMLCONF_SEVERITY_ERROR, paths[i], 0, 0,
+                                    "cannot read: No such file or directory");
+        }
+        else if (kind == DMLCONF_PATH_DIRECTORY)
         {
             if (collect_folder(paths[i], 0, &list, &corpus->diagnostics))
             {

@@ -6,6 +6,7 @@
 #ifndef DMLCONF_LOADER_INTERNAL_H
 #define DMLCONF_LOADER_INTERNAL_H
 
+#include <dmlconf/compiler.h>
 #include <dmlconf/case.h>
 
 #include <inttypes.h>
@@ -130,9 +131,7 @@ void loader_data_free(loader_data *data);
 /* Reports an error in a value node, at most DMLCONF_CASE_MAX_LIST_ERRORS per
  * node; marks the node bad. */
 void loader_data_error(loader *L, loader_data *data, dmlconf_mark mark, const char *format, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
+    DMLCONF_PRINTF_LIKE(4, 5)
     ;
 /* Reports how many errors of the node were not shown, if any. */
 void loader_data_error_summary(loader *L, loader_data *data, const char *what);
@@ -200,16 +199,12 @@ struct loader
 /* Reports an error at `mark` (line 0: no position). When the file reaches the
  * error limit, reports that and sets stop. */
 void loader_error(loader *L, dmlconf_mark mark, const char *format, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
+    DMLCONF_PRINTF_LIKE(3, 4)
     ;
 /* Like loader_error, naming a related place ("first defined at"). */
 void loader_error_related(loader *L, dmlconf_mark mark, const char *related_label, dmlconf_mark related,
                           const char *format, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 5, 6)))
-#endif
+    DMLCONF_PRINTF_LIKE(5, 6)
     ;
 /* Reports that memory ran out and stops the file. */
 void loader_out_of_memory(loader *L);

@@ -5,14 +5,13 @@
 #ifndef DMLCONF_CASES_WHY_H
 #define DMLCONF_CASES_WHY_H
 
+#include <dmlconf/compiler.h>
 #include <stddef.h>
 
 /* Formats a message into why (why_size bytes, truncated to fit). A NULL or
  * empty buffer is ignored; a formatting error leaves it empty. */
 void cases_set_why(char *why, size_t why_size, const char *format, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
+    DMLCONF_PRINTF_LIKE(3, 4)
     ;
 
 #endif /* DMLCONF_CASES_WHY_H */

@@ -5,6 +5,7 @@
 #ifndef DMLCONF_DOCGEN_INTERNAL_H
 #define DMLCONF_DOCGEN_INTERNAL_H
 
+#include <dmlconf/compiler.h>
 #include <dmlconf/docgen.h>
 
 /* Tokens longer than this are not numbers (the longest exact float32
@@ -31,9 +32,7 @@ bool page_is_blank(char c);
  * the line and a caret under the column. Running out of memory still counts
  * the error. */
 void page_error(docgen_page *page, size_t offset, const char *format, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
+    DMLCONF_PRINTF_LIKE(3, 4)
     ;
 
 /* ---- tensor literals (literal.c) -------------------------------------------- */

@@ -15,6 +15,7 @@
 #ifndef DMLCONF_CASE_H
 #define DMLCONF_CASE_H
 
+#include <dmlconf/compiler.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -87,9 +88,7 @@ typedef struct dmlconf_diagnostics
  * so that a failed load never looks clean). */
 int dmlconf_diagnostics_add(dmlconf_diagnostics *list, dmlconf_severity severity, const char *file, uint32_t line,
                             uint32_t column, const char *format, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 6, 7)))
-#endif
+    DMLCONF_PRINTF_LIKE(6, 7)
     ;
 
 /* Writes every diagnostic in order, netplan style:

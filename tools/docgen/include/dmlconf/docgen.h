@@ -44,6 +44,7 @@
 #ifndef DMLCONF_DOCGEN_H
 #define DMLCONF_DOCGEN_H
 
+#include <dmlconf/compiler.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -79,9 +80,7 @@ void docgen_text_repeat(docgen_text *text, char c, size_t count);
 
 /* Appends printf-formatted text. */
 void docgen_text_printf(docgen_text *text, const char *format, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
+    DMLCONF_PRINTF_LIKE(2, 3)
     ;
 
 /* Frees the buffer and resets the text to {0}. NULL is allowed. */

@@ -8,19 +8,24 @@
 #include <string.h>
 
 /* Loads library `name`. Returns its handle, or NULL with the loader's
- * explanation in `why`. Close it with dynlib_close. */
-void *dynlib_open(const char *name, char *why, size_t why_size);
+ * explanation in `why`. Close it with dmlconf_dynlib_close. */
+void *dmlconf_dynlib_open(const char *name, char *why, size_t why_size);
 /* The address of `symbol` in `library`, or NULL. */
-void *dynlib_symbol(void *library, const char *symbol);
-/* Releases a handle from dynlib_open (NULL is ignored). */
-void dynlib_close(void *library);
+void *dmlconf_dynlib_symbol(void *library, const char *symbol);
+/* Releases a handle from dmlconf_dynlib_open (NULL is ignored). */
+void dmlconf_dynlib_close(void *library);
+
+/* Describes the file a loaded library came from, into `text` (size
+ * bytes): its path, and on Windows its file version ("C:\...\DirectML.dll,
+ * file version 1.15.4.0"). Writes "" when it cannot be told. */
+void dmlconf_dynlib_describe(void *library, char *text, size_t size);
 
 /* Casts a symbol's address to a function pointer type without the
  * object-to-function pointer conversion that ISO C leaves undefined. */
-#define DYNLIB_FUNCTION(pointer, library, symbol)                                                                      \
+#define DMLCONF_DYNLIB_FUNCTION(pointer, library, symbol)                                                              \
     do                                                                                                                 \
     {                                                                                                                  \
-        void *address_ = dynlib_symbol((library), (symbol));                                                           \
+        void *address_ = dmlconf_dynlib_symbol((library), (symbol));                                                   \
         memcpy(&(pointer), &address_, sizeof(address_));                                                               \
     } while (0)
 

@@ -1,0 +1,84 @@
+/*
+ * Files and folders, the same on POSIX and on Windows: what a path names,
+ * folder listings, opening only regular files, creating folders, and
+ * replacing a file atomically.
+ *
+ * Every function that can fail returns -1 (or NULL) with a sentence in `why`
+ * (why_size bytes; why may be NULL when why_size is 0) that names the path.
+ */
+#ifndef DMLCONF_FILE_SYSTEM_H
+#define DMLCONF_FILE_SYSTEM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum dmlconf_path_kind
+{
+    DMLCONF_PATH_MISSING,   /* nothing there (or a dangling link) */
+    DMLCONF_PATH_REGULAR,   /* a regular file */
+    DMLCONF_PATH_DIRECTORY, /* a folder */
+    DMLCONF_PATH_OTHER,     /* a FIFO, a device, a socket */
+} dmlconf_path_kind;
+
+/* What `path` names (links followed). Returns 0 with *kind set (MISSING is
+ * not an error), or -1 with `why` when the path cannot be examined
+ * (permission denied, a name too long). *bytes (may be NULL) receives a
+ * regular file's size. */
+int dmlconf_path_examine(const char *path, dmlconf_path_kind *kind, uint64_t *bytes, char *why, size_t why_size);
+
+/* "a regular file", "a folder", "a FIFO or device", "missing". */
+const char *dmlconf_path_kind_name(dmlconf_path_kind kind);
+
+/* Opens `path` for reading in binary mode only when it is a regular file,
+ * without ever blocking (a FIFO or a device is refused without being
+ * waited on). Returns the stream, or NULL with `why`: "<path>: is a
+ * directory", "<path>: is a FIFO or device, not a regular file",
+ * "<path>: <system error>". *bytes (may be NULL) receives the size. */
+FILE *dmlconf_open_regular_file(const char *path, uint64_t *bytes, char *why, size_t why_size);
+
+/* The names in folder `path` (not "." or ".."), in no particular order, as
+ * a NULL-terminated array that the caller frees with
+ * dmlconf_free_folder_names. Returns NULL with `why` when the folder cannot
+ * be read. */
+char **dmlconf_list_folder(const char *path, char *why, size_t why_size);
+void dmlconf_free_folder_names(char **names);
+
+/* Joins a folder and a name with one '/' (kept as is when the folder
+ * already ends with a separator). Returns a new string, or NULL when
+ * memory runs out. */
+char *dmlconf_path_join(const char *folder, const char *name);
+
+/* Creates folder `path` and any missing parents (an existing folder is
+ * fine). Returns 0, or -1 with `why`. */
+int dmlconf_make_folders(const char *path, char *why, size_t why_size);
+
+/* Whether this process can create files in folder `path`: creates and
+ * removes a probe file there. Returns 0, or -1 with `why`. */
+int dmlconf_check_folder_writable(const char *path, char *why, size_t why_size);
+
+/* Writes `size` bytes as the new content of `path` atomically: into a
+ * temporary file beside it (with the old file's permissions, if it
+ * existed), flushed to disk when `sync` is true, then renamed over it. On
+ * failure the old file is left as it was and the temporary file removed.
+ * Returns 0, or -1 with `why`. */
+int dmlconf_write_file_atomically(const char *path, const void *data, size_t size, bool sync, char *why,
+                                  size_t why_size);
+
+/* Renames `from` to `to`, replacing `to` if it exists. Returns 0 or -1 with
+ * `why`. */
+int dmlconf_replace_file(const char *from, const char *to, char *why, size_t why_size);
+
+/* Flushes a stream and asks the system to put it on disk. Returns 0 or -1. */
+int dmlconf_sync_file(FILE *file);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DMLCONF_FILE_SYSTEM_H */

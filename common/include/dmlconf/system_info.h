@@ -1,0 +1,33 @@
+/*
+ * Facts about the machine and the console, the same on POSIX and Windows.
+ */
+#ifndef DMLCONF_SYSTEM_INFO_H
+#define DMLCONF_SYSTEM_INFO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Writes this machine's name into `name` (size bytes), or "unknown". */
+void dmlconf_host_name(char *name, size_t size);
+
+/* True when `stream` is a terminal (a console on Windows). */
+bool dmlconf_stream_is_terminal(FILE *stream);
+
+/* The machine's physical memory in bytes, or 0 when it cannot be told. */
+uint64_t dmlconf_physical_memory_bytes(void);
+
+/* Wine's version ("8.0") when this Windows program runs under Wine; NULL
+ * on Windows itself and on every other system. */
+const char *dmlconf_wine_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DMLCONF_SYSTEM_INFO_H */

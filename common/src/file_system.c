@@ -1,0 +1,530 @@
+/*
+ * Files and folders on POSIX and on Windows.
+ */
+#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include <dmlconf/file_system.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#if defined(_WIN32)
+#include <direct.h>
+#include <io.h>
+#include <process.h>
+#include <windows.h>
+#else
+#include <dirent.h>
+#include <unistd.h>
+#endif
+
+static void set_why(char *why, size_t why_size, const char *format, ...)
+{
+    if (!why || !why_size)
+        return;
+    va_list args;
+    va_start(args, format);
+    vsnprintf(why, why_size, format, args);
+    va_end(args);
+}
+
+static char *copy_string(const char *text)
+{
+    size_t length = strlen(text) + 1;
+    char *copy = malloc(length);
+    if (copy)
+        memcpy(copy, text, length);
+    return copy;
+}
+
+static bool is_separator(char c)
+{
+#if defined(_WIN32)
+    return c == '/' || c == '\\';
+#else
+    return c == '/';
+#endif
+}
+
+const char *dmlconf_path_kind_name(dmlconf_path_kind kind)
+{
+    switch (kind)
+    {
+    case DMLCONF_PATH_MISSING:
+        return "missing";
+    case DMLCONF_PATH_REGULAR:
+        return "a regular file";
+    case DMLCONF_PATH_DIRECTORY:
+        return "a folder";
+    case DMLCONF_PATH_OTHER:
+        break;
+    }
+    return "a FIFO or device";
+}
+
+int dmlconf_path_examine(const char *path, dmlconf_path_kind *kind, uint64_t *bytes, char *why, size_t why_size)
+{
+    if (bytes)
+        *bytes = 0;
+#if defined(_WIN32)
+    struct _stat64 info;
+    if (_stat64(path, &info))
+#else
+    struct stat info;
+    if (stat(path, &info))
+#endif
+    {
+        if (errno == ENOENT || errno == ENOTDIR)
+        {
+            *kind = DMLCONF_PATH_MISSING;
+            return 0;
+        }
+        set_why(why, why_size, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+#if defined(_WIN32)
+    if ((info.st_mode & _S_IFMT) == _S_IFDIR)
+        *kind = DMLCONF_PATH_DIRECTORY;
+    else if ((info.st_mode & _S_IFMT) == _S_IFREG)
+        *kind = DMLCONF_PATH_REGULAR;
+    else
+        *kind = DMLCONF_PATH_OTHER;
+#else
+    if (S_ISDIR(info.st_mode))
+        *kind = DMLCONF_PATH_DIRECTORY;
+    else if (S_ISREG(info.st_mode))
+        *kind = DMLCONF_PATH_REGULAR;
+    else
+        *kind = DMLCONF_PATH_OTHER;
+#endif
+    if (bytes && *kind == DMLCONF_PATH_REGULAR)
+        *bytes = (uint64_t)info.st_size;
+    return 0;
+}
+
+/* The sentence for a path that is not a regular file. */
+static void refuse_kind(const char *path, dmlconf_path_kind kind, char *why, size_t why_size)
+{
+    if (kind == DMLCONF_PATH_DIRECTORY)
+        set_why(why, why_size, "%s: is a directory", path);
+    else if (kind == DMLCONF_PATH_MISSING)
+        set_why(why, why_size, "%s: %s", path, strerror(ENOENT));
+    else
+        set_why(why, why_size, "%s: is a FIFO or device, not a regular file", path);
+}
+
+#if defined(_WIN32)
+FILE *dmlconf_open_regular_file(const char *path, uint64_t *bytes, char *why, size_t why_size)
+{
+    dmlconf_path_kind kind;
+    if (dmlconf_path_examine(path, &kind, bytes, why, why_size))
+        return NULL;
+    if (kind != DMLCONF_PATH_REGULAR)
+    {
+        refuse_kind(path, kind, why, why_size);
+        return NULL;
+    }
+    HANDLE handle = CreateFileA(path, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
+                                OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
+    if (handle == INVALID_HANDLE_VALUE)
+    {
+        set_why(why, why_size, "%s: cannot open it (Windows error %lu)", path, (unsigned long)GetLastError());
+        return NULL;
+    }
+    if (GetFileType(handle) != FILE_TYPE_DISK)
+    {
+        CloseHandle(handle);
+        refuse_kind(path, DMLCONF_PATH_OTHER, why, why_size);
+        return NULL;
+    }
+    int fd = _open_osfhandle((intptr_t)handle, _O_RDONLY | _O_BINARY);
+    if (fd < 0)
+    {
+        CloseHandle(handle);
+        set_why(why, why_size, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    FILE *file = _fdopen(fd, "rb");
+    if (!file)
+    {
+        set_why(why, why_size, "%s: %s", path, strerror(errno));
+        _close(fd);
+    }
+    return file;
+}
+#else
+FILE *dmlconf_open_regular_file(const char *path, uint64_t *bytes, char *why, size_t why_size)
+{
+    /* O_NONBLOCK: opening a FIFO with no writer returns at once instead of
+     * waiting for one; the kind is then checked on what was opened. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+    {
+        if (errno == EISDIR)
+            refuse_kind(path, DMLCONF_PATH_DIRECTORY, why, why_size);
+        else
+            set_why(why, why_size, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat info;
+    if (fstat(fd, &info))
+    {
+        set_why(why, why_size, "%s: %s", path, strerror(errno));
+        close(fd);
+        return NULL;
+    }
+    if (!S_ISREG(info.st_mode))
+    {
+        refuse_kind(path, S_ISDIR(info.st_mode) ? DMLCONF_PATH_DIRECTORY : DMLCONF_PATH_OTHER, why, why_size);
+        close(fd);
+        return NULL;
+    }
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0)
+    {
+        set_why(why, why_size, "%s: %s", path, strerror(errno));
+        close(fd);
+        return NULL;
+    }
+    FILE *file = fdopen(fd, "rb");
+    if (!file)
+    {
+        set_why(why, why_size, "%s: %s", path, strerror(errno));
+        close(fd);
+        return NULL;
+    }
+    if (bytes)
+        *bytes = (uint64_t)info.st_size;
+    return file;
+}
+#endif
+
+void dmlconf_free_folder_names(char **names)
+{
+    if (!names)
+        return;
+    for (char **name = names; *name; ++name)
+        free(*name);
+    free(names);
+}
+
+/* A NULL-terminated growing array of names. */
+typedef struct name_list
+{
+    char **items;
+    size_t count;
+    size_t capacity;
+} name_list;
+
+static int name_list_add(name_list *list, const char *name)
+{
+    if (list->count + 1 >= list->capacity)
+    {
+        size_t capacity = list->capacity ? list->capacity * 2 : 32;
+        char **items = realloc(list->items, capacity * sizeof(*items));
+        if (!items)
+            return -1;
+        list->items = items;
+        list->capacity = capacity;
+    }
+    char *copy = copy_string(name);
+    if (!copy)
+        return -1;
+    list->items[list->count++] = copy;
+    list->items[list->count] = NULL;
+    return 0;
+}
+
+char **dmlconf_list_folder(const char *path, char *why, size_t why_size)
+{
+    name_list list = {calloc(1, sizeof(char *)), 0, 1};
+    if (!list.items)
+        goto out_of_memory;
+#if defined(_WIN32)
+    char *pattern = dmlconf_path_join(path, "*");
+    if (!pattern)
+        goto out_of_memory;
+    WIN32_FIND_DATAA entry;
+    HANDLE find = FindFirstFileA(pattern, &entry);
+    free(pattern);
+    if (find == INVALID_HANDLE_VALUE)
+    {
+        DWORD error = GetLastError();
+        if (error == ERROR_FILE_NOT_FOUND)
+            return list.items; /* an empty folder */
+        set_why(why, why_size, "%s: cannot open the folder (Windows error %lu)", path, (unsigned long)error);
+        dmlconf_free_folder_names(list.items);
+        return NULL;
+    }
+    do
+    {
+        if (!strcmp(entry.cFileName, ".") || !strcmp(entry.cFileName, ".."))
+            continue;
+        if (name_list_add(&list, entry.cFileName))
+        {
+            FindClose(find);
+            goto out_of_memory;
+        }
+    } while (FindNextFileA(find, &entry));
+    FindClose(find);
+#else
+    DIR *folder = opendir(path);
+    if (!folder)
+    {
+        set_why(why, why_size, "%s: cannot open the folder: %s", path, strerror(errno));
+        dmlconf_free_folder_names(list.items);
+        return NULL;
+    }
+    struct dirent *entry;
+    while ((entry = readdir(folder)))
+    {
+        if (!strcmp(entry->d_name, ".") || !strcmp(entry->d_name, ".."))
+            continue;
+        if (name_list_add(&list, entry->d_name))
+        {
+            closedir(folder);
+            goto out_of_memory;
+        }
+    }
+    closedir(folder);
+#endif
+    return list.items;
+
+out_of_memory:
+    dmlconf_free_folder_names(list.items);
+    set_why(why, why_size, "%s: out of memory while listing the folder", path);
+    return NULL;
+}
+
+char *dmlconf_path_join(const char *folder, const char *name)
+{
+    size_t a = strlen(folder), b = strlen(name);
+    bool slash = a && !is_separator(folder[a - 1]);
+    char *path = malloc(a + slash + b + 1);
+    if (!path)
+        return NULL;
+    memcpy(path, folder, a);
+    if (slash)
+        path[a] = '/';
+    memcpy(path + a + slash, name, b + 1);
+    return path;
+}
+
+static int make_one_folder(const char *path)
+{
+#if defined(_WIN32)
+    return _mkdir(path);
+#else
+    return mkdir(path, 0777);
+#endif
+}
+
+int dmlconf_make_folders(const char *path, char *why, size_t why_size)
+{
+    char *copy = copy_string(path);
+    if (!copy)
+    {
+        set_why(why, why_size, "%s: out of memory", path);
+        return -1;
+    }
+    size_t length = strlen(copy);
+    /* Create each prefix that ends before a separator, then the whole. */
+    for (size_t i = 1; i <= length; ++i)
+    {
+        if (i < length && !is_separator(copy[i]))
+            continue;
+        char saved = copy[i];
+        copy[i] = '\0';
+        if (make_one_folder(copy) && errno != EEXIST)
+        {
+            dmlconf_path_kind kind = DMLCONF_PATH_MISSING;
+            int error = errno;
+            /* "C:" and "/" themselves cannot be made and need not be. */
+            if (dmlconf_path_examine(copy, &kind, NULL, NULL, 0) || kind != DMLCONF_PATH_DIRECTORY)
+            {
+                set_why(why, why_size, "cannot create the folder %s: %s", copy, strerror(error));
+                free(copy);
+                return -1;
+            }
+        }
+        copy[i] = saved;
+    }
+    dmlconf_path_kind kind;
+    int result = dmlconf_path_examine(path, &kind, NULL, why, why_size);
+    if (!result && kind != DMLCONF_PATH_DIRECTORY)
+    {
+        set_why(why, why_size, "%s: exists and is %s, not a folder", path, dmlconf_path_kind_name(kind));
+        result = -1;
+    }
+    free(copy);
+    return result;
+}
+
+static unsigned long process_id(void)
+{
+#if defined(_WIN32)
+    return (unsigned long)GetCurrentProcessId();
+#else
+    return (unsigned long)getpid();
+#endif
+}
+
+/* Creates a new file that did not exist, for writing, with `mode`
+ * permissions (POSIX). Returns a descriptor or -1 (errno set). */
+static int create_new_file(const char *path, unsigned mode)
+{
+#if defined(_WIN32)
+    (void)mode;
+    return _open(path, _O_WRONLY | _O_CREAT | _O_EXCL | _O_BINARY, _S_IREAD | _S_IWRITE);
+#else
+    return open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, (mode_t)mode);
+#endif
+}
+
+/* A temporary path beside `path` that does not exist yet, opened for
+ * writing. Returns the descriptor with *temporary set (freed by the
+ * caller), or -1 with `why`. */
+static int create_temporary_beside(const char *path, unsigned mode, char **temporary, char *why, size_t why_size)
+{
+    size_t size = strlen(path) + 48;
+    char *name = malloc(size);
+    if (!name)
+    {
+        set_why(why, why_size, "%s: out of memory", path);
+        return -1;
+    }
+    for (unsigned attempt = 0; attempt < 1000; ++attempt)
+    {
+        snprintf(name, size, "%s.tmp.%lu.%u", path, process_id(), attempt);
+        int fd = create_new_file(name, mode);
+        if (fd >= 0)
+        {
+            *temporary = name;
+            return fd;
+        }
+        if (errno != EEXIST)
+            break;
+    }
+    int error = errno;
+    set_why(why, why_size, "cannot create a temporary file beside %s: %s", path, strerror(error));
+    free(name);
+    errno = error;
+    return -1;
+}
+
+int dmlconf_check_folder_writable(const char *path, char *why, size_t why_size)
+{
+    char *probe_base = dmlconf_path_join(path, ".dmlconf-write-probe");
+    if (!probe_base)
+    {
+        set_why(why, why_size, "%s: out of memory", path);
+        return -1;
+    }
+    char *probe = NULL, reason[256];
+    int fd = create_temporary_beside(probe_base, 0600, &probe, reason, sizeof(reason));
+    free(probe_base);
+    if (fd < 0)
+    {
+        set_why(why, why_size, "cannot write into the folder %s: %s", path, strerror(errno));
+        return -1;
+    }
+#if defined(_WIN32)
+    _close(fd);
+#else
+    close(fd);
+#endif
+    remove(probe);
+    free(probe);
+    return 0;
+}
+
+int dmlconf_replace_file(const char *from, const char *to, char *why, size_t why_size)
+{
+#if defined(_WIN32)
+    if (!MoveFileExA(from, to, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
+    {
+        set_why(why, why_size, "cannot rename %s to %s (Windows error %lu)", from, to, (unsigned long)GetLastError());
+        return -1;
+    }
+#else
+    if (rename(from, to))
+    {
+        set_why(why, why_size, "cannot rename %s to %s: %s", from, to, strerror(errno));
+        return -1;
+    }
+#endif
+    return 0;
+}
+
+int dmlconf_sync_file(FILE *file)
+{
+    if (fflush(file))
+        return -1;
+#if defined(_WIN32)
+    return _commit(_fileno(file));
+#else
+    return fsync(fileno(file));
+#endif
+}
+
+int dmlconf_write_file_atomically(const char *path, const void *data, size_t size, bool sync, char *why,
+                                  size_t why_size)
+{
+    unsigned mode = 0666;
+#if !defined(_WIN32)
+    struct stat info;
+    if (!stat(path, &info))
+        mode = (unsigned)(info.st_mode & 07777);
+#endif
+    char *temporary = NULL;
+    int fd = create_temporary_beside(path, mode, &temporary, why, why_size);
+    if (fd < 0)
+        return -1;
+#if !defined(_WIN32)
+    /* The umask applied at creation; set the old file's mode exactly. */
+    if (mode != 0666)
+        (void)fchmod(fd, (mode_t)mode);
+    FILE *file = fdopen(fd, "wb");
+#else
+    FILE *file = _fdopen(fd, "wb");
+#endif
+    if (!file)
+    {
+        set_why(why, why_size, "cannot write %s: %s", temporary, strerror(errno));
+#if defined(_WIN32)
+        _close(fd);
+#else
+        close(fd);
+#endif
+        goto fail;
+    }
+    bool failed = size && fwrite(data, 1, size, file) != size;
+    failed = failed || (sync ? dmlconf_sync_file(file) != 0 : fflush(file) != 0);
+    int error = errno;
+    if (fclose(file))
+    {
+        failed = true;
+        error = errno;
+    }
+    if (failed)
+    {
+        set_why(why, why_size, "cannot write %s: %s", temporary, strerror(error));
+        goto fail;
+    }
+    if (dmlconf_replace_file(temporary, path, why, why_size))
+        goto fail;
+    free(temporary);
+    return 0;
+
+fail:
+    remove(temporary);
+    free(temporary);
+    return -1;
+}
