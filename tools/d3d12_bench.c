@@ -130,7 +130,8 @@ static double time_copy(d3d12_backend *b, uint64_t words, unsigned repeat)
         printf("copy kernel: %llu words exceed one buffer view; not measured\n", (unsigned long long)words);
         return -1.0;
     }
-    if (build_copy_kernel(&blob, &size) || d3d12_device_create_pipeline(d, blob, size, &pipeline, why, sizeof(why)) ||
+    if (build_copy_kernel(&blob, &size) ||
+        d3d12_device_create_pipeline(d, b->pipelines.root_signature, blob, size, &pipeline, why, sizeof(why)) ||
         d3d12_buffer_create(d, D3D12_HEAP_TYPE_DEFAULT, words * 4, &in, why, sizeof(why)) ||
         d3d12_buffer_create(d, D3D12_HEAP_TYPE_DEFAULT, words * 4, &out, why, sizeof(why)) ||
         d3d12_buffer_create(d, D3D12_HEAP_TYPE_READBACK, 16 * (uint64_t)repeat, &stamps, why, sizeof(why)))
@@ -145,6 +146,7 @@ static double time_copy(d3d12_backend *b, uint64_t words, unsigned repeat)
         printf("copy kernel: cannot record\n");
         goto done;
     }
+    scan_pipelines_bind(&b->pipelines, d);
     ID3D12GraphicsCommandList *list = d->list;
     d3d12_transition(d, in.resource, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
     d3d12_transition(d, out.resource, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);

@@ -133,6 +133,12 @@ static int d3d12_open(const dmlconf_backend_config *config, dmlconf_backend **ou
         free(b);
         return -1;
     }
+    if (scan_pipelines_create(&b->pipelines, &b->device, why, why_size))
+    {
+        d3d12_device_close(&b->device);
+        free(b);
+        return -1;
+    }
     b->view_bytes = b->device.view_bytes;
     bool software = gpu_adapter_is_software(&b->device.adapter);
     /* A GPU wants a few hundred thousand threads in flight; lavapipe runs a
@@ -151,6 +157,7 @@ static int d3d12_open(const dmlconf_backend_config *config, dmlconf_backend **ou
     b->limits.group_kind = KERNEL_TILE;
     if (read_knobs(b, why, why_size))
     {
+        scan_pipelines_release(&b->pipelines);
         d3d12_device_close(&b->device);
         free(b);
         return -1;
@@ -165,6 +172,7 @@ static void d3d12_close(dmlconf_backend *backend)
 {
     d3d12_backend *b = (d3d12_backend *)backend;
     d3d12_backend_release_buffers(b);
+    scan_pipelines_release(&b->pipelines);
     d3d12_device_close(&b->device);
     free(b);
 }

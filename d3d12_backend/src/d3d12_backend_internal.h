@@ -6,6 +6,7 @@
 #define DMLCONF_D3D12_BACKEND_INTERNAL_H
 
 #include "d3d12_device.h"
+#include "scan_pipelines.h"
 #include "scan_plan.h"
 #include "view_buffer.h"
 
@@ -15,6 +16,7 @@ typedef struct d3d12_backend
 {
     dmlconf_backend base;
     d3d12_device device;
+    scan_pipelines pipelines;
     plan_limits limits;
     uint64_t view_bytes;  /* one view, a multiple of 128 KiB (lowered by DMLCONF_D3D12_VIEW_WORDS) */
     uint64_t arena_limit; /* the shared arena's largest size (at most one view) */

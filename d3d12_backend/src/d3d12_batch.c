@@ -206,7 +206,7 @@ static int record_pass(d3d12_backend *b, job_state *s, size_t index, uint32_t *q
     constants[SCAN_ROOT_ROW_ITEMS] = groups_x * per_group;
 
     ID3D12GraphicsCommandList *list = d->list;
-    ID3D12GraphicsCommandList_SetPipelineState(list, d->pipelines[kernel_key_index(&pass->key)]);
+    ID3D12GraphicsCommandList_SetPipelineState(list, b->pipelines.pipelines[kernel_key_index(&pass->key)]);
     ID3D12GraphicsCommandList_SetComputeRoot32BitConstants(list, SCAN_ROOT_PARAMETER_CONSTANTS, SCAN_ROOT_CONSTANTS,
                                                            constants, 0);
     for (unsigned u = 0; u < 3; ++u)
@@ -310,7 +310,7 @@ static int run_batch(d3d12_backend *b, job_state *states, size_t count)
     {
         for (size_t p = 0; p < states[i].plan.count; ++p)
         {
-            if (!d3d12_device_pipeline(d, &states[i].plan.passes[p].key, why, sizeof(why)))
+            if (!scan_pipelines_get(&b->pipelines, d, &states[i].plan.passes[p].key, why, sizeof(why)))
                 goto fail;
         }
     }
@@ -328,6 +328,7 @@ static int run_batch(d3d12_backend *b, job_state *states, size_t count)
 
     if (d3d12_device_begin(d, why, sizeof(why)))
         goto fail;
+    scan_pipelines_bind(&b->pipelines, d);
     ID3D12GraphicsCommandList *list = d->list;
     ID3D12Resource *arena = b->arena.whole.resource;
     ID3D12Resource *big_in = NULL, *big_out = NULL, *big_scratch = NULL;

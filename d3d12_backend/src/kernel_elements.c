@@ -8,6 +8,7 @@
  * are the same for signed and unsigned operands).
  */
 #include "kernel_asm.h"
+#include "scan_params.h"
 
 void op0(dxbc_program *p, enum dxbc_opcode op, uint32_t controls)
 {
@@ -234,7 +235,11 @@ void emit_combine(dxbc_program *p, const kernel_key *key, unsigned acc, unsigned
         op3(p, sum ? DXBC_OP_ADD : DXBC_OP_MUL, D(acc, 0), S(acc, 0), S(x, 0));
         if (key->element == ELEMENT_F16 && key->fault == FAULT_F16_ACCUMULATE)
         {
+            /* The fault: round every partial sum to float16. The xor with a
+             * root constant that is 0 at run time keeps a compiler from
+             * folding f16tof32(f32tof16(x)) into x (lavapipe's does). */
             op2(p, DXBC_OP_F32TOF16, D(acc, 0), S(acc, 0));
+            op3(p, DXBC_OP_XOR, D(acc, 0), S(acc, 0), dxbc_cb(SCAN_CB_ROOT, 0, SCAN_ROOT_ZERO));
             op2(p, DXBC_OP_F16TOF32, D(acc, 0), S(acc, 0));
         }
         return;

@@ -69,13 +69,17 @@ enum
     SCAN_FLAG_CHUNK_MAJOR = 1u << 4,
 };
 
-/* Root constants (b0): the block's byte offset in u3, and how many work
- * items a row of the dispatch grid holds (work item = id.y * row + id.x);
- * the other two are free for other kernels on the same root signature. */
+/* Root constants (b0) of the scan kernels: the block's byte offset in u3,
+ * how many work items a row of the dispatch grid holds (work item = id.y *
+ * row + id.x), and a zero; other kernels on the same root signature (the
+ * benchmark's copy kernel) use the four words as they like. */
 enum
 {
     SCAN_ROOT_PARAM_OFFSET = 0,
     SCAN_ROOT_ROW_ITEMS = 1,
+    /* Always 0: a value the shader compiler cannot know (the f16-accumulate
+     * fault rounds through it, so no compiler can fold the round trip). */
+    SCAN_ROOT_ZERO = 2,
     SCAN_ROOT_CONSTANTS = 4,
 };
 

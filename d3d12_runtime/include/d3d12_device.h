@@ -1,15 +1,15 @@
 /*
- * The D3D12 device the backend runs on: the runtime loaded at run time, the
- * adapter, one queue with one command list, a fence, the root signature
- * shared by every kernel, and the kernels' pipelines (created on first use).
- * Also used by tools/d3d12_bench.c.
+ * A D3D12 device for a backend: the runtime loaded at run time, the adapter,
+ * one queue with one command list, a fence; buffers, barriers and
+ * submission. Shared by the d3d12 backend (dmlconf's own kernels), the
+ * directml backend (DirectML's operators on the same device) and
+ * tools/d3d12_bench.c.
  */
 #ifndef DMLCONF_D3D12_DEVICE_H
 #define DMLCONF_D3D12_DEVICE_H
 
 #include "d3d12_com.h"
 #include "gpu_adapters.h"
-#include "kernels.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -51,8 +51,6 @@ typedef struct d3d12_device
     ID3D12Fence *fence;
     uint64_t fence_value;
     HANDLE event;
-    ID3D12RootSignature *root_signature;
-    ID3D12PipelineState *pipelines[KERNEL_VARIANT_COUNT];
     uint64_t timestamp_frequency; /* ticks per second; 0 when unknown */
     unsigned shader_model;        /* e.g. 0x51 */
 
@@ -73,16 +71,18 @@ int d3d12_device_open(d3d12_device *d, const char *which, char *why, size_t why_
 /* Releases everything the device holds (safe on a partly opened one). */
 void d3d12_device_close(d3d12_device *d);
 
-/* The pipeline of a kernel variant, generated and created on first use;
- * owned by the device. NULL with a sentence in `why` on failure. */
-ID3D12PipelineState *d3d12_device_pipeline(d3d12_device *d, const kernel_key *key, char *why, size_t why_size);
+/* Serializes a root signature (version 1.0) and creates it. The caller
+ * releases it. Returns 0, or -1 with `why`. */
+int d3d12_device_create_root_signature(d3d12_device *d, const D3D12_ROOT_SIGNATURE_DESC *desc,
+                                       ID3D12RootSignature **out, char *why, size_t why_size);
 
-/* Creates a compute pipeline from a DXBC blob with the shared root
- * signature. The caller releases it. Returns 0, or -1 with `why`. */
-int d3d12_device_create_pipeline(d3d12_device *d, const void *blob, size_t size, ID3D12PipelineState **out, char *why,
-                                 size_t why_size);
+/* Creates a compute pipeline from a DXBC blob with `root_signature`. The
+ * caller releases it. Returns 0, or -1 with `why`. */
+int d3d12_device_create_pipeline(d3d12_device *d, ID3D12RootSignature *root_signature, const void *blob, size_t size,
+                                 ID3D12PipelineState **out, char *why, size_t why_size);
 
-/* Starts recording (resets the allocator and the list). Returns 0 or -1. */
+/* Starts recording (resets the allocator and the list; nothing is bound).
+ * Returns 0 or -1. */
 int d3d12_device_begin(d3d12_device *d, char *why, size_t why_size);
 
 /* Closes the list, executes it and waits for the device. Returns 0, or -1

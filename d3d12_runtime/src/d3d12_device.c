@@ -1,5 +1,6 @@
 /*
- * Opening the D3D12 runtime and device; pipelines, buffers, submission.
+ * Opening the D3D12 runtime and device; root signatures and pipelines,
+ * buffers, submission.
  */
 #if !defined(_WIN32)
 #define _POSIX_C_SOURCE 200809L
@@ -7,7 +8,6 @@
 
 #include "d3d12_device.h"
 
-#include "scan_params.h"
 #include <dmlconf/dynlib.h>
 #include <dmlconf/system_info.h>
 
@@ -40,9 +40,6 @@ static void release_unknown(IUnknown **object)
 
 void d3d12_device_close(d3d12_device *d)
 {
-    for (size_t i = 0; i < KERNEL_VARIANT_COUNT; ++i)
-        RELEASE(d->pipelines[i]);
-    RELEASE(d->root_signature);
     RELEASE(d->list);
     RELEASE(d->allocator);
     RELEASE(d->fence);
@@ -181,27 +178,12 @@ static void describe_runtime(d3d12_device *d)
                  (api >> 12) & 0x3ffu, api & 0xfffu);
 }
 
-static int create_root_signature(d3d12_device *d, char *why, size_t why_size)
+int d3d12_device_create_root_signature(d3d12_device *d, const D3D12_ROOT_SIGNATURE_DESC *desc,
+                                       ID3D12RootSignature **out, char *why, size_t why_size)
 {
-    D3D12_ROOT_PARAMETER parameters[SCAN_ROOT_PARAMETER_UAV0 + SCAN_UAV_COUNT];
-    memset(parameters, 0, sizeof(parameters));
-    D3D12_ROOT_PARAMETER *constants = &parameters[SCAN_ROOT_PARAMETER_CONSTANTS];
-    constants->ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
-    constants->Constants.ShaderRegister = SCAN_CB_ROOT;
-    constants->Constants.Num32BitValues = SCAN_ROOT_CONSTANTS;
-    constants->ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
-    for (unsigned u = 0; u < SCAN_UAV_COUNT; ++u)
-    {
-        D3D12_ROOT_PARAMETER *uav = &parameters[SCAN_ROOT_PARAMETER_UAV0 + u];
-        uav->ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
-        uav->Descriptor.ShaderRegister = u;
-        uav->ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
-    }
-    D3D12_ROOT_SIGNATURE_DESC desc = {SCAN_ROOT_PARAMETER_UAV0 + SCAN_UAV_COUNT, parameters, 0, NULL,
-                                      D3D12_ROOT_SIGNATURE_FLAG_NONE};
     ID3DBlob *blob = NULL, *errors = NULL;
     char text[64];
-    HRESULT hr = d->serialize_root_signature(&desc, D3D_ROOT_SIGNATURE_VERSION_1_0, &blob, &errors);
+    HRESULT hr = d->serialize_root_signature(desc, D3D_ROOT_SIGNATURE_VERSION_1_0, &blob, &errors);
     if (FAILED(hr))
     {
         snprintf(why, why_size, "D3D12SerializeRootSignature failed: %s", d3d12_hresult_text(hr, text, sizeof(text)));
@@ -209,8 +191,7 @@ static int create_root_signature(d3d12_device *d, char *why, size_t why_size)
         return -1;
     }
     hr = ID3D12Device_CreateRootSignature(d->device, 0, ID3D10Blob_GetBufferPointer(blob),
-                                          ID3D10Blob_GetBufferSize(blob), &IID_ID3D12RootSignature,
-                                          (void **)&d->root_signature);
+                                          ID3D10Blob_GetBufferSize(blob), &IID_ID3D12RootSignature, (void **)out);
     RELEASE(blob);
     RELEASE(errors);
     if (FAILED(hr))
@@ -318,7 +299,7 @@ int d3d12_device_open(d3d12_device *d, const char *which, char *why, size_t why_
     uint64_t texels = d->adapter.max_texel_buffer_elements ? d->adapter.max_texel_buffer_elements : (1u << 27);
     d->view_bytes = texels * 4;
 
-    if (create_queue_and_list(d, why, why_size) || create_root_signature(d, why, why_size))
+    if (create_queue_and_list(d, why, why_size))
         goto fail;
     return 0;
 
@@ -327,12 +308,12 @@ fail:
     return -1;
 }
 
-int d3d12_device_create_pipeline(d3d12_device *d, const void *blob, size_t size, ID3D12PipelineState **out, char *why,
-                                 size_t why_size)
+int d3d12_device_create_pipeline(d3d12_device *d, ID3D12RootSignature *root_signature, const void *blob, size_t size,
+                                 ID3D12PipelineState **out, char *why, size_t why_size)
 {
     D3D12_COMPUTE_PIPELINE_STATE_DESC desc;
     memset(&desc, 0, sizeof(desc));
-    desc.pRootSignature = d->root_signature;
+    desc.pRootSignature = root_signature;
     desc.CS.pShaderBytecode = blob;
     desc.CS.BytecodeLength = size;
     HRESULT hr = ID3D12Device_CreateComputePipelineState(d->device, &desc, &IID_ID3D12PipelineState, (void **)out);
@@ -343,23 +324,6 @@ int d3d12_device_create_pipeline(d3d12_device *d, const void *blob, size_t size,
         return -1;
     }
     return 0;
-}
-
-ID3D12PipelineState *d3d12_device_pipeline(d3d12_device *d, const kernel_key *key, char *why, size_t why_size)
-{
-    size_t index = kernel_key_index(key);
-    if (d->pipelines[index])
-        return d->pipelines[index];
-    void *blob;
-    size_t size;
-    if (kernel_generate(key, &blob, &size, why, why_size))
-        return NULL;
-    char name[64], reason[200];
-    kernel_key_name(key, name, sizeof(name));
-    if (d3d12_device_create_pipeline(d, blob, size, &d->pipelines[index], reason, sizeof(reason)))
-        snprintf(why, why_size, "kernel %s: %s", name, reason);
-    free(blob);
-    return d->pipelines[index];
 }
 
 int d3d12_device_begin(d3d12_device *d, char *why, size_t why_size)
@@ -374,7 +338,6 @@ int d3d12_device_begin(d3d12_device *d, char *why, size_t why_size)
         return -1;
     }
     d->recording = true;
-    ID3D12GraphicsCommandList_SetComputeRootSignature(d->list, d->root_signature);
     return 0;
 }
 
