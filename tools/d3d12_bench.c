@@ -318,7 +318,7 @@ static int run_large(dmlconf_backend *backend, const large_case *lc, uint64_t el
  * kernel's line too. Returns the exit status. */
 static int run_large_process(const bench_options *options, const large_case *lc, bool first)
 {
-    dmlconf_backend_config config = {options->adapter};
+    dmlconf_backend_config config = {.adapter = options->adapter};
     dmlconf_backend *backend = NULL;
     char why[512];
     if (dmlconf_d3d12_backend_ops.open(&config, &backend, why, sizeof(why)))
@@ -542,7 +542,7 @@ int main(int argc, char **argv)
         }
     }
 
-    dmlconf_backend_config config = {options.adapter};
+    dmlconf_backend_config config = {.adapter = options.adapter};
     dmlconf_backend *backend = NULL;
     char why[512];
     static const large_case cases[] = {

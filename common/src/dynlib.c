@@ -38,7 +38,17 @@ void dmlconf_dynlib_close(void *library)
         FreeLibrary((HMODULE)library);
 }
 
-void dmlconf_dynlib_describe(void *library, char *text, size_t size)
+void dmlconf_dynlib_path(void *library, char *text, size_t size)
+{
+    if (!size)
+        return;
+    text[0] = '\0';
+    char path[MAX_PATH];
+    if (library && GetModuleFileNameA((HMODULE)library, path, sizeof(path)))
+        snprintf(text, size, "%s", path);
+}
+
+void dmlconf_dynlib_version(void *library, char *text, size_t size)
 {
     char path[MAX_PATH];
     if (!size)
@@ -46,7 +56,6 @@ void dmlconf_dynlib_describe(void *library, char *text, size_t size)
     text[0] = '\0';
     if (!library || !GetModuleFileNameA((HMODULE)library, path, sizeof(path)))
         return;
-    snprintf(text, size, "%s", path);
     DWORD ignored = 0, bytes = GetFileVersionInfoSizeA(path, &ignored);
     void *block = bytes ? malloc(bytes) : NULL;
     VS_FIXEDFILEINFO *info = NULL;
@@ -54,7 +63,7 @@ void dmlconf_dynlib_describe(void *library, char *text, size_t size)
     if (block && GetFileVersionInfoA(path, 0, bytes, block) &&
         VerQueryValueA(block, "\\", (void **)&info, &info_size) && info && info_size >= sizeof(*info))
     {
-        snprintf(text, size, "%s, file version %lu.%lu.%lu.%lu", path, (unsigned long)(info->dwFileVersionMS >> 16),
+        snprintf(text, size, "%lu.%lu.%lu.%lu", (unsigned long)(info->dwFileVersionMS >> 16),
                  (unsigned long)(info->dwFileVersionMS & 0xffffu), (unsigned long)(info->dwFileVersionLS >> 16),
                  (unsigned long)(info->dwFileVersionLS & 0xffffu));
     }
@@ -86,7 +95,14 @@ void dmlconf_dynlib_close(void *library)
         dlclose(library);
 }
 
-void dmlconf_dynlib_describe(void *library, char *text, size_t size)
+void dmlconf_dynlib_version(void *library, char *text, size_t size)
+{
+    (void)library;
+    if (size)
+        text[0] = '\0';
+}
+
+void dmlconf_dynlib_path(void *library, char *text, size_t size)
 {
     if (!size)
         return;

@@ -15,9 +15,47 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The names of the HRESULTs D3D12, DXGI and DirectML return. */
+static const char *hresult_name(uint32_t code)
+{
+    switch (code)
+    {
+    case 0x80004001u:
+        return "E_NOTIMPL";
+    case 0x80004002u:
+        return "E_NOINTERFACE";
+    case 0x80004005u:
+        return "E_FAIL";
+    case 0x8007000eu:
+        return "E_OUTOFMEMORY";
+    case 0x80070057u:
+        return "E_INVALIDARG";
+    case 0x887a0001u:
+        return "DXGI_ERROR_INVALID_CALL";
+    case 0x887a0004u:
+        return "DXGI_ERROR_UNSUPPORTED";
+    case 0x887a0005u:
+        return "DXGI_ERROR_DEVICE_REMOVED";
+    case 0x887a0006u:
+        return "DXGI_ERROR_DEVICE_HUNG";
+    case 0x887a0007u:
+        return "DXGI_ERROR_DEVICE_RESET";
+    case 0x887a0020u:
+        return "DXGI_ERROR_DRIVER_INTERNAL_ERROR";
+    case 0x887a002du:
+        return "DXGI_ERROR_SDK_COMPONENT_MISSING";
+    default:
+        return NULL;
+    }
+}
+
 const char *d3d12_hresult_text(HRESULT hr, char *buffer, size_t size)
 {
-    snprintf(buffer, size, "HRESULT 0x%08x", (unsigned)hr);
+    const char *name = hresult_name((uint32_t)hr);
+    if (name)
+        snprintf(buffer, size, "HRESULT 0x%08x (%s)", (unsigned)hr, name);
+    else
+        snprintf(buffer, size, "HRESULT 0x%08x", (unsigned)hr);
     return buffer;
 }
 
@@ -156,13 +194,15 @@ static int load_runtime(d3d12_device *d, char *why, size_t why_size)
 static void describe_runtime(d3d12_device *d)
 {
 #if defined(_WIN32)
-    char file[256];
+    char version[64];
     const char *wine = dmlconf_wine_version();
-    dmlconf_dynlib_describe(d->runtime_library, file, sizeof(file));
-    snprintf(d->runtime, sizeof(d->runtime), "%s%s%s", file[0] ? file : DMLCONF_D3D12_RUNTIME_LIBRARY,
-             wine ? ", Wine " : "", wine ? wine : "");
-    return;
-#endif
+    dmlconf_dynlib_version(d->runtime_library, version, sizeof(version));
+    if (wine)
+        snprintf(d->runtime, sizeof(d->runtime), "Wine %s's %s", wine, DMLCONF_D3D12_RUNTIME_LIBRARY);
+    else
+        snprintf(d->runtime, sizeof(d->runtime), "%s %s", DMLCONF_D3D12_RUNTIME_LIBRARY,
+                 version[0] ? version : "(version unknown)");
+#else
     vkd3d_shader_get_version_fn get_version = NULL;
     DMLCONF_DYNLIB_FUNCTION(get_version, d->shader_library, "vkd3d_shader_get_version");
     const char *version = NULL;
@@ -176,6 +216,7 @@ static void describe_runtime(d3d12_device *d)
     else
         snprintf(d->runtime, sizeof(d->runtime), "%s on Vulkan %u.%u.%u", DMLCONF_D3D12_RUNTIME_LIBRARY, api >> 22,
                  (api >> 12) & 0x3ffu, api & 0xfffu);
+#endif
 }
 
 int d3d12_device_create_root_signature(d3d12_device *d, const D3D12_ROOT_SIGNATURE_DESC *desc,

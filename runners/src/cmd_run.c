@@ -495,7 +495,7 @@ int command_run(int argc, char **argv)
     state.progress = !quiet && dmlconf_stream_is_terminal(stderr);
 
     runner_schedule schedule = {
-        .backend_config = {.adapter = adapter},
+        .backend_config = {.adapter = adapter, .feature_level = level},
         .config =
             {
                 .level = level,

@@ -80,6 +80,7 @@ int command_worker(int argc, char **argv)
         fprintf(stderr, "dmlconf __worker: started with bad arguments (it is started by `dmlconf run`)\n");
         return EXIT_USAGE;
     }
+    spec.backend_config.feature_level = spec.config.level;
     spec.backend_ops = dmlconf_backend_find(backend_name);
     if (!spec.backend_ops)
     {

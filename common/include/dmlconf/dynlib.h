@@ -15,10 +15,13 @@ void *dmlconf_dynlib_symbol(void *library, const char *symbol);
 /* Releases a handle from dmlconf_dynlib_open (NULL is ignored). */
 void dmlconf_dynlib_close(void *library);
 
-/* Describes the file a loaded library came from, into `text` (size
- * bytes): its path, and on Windows its file version ("C:\...\DirectML.dll,
- * file version 1.15.4.0"). Writes "" when it cannot be told. */
-void dmlconf_dynlib_describe(void *library, char *text, size_t size);
+/* The path of the file a loaded library came from, into `text` (size
+ * bytes); "" when it cannot be told. */
+void dmlconf_dynlib_path(void *library, char *text, size_t size);
+
+/* The file version of a loaded library ("1.15.4.0", from its version
+ * resource on Windows); "" when it has none or it cannot be told. */
+void dmlconf_dynlib_version(void *library, char *text, size_t size);
 
 /* Casts a symbol's address to a function pointer type without the
  * object-to-function pointer conversion that ISO C leaves undefined. */

@@ -62,6 +62,9 @@ typedef struct dmlconf_backend dmlconf_backend;
 typedef struct dmlconf_backend_config
 {
     const char *adapter; /* an index or a name fragment; NULL: the default */
+    /* The run's target feature level (NONE: the backend's highest). A
+     * backend whose device is created for a level (DirectML) uses it. */
+    dmlconf_feature_level feature_level;
 } dmlconf_backend_config;
 
 /* One adapter a backend can run on, as `dmlconf adapters` lists it. */
