@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Builds dmlconf twice (optimised with warnings as errors, then with
-# AddressSanitizer and UndefinedBehaviorSanitizer) and runs every test in
-# both builds. Usage: bash tools/run-tests.sh  (from any directory)
+# Runs every test: builds dmlconf twice (optimised with warnings as errors,
+# then with AddressSanitizer and UndefinedBehaviorSanitizer) and runs every
+# test in both builds; then cross-builds dmlconf.exe for Windows and runs it
+# under Wine on lavapipe (the oracle, the d3d12 backend and DirectML's own
+# operators over the corpus). Usage: bash tools/run-tests.sh  (from any
+# directory)
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 jobs=$(nproc 2>/dev/null || echo 2)
 
-bash "$root/tools/install-deps.sh"
+bash "$root/tools/install-deps.sh" test windows
 
 run_build() {
     local name=$1
@@ -23,3 +26,7 @@ run_build() {
 run_build release -DCMAKE_BUILD_TYPE=RelWithDebInfo
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     run_build sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDMLCONF_SANITIZE=address,undefined
+
+bash "$root/tools/build-windows.sh"
+echo "== windows: test under Wine"
+ctest --test-dir "$root/build/windows" --output-on-failure -j "$jobs"

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# dmlconf.exe under Wine on lavapipe, as CI runs it: one part per call.
+#   oracle     the oracle backend's self-check over the whole corpus
+#   d3d12      the d3d12 backend (d3d12.dll and DXGI under Wine) over the
+#              whole corpus: conformant at 5_0, as on Linux
+#   directml   DirectML.dll's own operators: the documentation's examples
+#              pass bit for bit; the whole corpus matches the committed
+#              baseline of findings (reports/directml/baseline), and a
+#              corpus run really executed cases
+#   directml_4_0  the same with DirectML's device created for level 4_0
+#   missing    DirectML that cannot be found: one sentence, no crash
+#   adapters   `dmlconf adapters` names DirectML's version, level and types
+# Usage: test_windows.sh PART DMLCONF_EXE SOURCE_DIR WORK_DIR
+set -uo pipefail
+
+part=$1
+exe=$2
+source_dir=$3
+work=$4
+wine_run=(bash "$source_dir/tools/wine-run.sh" "$exe")
+rm -rf "$work"
+mkdir -p "$work"
+failures=0
+
+fail() {
+    echo "FAIL: $*"
+    failures=$((failures + 1))
+}
+
+# A field of a report's summary.json, by a Python expression on `s`.
+summary() {
+    python3 -c "import json,sys; s=json.load(open(sys.argv[1])); print($2)" "$1/summary.json"
+}
+
+expect_exit() {
+    local expected=$1 actual=$2 what=$3
+    [ "$actual" -eq "$expected" ] || fail "$what exited with $actual, expected $expected"
+}
+
+case "$part" in
+oracle)
+    "${wine_run[@]}" run --backend oracle -j 2 -q -o "$work/out"
+    expect_exit 0 $? "the oracle self-check"
+    [ "$(summary "$work/out" "s['counts']['pass']")" -gt 4000 ] || fail "the self-check passed too few cases"
+    [ "$(summary "$work/out" "s['verdict']['text']")" = "conformant at level 6_4" ] || fail "oracle verdict"
+    ;;
+d3d12)
+    "${wine_run[@]}" run --backend d3d12 -l 5_0 -j 2 -q -o "$work/out"
+    expect_exit 0 $? "the d3d12 backend's corpus run"
+    [ "$(summary "$work/out" "s['verdict']['text']")" = "conformant at level 5_0" ] ||
+        fail "d3d12 verdict: $(summary "$work/out" "s['verdict']")"
+    grep -q "Wine" "$work/out/summary.json" || fail "the report does not say the runtime is Wine's"
+    ;;
+directml)
+    "${wine_run[@]}" run --backend directml -j 2 -q -o "$work/doc" "$source_dir/cases/doc"
+    expect_exit 0 $? "DirectML on the documentation's examples"
+    [ "$(summary "$work/doc" "s['counts']['pass']")" -eq 8 ] || fail "DirectML did not pass all 8 examples"
+    "${wine_run[@]}" run --backend directml -j 2 -q --baseline "$source_dir/reports/directml/baseline" \
+        -o "$work/corpus"
+    status=$?
+    expect_exit 0 $status "DirectML over the corpus against its baseline"
+    if [ $status -ne 0 ]; then
+        python3 - "$work/corpus/results.jsonl" <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r.get("status") in ("fail", "error", "crash", "timeout", "unexpected-pass"):
+        print("  ", r["id"], r["status"], r.get("message", "")[:200])
+PY
+    fi
+    [ "$(summary "$work/corpus" "s['counts']['pass']")" -gt 2900 ] || fail "DirectML passed too few cases to have run"
+    grep -q '"runtime":"DirectML 1.15.4.0' "$work/corpus/results.jsonl" || fail "the report does not name DirectML 1.15.4.0"
+    ;;
+directml_4_0)
+    # A device created for feature level 4_0: the 64-bit types' positive
+    # cases are above the target; the negative cases below 5_0 are judged.
+    "${wine_run[@]}" run --backend directml -l 4_0 -j 2 -q --baseline "$source_dir/reports/directml/baseline-4_0" \
+        -o "$work/corpus"
+    expect_exit 0 $? "DirectML at 4_0 over the corpus against its baseline"
+    [ "$(summary "$work/corpus" "s['run']['target_level']")" = "4_0" ] || fail "the run did not target 4_0"
+    [ "$(summary "$work/corpus" "s['counts']['expected-fail']")" -eq 7 ] || fail "expected the 7 known failures"
+    ;;
+missing)
+    output=$(DMLCONF_DIRECTML_DLL='C:\nowhere\DirectML.dll' "${wine_run[@]}" run --backend directml -j 1 -q \
+        -o "$work/out" "$source_dir/cases/doc" 2>&1)
+    status=$?
+    [ $status -eq 1 ] || fail "a missing DirectML exited with $status, expected 1"
+    echo "$output" | grep -q "DirectML cannot be loaded from DMLCONF_DIRECTML_DLL=C:.nowhere.DirectML.dll" ||
+        fail "no clear sentence for a missing DirectML: $output"
+    ;;
+adapters)
+    output=$("${wine_run[@]}" adapters 2>&1)
+    expect_exit 0 $? "dmlconf adapters"
+    echo "$output" | grep -q "DirectML 1.15.4.0" || fail "adapters does not show DirectML's version: $output"
+    echo "$output" | grep -q "feature levels up to 6_4, data types FLOAT32 FLOAT16 INT32 UINT32 INT64 UINT64" ||
+        fail "adapters does not show DirectML's level and types: $output"
+    echo "$output" | grep -q "under Wine" || fail "adapters does not say the adapter is Wine's: $output"
+    ;;
+*)
+    echo "test_windows.sh: unknown part '$part'" >&2
+    exit 2
+    ;;
+esac
+
+if [ $failures -ne 0 ]; then
+    echo "$failures check(s) failed"
+    exit 1
+fi
+echo "all checks passed"
