@@ -7,6 +7,7 @@
 
 #include <dmlconf/system_info.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 #if defined(_WIN32)
@@ -25,6 +26,11 @@ void dmlconf_host_name(char *name, size_t size)
 bool dmlconf_stream_is_terminal(FILE *stream)
 {
     return _isatty(_fileno(stream)) != 0;
+}
+
+int dmlconf_set_environment(const char *name, const char *value)
+{
+    return _putenv_s(name, value) == 0 ? 0 : -1;
 }
 
 const char *dmlconf_wine_version(void)
@@ -60,6 +66,11 @@ void dmlconf_host_name(char *name, size_t size)
 bool dmlconf_stream_is_terminal(FILE *stream)
 {
     return isatty(fileno(stream)) != 0;
+}
+
+int dmlconf_set_environment(const char *name, const char *value)
+{
+    return setenv(name, value, 1);
 }
 
 const char *dmlconf_wine_version(void)

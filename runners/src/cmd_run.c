@@ -35,6 +35,8 @@ static const char run_usage[] =
     "options:\n"
     "  -b, --backend NAME        backend to run on (default: the best one available)\n"
     "  -a, --adapter WHICH       adapter index or name fragment (see `dmlconf adapters`)\n"
+    "      --directml-dll PATH   the DirectML library the directml backend loads (a file,\n"
+    "                            or a folder holding it); sets DMLCONF_DIRECTML_DLL\n"
     "  -l, --feature-level L     target DirectML feature level, e.g. 4_0 (default: the\n"
     "                            backend's); cases above it are skipped\n"
     "  -f, --filter GLOB         run the ids matching GLOB; repeatable; '!GLOB' excludes\n"
@@ -274,6 +276,7 @@ int command_run(int argc, char **argv)
     static const struct option options[] = {
         {"backend", required_argument, NULL, 'b'},
         {"adapter", required_argument, NULL, 'a'},
+        {"directml-dll", required_argument, NULL, 'D'},
         {"feature-level", required_argument, NULL, 'l'},
         {"filter", required_argument, NULL, 'f'},
         {"shard", required_argument, NULL, 'S'},
@@ -311,6 +314,11 @@ int command_run(int argc, char **argv)
             break;
         case 'a':
             adapter = optarg;
+            break;
+        case 'D':
+            /* The workers inherit it. */
+            if (dmlconf_set_environment("DMLCONF_DIRECTML_DLL", optarg))
+                goto oom;
             break;
         case 'l':
             if (!dmlconf_feature_level_from_name(optarg, &level))

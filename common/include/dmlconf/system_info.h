@@ -22,6 +22,10 @@ bool dmlconf_stream_is_terminal(FILE *stream);
 /* The machine's physical memory in bytes, or 0 when it cannot be told. */
 uint64_t dmlconf_physical_memory_bytes(void);
 
+/* Sets an environment variable for this process and the processes it
+ * starts. Returns 0, or -1 when the system refuses (out of memory). */
+int dmlconf_set_environment(const char *name, const char *value);
+
 /* Wine's version ("8.0") when this Windows program runs under Wine; NULL
  * on Windows itself and on every other system. */
 const char *dmlconf_wine_version(void);
