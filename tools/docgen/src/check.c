@@ -81,8 +81,7 @@ static void compare(const docgen_page *page, const docgen_example *e, const docg
             const docgen_token *token = &output->tokens[k];
             char where[96], oracle[DMLCONF_VALUE_TEXT_SIZE];
             coordinates_text(where, sizeof(where), input->rank, input->sizes, k);
-            dmlconf_value_format(input->type, expected + k * element, DMLCONF_VALUE_STYLE_SHORTEST, oracle,
-                                 sizeof(oracle));
+            numbers_format(&page->numbers, input->type, expected + k * element, oracle, sizeof(oracle));
             int shown = token->length > 40 ? 40 : (int)token->length;
             snprintf(verdict->summary, sizeof(verdict->summary),
                      "element %s is %.*s on the page, the oracle computes %s", where, shown, page->text + token->offset,

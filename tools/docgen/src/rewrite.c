@@ -144,8 +144,7 @@ static int rewrite_numbers(const docgen_page *page, const docgen_example *e, con
         }
         else
         {
-            n->length =
-                dmlconf_value_format(input->type, value, DMLCONF_VALUE_STYLE_SHORTEST, n->buffer, sizeof(n->buffer));
+            n->length = numbers_format(&page->numbers, input->type, value, n->buffer, sizeof(n->buffer));
             n->text = n->buffer;
             n->changed = true;
         }
@@ -254,14 +253,17 @@ done:
     return result;
 }
 
-/* Appends the output's header line with the input's shape in place of its
- * own, and its line break. */
+/* Appends the output's header line with the input's sizes and data type in
+ * place of its own (its labels and spacing kept), and its line break. */
 static void append_header(docgen_text *out, const docgen_page *page, const docgen_tensor *t, const docgen_tensor *input)
 {
     size_t start = page_line_start(page, t->header_line);
-    docgen_text_append(out, page->text + start, t->header_begin - start);
-    docgen_format_tensor_shape(out, input->type, input->rank, input->sizes);
-    docgen_text_append(out, page->text + t->header_end, page_line_end(page, t->header_line) - t->header_end);
+    docgen_text_append(out, page->text + start, t->sizes_begin - start);
+    for (uint32_t d = 0; d < input->rank; ++d)
+        docgen_text_printf(out, "%s%u", d ? "," : "", input->sizes[d]);
+    docgen_text_append(out, page->text + t->sizes_end, t->type_begin - t->sizes_end);
+    docgen_text_puts(out, dmlconf_data_type_name(input->type));
+    docgen_text_append(out, page->text + t->type_end, page_line_end(page, t->header_line) - t->type_end);
     append_break(out, page, t->header_line);
 }
 
@@ -293,7 +295,7 @@ static int rewrite_tensor(const docgen_page *page, const docgen_example *e, cons
         ++indent;
 
     /* The new lines, indented as the old first line was. */
-    docgen_format_tensor(&literal, input->type, input->rank, input->sizes, expected);
+    layout_format_tensor(&literal, &page->numbers, input->type, input->rank, input->sizes, expected);
     if (literal.failed)
         goto done;
     size_t new_lines = 0, new_widest = 0;

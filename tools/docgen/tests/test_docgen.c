@@ -242,7 +242,7 @@ static const bad_page bad_pages[] = {
     {"InputTensor: (Sizes:{1,1,1,1,1,1,1,1,1}, DataType:INT32)\n[1]\n", 1, 38, "more than 8 sizes"},
     {"InputTensor: (Sizes:{2}, DataType:FLOAT33)\n[1, 2]\n", 1, 35, "unknown data type 'FLOAT33'"},
     {"InputTensor: (Sizes:{2}, DataType:UINT16)\n[1, 2]\n", 1, 14, "DataType UINT16"},
-    {"InputTensor: (Size:{2}, DataType:INT32)\n[1, 2]\n", 1, 15, "expected 'Sizes:{'"},
+    {"InputTensor: (Sizes {2}, DataType:INT32)\n[1, 2]\n", 1, 21, "expected 'Sizes:{'"},
     {"InputTensor: (Sizes:{2} DataType:INT32)\n[1, 2]\n", 1, 25, "expected ', DataType:'"},
     {"InputTensor: (Sizes:{2}, DataType:INT32\n[1, 2]\n", 1, 40, "expected ')'"},
     {"InputTensor: (Sizes:{2}, DataType:INT32) and more\n[1, 2]\n", 1, 42, "unexpected text after the tensor's"},
@@ -690,7 +690,9 @@ START_TEST(test_write_file)
     ck_assert_int_eq(docgen_write_file(path, "one\n", 4, why, sizeof(why)), 0);
     ck_assert_int_eq(docgen_write_file(path, "two\n", 4, why, sizeof(why)), 0);
     docgen_page page;
-    ck_assert_uint_eq(docgen_page_load(&page, path), 0);
+    /* A page of prose: read, and an error for its lack of example blocks. */
+    ck_assert_uint_eq(docgen_page_load(&page, path), 1);
+    ck_assert_ptr_nonnull(strstr(page.diagnostics.items[0].message, "no example block found"));
     ck_assert_uint_eq(page.size, 4);
     ck_assert_int_eq(memcmp(page.text, "two\n", 4), 0);
     docgen_page_free(&page);

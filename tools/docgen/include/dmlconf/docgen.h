@@ -21,12 +21,19 @@
  *
  * An example block (the parameter lines, then the OutputTensor) takes the
  * input of the nearest InputTensor above it. HasExclusiveSum makes it a
- * cumulative summation, HasExclusiveProduct a cumulative product.
+ * cumulative summation, HasExclusiveProduct a cumulative product. A page
+ * translated word by word writes the keys in its language ("Achse: 3",
+ * "Eingabe: (Größen:{4}, Datentyp:FLOAT32)"): docgen knows them in German,
+ * French, Spanish, Italian and Portuguese, and recognises the blocks of other
+ * languages by their structure (language.c, blocks.c). A page may write
+ * decimal commas ("[0,5, 1,5]"); docgen reads and writes numbers the page's
+ * way (numbers.c).
  *
- * The library parses those blocks (page.c, literal.c), renders new ones from
- * cases (tensor_layout.c, render.c, explain.c), recomputes a page's outputs
- * with the oracle (compute.c, check.c) and rewrites the numbers that are wrong
- * (rewrite.c), showing what changes as a diff (diff.c).
+ * The library parses those blocks (page.c, blocks.c, tensor.c, literal.c),
+ * renders new ones from cases (tensor_layout.c, render.c, explain.c),
+ * recomputes a page's outputs with the oracle (compute.c, check.c) and
+ * rewrites the numbers that are wrong (rewrite.c), showing what changes as a
+ * diff (diff.c).
  *
  * The layout rule (tensor_layout.c): one row of the last dimension per line,
  * nested brackets, each column right-aligned to its widest value over the
@@ -179,6 +186,10 @@ typedef struct docgen_tensor
     uint32_t header_line; /* the "InputTensor:"/"OutputTensor:" line */
     size_t header_begin;  /* the "(Sizes:...)" part: offsets of '(' and just after ')' */
     size_t header_end;
+    size_t sizes_begin; /* the sizes between the braces, "1,1,3,4" */
+    size_t sizes_end;
+    size_t type_begin; /* the data type's name */
+    size_t type_end;
     dmlconf_data_type type; /* as the header says */
     uint32_t rank;          /* as the header says */
     uint32_t sizes[DMLCONF_MAX_DIMENSIONS];
@@ -188,10 +199,12 @@ typedef struct docgen_tensor
     uint32_t literal_sizes[DMLCONF_MAX_DIMENSIONS];
     docgen_token *tokens; /* the numbers in page order */
     size_t token_count;
-    void *values;   /* token_count packed elements: an input's, of its type; an output's,
-                     * of its input's type, only when the brackets have the input's shape
-                     * (else NULL) */
-    bool *value_ok; /* outputs: per token, whether it is a value of that type (else NULL) */
+    void *values;       /* token_count packed elements: an input's, of its type; an output's,
+                         * of its input's type, only when the brackets have the input's shape
+                         * (else NULL) */
+    bool *value_ok;     /* outputs: per token, whether it is a value of that type (else NULL) */
+    size_t digit_comma; /* a comma between two digits in the values (a decimal comma, or a separator
+                         * without a blank), + 1; 0 when none */
 } docgen_tensor;
 
 /* One example block: its parameters and its output. */
@@ -207,6 +220,31 @@ typedef struct docgen_example
     docgen_tensor output;
 } docgen_example;
 
+/* What decided how a page writes numbers. */
+typedef enum docgen_number_evidence
+{
+    DOCGEN_NUMBERS_DEFAULT,       /* nothing: decimal points */
+    DOCGEN_NUMBERS_DECIMAL_POINT, /* a tensor's value written with a decimal point ("2.5") */
+    DOCGEN_NUMBERS_SEMICOLONS,    /* a tensor that separates its values with ';' */
+    DOCGEN_NUMBERS_DECIMAL_COMMA, /* a tensor that writes "0,5" among values separated by ", " */
+    DOCGEN_NUMBERS_METADATA,      /* the language the page declares (ms.contentlocale: de-DE) */
+    DOCGEN_NUMBERS_WORDS,         /* the language of the page's keys and words ("Achse", "d.h.") */
+} docgen_number_evidence;
+
+/* How a page writes numbers: with decimal points or decimal commas. On a
+ * page with decimal commas a comma between two digits belongs to the number
+ * ("0,5"); values are separated by ", " (a comma and a blank) or ';'. docgen
+ * reads the page's numbers and writes new ones its way. */
+typedef struct docgen_numbers
+{
+    bool decimal_comma;
+    char separator; /* between the values of a tensor written anew: ',' or ';' */
+    docgen_number_evidence evidence;
+    size_t evidence_offset; /* the text that decided ("2.5", "de-DE", "Achse") */
+    size_t evidence_length;
+    const char *language; /* for METADATA and WORDS: the language's English name */
+} docgen_numbers;
+
 /* A parsed page. The text is the page's bytes, unchanged (NUL-terminated for
  * convenience; the page itself may hold NUL bytes). */
 typedef struct docgen_page
@@ -214,6 +252,7 @@ typedef struct docgen_page
     char *path;
     char *text;
     size_t size;
+    docgen_numbers numbers;
     size_t *line_starts; /* line_count + 1 offsets; the last one is size */
     uint32_t line_count;
     docgen_tensor *inputs;
@@ -227,10 +266,12 @@ typedef struct docgen_page
 
 /* Reads and parses the page at `path`. `page` is overwritten (not freed
  * first) and must be released with docgen_page_free whatever the result.
- * Returns the number of errors (page->diagnostics holds them; an unreadable
- * file is one error without a position). A block with an error is left out of
- * page->examples (an input with an error leaves out the examples that use it);
- * every other block is still parsed and kept. */
+ * Returns the number of errors (page->diagnostics holds them, with notes that
+ * say more; an unreadable file is one error without a position). A block
+ * with an error is left out of page->examples (an input with an error leaves
+ * out the examples that use it); every other block is still parsed and kept.
+ * A page without any example block is an error that says what was looked for
+ * and what came closest. */
 size_t docgen_page_load(docgen_page *page, const char *path);
 
 /* Like docgen_page_load, for a page already in memory (`size` bytes, need not
