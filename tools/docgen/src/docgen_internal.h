@@ -2,7 +2,8 @@
  * Internal interface of the docgen library: positions in a page and its
  * diagnostics (page.c), the words of the pages' languages (language.c), how
  * a page writes numbers (numbers.c), finding its blocks (blocks.c), its
- * tensors (tensor.c, literal.c) and comparing values (check.c).
+ * tensors (tensor.c, literal.c), comparing values (check.c) and the
+ * explanatory comments (comment.c).
  */
 #ifndef DMLCONF_DOCGEN_INTERNAL_H
 #define DMLCONF_DOCGEN_INTERNAL_H
@@ -208,5 +209,32 @@ bool check_same_value(dmlconf_data_type type, const unsigned char *a, const unsi
 
 /* True when an output's header has its input's data type and sizes. */
 bool check_header_matches(const docgen_tensor *output, const docgen_tensor *input);
+
+/* ---- explanatory comments (comment.c) ------------------------------------------ */
+
+/* The explanatory comments of an output, as the oracle would write them. */
+typedef struct comment_fixes
+{
+    uint32_t first_line;   /* the output's first line of values */
+    size_t line_count;     /* its lines */
+    docgen_text *comments; /* per line: the new text from its "//" to its end; {0} when it stays */
+    size_t stale;          /* comment lines with a wrong expression or result */
+    uint32_t line;         /* the first wrong one */
+    uint32_t column;
+    char summary[DMLCONF_MESSAGE_SIZE]; /* "the comment explains element [0,3] as 2+1+3+5, ..." */
+} comment_fixes;
+
+/* Checks the explanatory comments of example `index`'s output against the
+ * oracle's values `expected` (packed, the input's shape and type) and the
+ * page's input, and builds the lines' new comments. `rows` gives, per line
+ * of the output, the row of the last dimension that the line's comment
+ * explains (SIZE_MAX: none); NULL takes the row of the numbers on the line.
+ * `fixes` is overwritten; release it with comment_fixes_free. Returns 0, or
+ * -1 when memory runs out. */
+int comment_check(const docgen_page *page, size_t index, const void *expected, const size_t *rows,
+                  comment_fixes *fixes);
+
+/* Frees the new comments and zeroes the fixes. */
+void comment_fixes_free(comment_fixes *fixes);
 
 #endif /* DMLCONF_DOCGEN_INTERNAL_H */

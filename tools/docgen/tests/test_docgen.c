@@ -599,12 +599,14 @@ END_TEST
 START_TEST(test_update_keeps_padding_and_moves_comments)
 {
     /* 5 -> 95 in the input: the first column widens by one, the last one
-     * keeps its extra space; the comments move by the widest line's change. */
+     * keeps its extra space; the comments move by the widest line's change,
+     * the explanation follows the input and its placeholders stay aligned
+     * with it. */
     char *page = replace(PAGE_INPUT "\n" PAGE_EXAMPLE3, "[[[[2", "3, 5]", "3, 95]");
     char *after = updated(page);
-    ck_assert_ptr_nonnull(strstr(after, "[[[[101, 99, 98,  95],    // i.e. [2+1+3+5, 1+3+5, 3+5, 5]\n"
-                                        "   [ 21, 18, 10,   3],    //      [...                   ]\n"
-                                        "   [ 21, 12,  6,   4]]]]  //      [...                   ]\n"));
+    ck_assert_ptr_nonnull(strstr(after, "[[[[101, 99, 98,  95],    // i.e. [2+1+3+95, 1+3+95, 3+95, 95]\n"
+                                        "   [ 21, 18, 10,   3],    //      [...                       ]\n"
+                                        "   [ 21, 12,  6,   4]]]]  //      [...                       ]\n"));
     /* And back: the page as it was. */
     char *back_input = replace(after, "[[[[2", "3, 95]", "3, 5]");
     char *back = updated(back_input);

@@ -121,11 +121,11 @@ sed -i "${line}s/3, 5\\]/3, 95]/" wide.txt
 "$dmlconf" docgen update wide.txt >/dev/null 2>&1
 status_is "update with wider numbers" 0 $?
 ex1=$(line_of wide.txt "[[[[2,  3,  6, 101],")
-expect "example 1 widened, comments moved" test -n "$ex1" &&
-    line_is wide.txt "$ex1" "[[[[2,  3,  6, 101],     // i.e. [2, 2+1, 2+1+3, 2+1+3+5]" &&
-    line_is wide.txt $((ex1 + 1)) "   [3, 11, 18,  21],     //      [...                   ]" &&
-    line_is wide.txt $((ex1 + 2)) "   [9, 15, 17,  21]]]]   //      [...                   ]"
-expect "example 3 keeps its wider last column" grep -qxF "[[[[101, 99, 98,  95],    // i.e. [2+1+3+5, 1+3+5, 3+5, 5]" wide.txt
+expect "example 1's comment rewritten, its placeholders realigned" test -n "$ex1" &&
+    line_is wide.txt "$ex1" "[[[[2,  3,  6, 101],     // i.e. [2, 2+1, 2+1+3, 2+1+3+95]" &&
+    line_is wide.txt $((ex1 + 1)) "   [3, 11, 18,  21],     //      [...                    ]"
+expect "example 3 keeps its wider last column, its comment rewritten" \
+    grep -qxF "[[[[101, 99, 98,  95],    // i.e. [2+1+3+95, 1+3+95, 3+95, 95]" wide.txt
 expect "example 4 widened" grep -qxF "   [14, 15, 12, 102]]]] //      [2+3+9 ...]" wide.txt
 sed -i "${line}s/3, 95\\]/3, 5]/" wide.txt
 "$dmlconf" docgen update wide.txt >/dev/null 2>&1
@@ -163,14 +163,15 @@ parameter_case 003_ee016944bcc019da.txt "[[[[1, 2,  2,   6]," 3 "HasExclusivePro
 parameter_case cumulative_product.en.md "[[[[2,  2,   6,  30]," 4 "DML_AXIS_DIRECTION_INCREASING" \
     "DML_AXIS_DIRECTION_DECREASING" "AxisDirection INCREASING -> DECREASING"
 
-# The Axis change gives example 4's numbers to example 1.
+# The Axis change gives example 4's numbers to example 1, and its comment
+# the one-term sums of the first row.
 copy 000_f403df339ca56213.txt axis.txt
 first=$(line_of axis.txt "[[[[2,  3,  6, 11],")
 sed -i "$((first - 5))s/Axis: 3/Axis: 2/" axis.txt
 "$dmlconf" docgen update axis.txt >/dev/null 2>&1
 expect "Axis 2: example 1 holds example 4's numbers" \
-    line_is axis.txt "$first" "[[[[ 2,  1,  3,  5],     // i.e. [2, 2+1, 2+1+3, 2+1+3+5]" &&
-    line_is axis.txt $((first + 2)) "   [14, 15, 12, 12]]]]   //      [...                   ]"
+    line_is axis.txt "$first" "[[[[ 2,  1,  3,  5],     // i.e. [2, 1, 3, 5]" &&
+    line_is axis.txt $((first + 2)) "   [14, 15, 12, 12]]]]   //      [...       ]"
 
 # Broken blocks are errors with their line; update leaves the page alone.
 broken_case() {

@@ -31,9 +31,10 @@
  *
  * The library parses those blocks (page.c, blocks.c, tensor.c, literal.c),
  * renders new ones from cases (tensor_layout.c, render.c, explain.c),
- * recomputes a page's outputs with the oracle (compute.c, check.c) and
- * rewrites the numbers that are wrong (rewrite.c), showing what changes as a
- * diff (diff.c).
+ * recomputes a page's outputs with the oracle (compute.c, check.c), checks
+ * the arithmetic of the explanatory comments ("// i.e. [2, 2+1, ...]",
+ * comment.c) and rewrites the numbers and comments that are wrong
+ * (rewrite.c), showing what changes as a diff (diff.c).
  *
  * The layout rule (tensor_layout.c): one row of the last dimension per line,
  * nested brackets, each column right-aligned to its widest value over the
@@ -291,10 +292,11 @@ const char *docgen_page_line(const docgen_page *page, uint32_t line, size_t *len
 /* What check says about one example block. */
 typedef struct docgen_verdict
 {
-    bool stale;         /* the page's numbers are not the oracle's */
-    size_t differing;   /* output values that differ (all of them when the shape or header does) */
-    size_t value_count; /* output values the block should have */
-    uint32_t line;      /* the first difference: a value, or the header, or the brackets */
+    bool stale;            /* the page's numbers are not the oracle's */
+    size_t differing;      /* output values that differ (all of them when the shape or header does) */
+    size_t stale_comments; /* explanatory comments whose arithmetic is not the oracle's */
+    size_t value_count;    /* output values the block should have */
+    uint32_t line;         /* the first difference: a value, or the header, or the brackets */
     uint32_t column;
     char summary[DMLCONF_MESSAGE_SIZE]; /* "element [0,0,0,3] is 12 on the page, the oracle computes 11" */
     /* The rewrite: lines first_line .. first_line + old_line_count - 1 become
@@ -307,8 +309,10 @@ typedef struct docgen_verdict
 
 /* Recomputes example `index` of the page with the oracle (from the input and
  * parameters the page gives it) and compares the page's output with it. Equal
- * values are equal bits, except that a NaN matches any NaN. A stale verdict
- * carries the rewrite that update makes (docgen_rewrite_output). `verdict` is
+ * values are equal bits, except that a NaN matches any NaN. The explanatory
+ * comments of the output must show the arithmetic the oracle does (the
+ * inputs it combines, "= N" its value). A stale verdict carries the rewrite
+ * that update makes (docgen_rewrite_output). `verdict` is
  * overwritten; release it with docgen_verdict_free. Returns 0, or -1 with err
  * set (err may be NULL) when the oracle fails or memory runs out. */
 int docgen_check_example(const docgen_page *page, size_t index, docgen_verdict *verdict, dmlconf_error *err);
@@ -325,9 +329,12 @@ void docgen_verdict_free(docgen_verdict *verdict);
  * numbers (the smallest gap before one of them), numbers right-aligned;
  * columns without a new number stay as they are; the `//` comments that
  * start in one column move together, by the largest change of their lines,
- * so that aligned comments stay aligned. Otherwise the header and the values are written anew
- * in the layout of docgen_format_tensor, each line keeping its old comment.
- * Returns 0, or -1 when memory runs out. */
+ * so that aligned comments stay aligned. Otherwise the header and the values
+ * are written anew in the layout of docgen_format_tensor, each line keeping
+ * its old comment. Numbers are written in the page's decimal separator. In
+ * both cases a wrong explanatory comment is rewritten in place (its wrong
+ * expressions only), and the closing brackets of comments that were aligned
+ * stay aligned. Returns 0, or -1 when memory runs out. */
 int docgen_rewrite_output(const docgen_page *page, size_t index, const void *expected, docgen_verdict *verdict);
 
 /* Appends the page's text with every stale verdict's rewrite applied
