@@ -268,6 +268,29 @@ static bool is_separator(const docgen_page *page, size_t i, size_t end)
     return c == ';' || (c == ',' && !numbers_is_decimal_comma(&page->numbers, page->text, 0, end, i));
 }
 
+/* Appends a "..." item at [begin, end). */
+static bool push_placeholder(explanation *x, size_t begin, size_t end, bool *failed)
+{
+    if (x->count == x->capacity)
+    {
+        size_t capacity = x->capacity * 2;
+        item *items = realloc(x->items, capacity * sizeof(*items));
+        if (!items)
+        {
+            *failed = true;
+            return false;
+        }
+        x->items = items;
+        x->capacity = capacity;
+    }
+    item *it = &x->items[x->count++];
+    memset(it, 0, sizeof(*it));
+    it->begin = begin;
+    it->end = end;
+    it->placeholder = true;
+    return true;
+}
+
 /* Splits [begin, end) into items at separators outside parentheses.
  * Returns false when an item is not one. */
 static bool parse_items(const docgen_page *page, size_t begin, size_t end, explanation *x, bool *failed)
@@ -301,9 +324,20 @@ static bool parse_items(const docgen_page *page, size_t begin, size_t end, expla
             x->items = items;
             x->capacity = capacity;
         }
-        if (!parse_item(page, start, trimmed, x, &x->items[x->count], failed))
+        /* "2+3+9 ...": the last row of a column's explanation writes its
+         * placeholder after a blank, without a separator. */
+        size_t placeholder = trimmed;
+        if (trimmed - start > 4 && !memcmp(text + trimmed - 3, "...", 3) &&
+            (text[trimmed - 4] == ' ' || text[trimmed - 4] == '\t'))
+            placeholder = trimmed - 3;
+        size_t expression_end = placeholder;
+        while (expression_end > start && (text[expression_end - 1] == ' ' || text[expression_end - 1] == '\t'))
+            --expression_end;
+        if (!parse_item(page, start, expression_end, x, &x->items[x->count], failed))
             return false;
         ++x->count;
+        if (placeholder < trimmed && !push_placeholder(x, placeholder, trimmed, failed))
+            return false;
         if (stop == end)
             return true;
         i = stop + 1;
@@ -638,6 +672,7 @@ static int fix_line(comment_context *c, const explanation *x, size_t row, commen
             if (!line->stale)
                 note_stale(fixes, c, begin, flat, text + begin, end - begin,
                            truth_expression.data ? truth_expression.data : "", truth_expression.length, is_result);
+            line->stale = true;
             docgen_text_append(out, truth_expression.data ? truth_expression.data : "", truth_expression.length);
             out->failed |= truth_expression.failed;
             docgen_text_free(&truth_expression);
@@ -651,7 +686,7 @@ static int fix_line(comment_context *c, const explanation *x, size_t row, commen
         while (tail - pad > cursor && (text[tail - pad - 1] == ' ' || text[tail - pad - 1] == '\t'))
             ++pad;
         const item *last = x->count ? &x->items[x->count - 1] : NULL;
-        if (!pad && last && last->placeholder && last->end == x->close && x->count <= columns)
+        if (!pad && last && last->placeholder && last->end == x->close)
         {
             tail = last->begin;
             while (tail - pad > cursor && (text[tail - pad - 1] == ' ' || text[tail - pad - 1] == '\t'))
