@@ -84,8 +84,8 @@ static void split_line(const docgen_page *page, uint32_t line, size_t from, line
 
 /* Appends a line made of new code and the old line's comment (or its
  * rewrite), moved by `shift` columns but always at least one blank after the
- * code (none when the page had none). A line without a comment keeps its
- * trailing blanks. */
+ * code (none when the page had none); a comment after a tab keeps its gap. A
+ * line without a comment keeps its trailing blanks. */
 static void append_line(docgen_text *out, const docgen_page *page, uint32_t line, const line_parts *parts,
                         long long shift)
 {
@@ -100,7 +100,10 @@ static void append_line(docgen_text *out, const docgen_page *page, uint32_t line
     long long column = old_column + shift;
     long long least = (long long)parts->code.length + (parts->comment > parts->gap_begin && parts->code.length);
     column = column > least ? column : least;
-    if (column == old_column && parts->code.length == parts->old_code)
+    /* A gap with a tab is not aligned by columns (tab stops do that): it
+     * stays as it is. */
+    bool tabbed = memchr(page->text + parts->gap_begin, '\t', parts->comment - parts->gap_begin) != NULL;
+    if (tabbed || (column == old_column && parts->code.length == parts->old_code))
         docgen_text_append(out, page->text + parts->gap_begin, parts->comment - parts->gap_begin);
     else
         docgen_text_repeat(out, ' ', (size_t)(column - (long long)parts->code.length));
