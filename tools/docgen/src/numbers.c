@@ -227,9 +227,13 @@ void numbers_note(docgen_page *page, size_t offset)
     {
         docgen_text_puts(&note, "this page writes decimal points (");
         numbers_reason(page, &note);
-        docgen_text_puts(&note, "): every comma separates values, even between two digits; a page that writes "
-                                "decimal commas separates its values by ', ' (a comma and a blank) or ';', or "
-                                "declares its language (ms.contentlocale: de-DE)");
+        docgen_text_puts(&note, "): every comma separates values, even between two digits; ");
+        if (page->numbers.evidence == DOCGEN_NUMBERS_DECIMAL_POINT)
+            docgen_text_puts(&note, "a page writes all its numbers one way");
+        else
+            docgen_text_puts(&note, "docgen reads decimal commas on a page that separates its values by ', ' (a "
+                                    "comma and a blank) or ';', or that declares its language (ms.contentlocale: "
+                                    "de-DE)");
     }
     if (note.failed)
         page_note(page, offset, "%s", "out of memory");
