@@ -119,11 +119,12 @@ static const docgen_text *new_comment(const comment_fixes *fixes, size_t i)
     return i < fixes->line_count && fixes->comments[i].data ? &fixes->comments[i] : NULL;
 }
 
-/* The blank that separates a number from the ',' before it (counted in its
- * pad, but not in its field). */
+/* The blank that separates a number from the ',' or ';' before it (counted
+ * in its pad, but not in its field). */
 static size_t separator(const docgen_page *page, const docgen_token *token)
 {
-    return token->pad && !token->line_first && page->text[token->offset - token->pad - 1] == ',' ? 1 : 0;
+    char before = token->pad && !token->line_first ? page->text[token->offset - token->pad - 1] : '\0';
+    return before == ',' || before == ';' ? 1 : 0;
 }
 
 /* The brackets have the input's shape: replace the wrong numbers (and the
