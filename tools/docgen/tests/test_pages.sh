@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # `dmlconf docgen check` and `update` on the project's own example pages
-# (tools/docgen/tests/pages): every example block of every page is up to date
-# and update leaves each page byte for byte; copies with changed numbers (an
-# output value, an input value, a parameter) fail check at the right line and
-# column and update restores them; broken blocks are errors with their line,
-# and update leaves such a page alone.
+# (tools/docgen/tests/pages, in English, German, French and Spanish): every
+# example block of every page is up to date and update leaves each page byte
+# for byte; copies with changed numbers (an output value, an input value, a
+# parameter, an explanatory comment) fail check at the right line and column
+# and update restores them, in the page's decimal separator and line breaks;
+# broken blocks, lists that a decimal comma makes ambiguous and pages without
+# a recognisable example block are errors that say where and why, and update
+# leaves such a page alone.
 # Usage: test_pages.sh DMLCONF PAGES_DIR WORK_DIR
 set -u
 dmlconf=$1
@@ -13,7 +16,7 @@ work=$3
 . "$(dirname "${BASH_SOURCE[0]}")/test_lib.sh"
 fresh_dir "$work"
 
-pages="summation.en.md product.en.txt"
+pages="summation.en.md product.en.txt summation.de.md product.fr.txt summation.es.txt"
 # copy PAGE NAME: a writable copy of one of the pages.
 copy() {
     cp "$pages_dir/$1" "$2"
@@ -42,6 +45,9 @@ count_of() {
     case $1 in
     summation.en.md) echo 7 ;;
     product.en.txt) echo 5 ;;
+    summation.de.md) echo 5 ;;
+    product.fr.txt) echo 3 ;;
+    summation.es.txt) echo 2 ;;
     esac
 }
 for page in $pages; do
@@ -191,5 +197,164 @@ expect "cut short: reported at the fence" \
     grep -q "^cut.md:$line:1: error: the tensor that starts at line $((line - 1)) is cut short by a code fence" check.out
 expect "the other blocks are still checked" \
     grep -q "^cut.md: 1 error (above); 0 of the 6 example blocks read are out of date" check.out
+
+# ---- pages in other languages ------------------------------------------------
+
+# An output value of the German page (decimal commas, German keys).
+copy summation.de.md de-output.md
+line=$(line_of de-output.md "[0,5, 1,75, -0,25, 3,75]")
+sed -i "${line}s/ 1,75,/ 1,8,/" de-output.md
+"$dmlconf" docgen check de-output.md >check.out 2>&1
+status_is "check a changed German output value" 1 $?
+expect "German: reported at line $line, column 7" grep -q "^de-output.md:$line:7: example block at line $((line - 5)) is out of date" check.out
+expect "German: the values as the page writes them" \
+    grep -qF "element [1] is 1,8 on the page, the oracle computes 1,75 (1 of 4 values differ)" check.out
+"$dmlconf" docgen update de-output.md >/dev/null 2>&1
+expect "German: update restores the output value" cmp -s "$pages_dir/summation.de.md" de-output.md
+
+# An input value of the German page: the outputs and their explanatory
+# comments follow, with decimal commas; the tab before a comment stays.
+copy summation.de.md de-input.md
+line=$(line_of de-input.md "[0,5, 1,25, -2, 4]")
+sed -i "${line}s/ 1,25,/ 1,5,/" de-input.md
+"$dmlconf" docgen check de-input.md >check.out 2>&1
+status_is "check a changed German input value" 1 $?
+expect "German: two blocks and their comments out of date" \
+    grep -qF "(3 of 4 values differ, 1 explanatory comment)" check.out
+"$dmlconf" docgen update de-input.md >/dev/null 2>&1
+status_is "update after a German input change" 0 $?
+expect "German: example 1 and its comment rewritten" \
+    grep -qxF "[0,5, 2, 0, 4]   // d.h. [0,5, 0,5+1,5, 0,5+1,5-2, 0,5+1,5-2+4]" de-input.md
+expect "German: example 2's bare comment rewritten, after its tab" grep -qxF "$(printf '[4, 3,5, 2, 4]\t// d.h. 1,5-2+4 = 3,5')" de-input.md
+"$dmlconf" docgen check de-input.md >/dev/null 2>&1
+status_is "check after the German update" 0 $?
+sed -i "${line}s/ 1,5,/ 1,25,/" de-input.md
+"$dmlconf" docgen update de-input.md >/dev/null 2>&1
+expect "German: changing the input back restores the page" cmp -s "$pages_dir/summation.de.md" de-input.md
+
+# A stale explanatory comment: its terms, then its result.
+copy summation.de.md de-comment.md
+line=$(line_of de-comment.md "// d.h. 1,25-2+4 = 3,25")
+sed -i "${line}s/1,25-2+4 =/1,25-2+5 =/" de-comment.md
+"$dmlconf" docgen check de-comment.md >check.out 2>&1
+status_is "check a stale comment" 1 $?
+expect "the stale comment reported at its line and column" grep -q "^de-comment.md:$line:28: example block at line $((line - 5)) is out of date" check.out
+expect "the stale comment named with the oracle's terms" \
+    grep -qF "the comment explains element [1] as 1,25-2+5, the oracle's terms are 1,25-2+4 (0 of 4 values differ, 1 explanatory comment)" check.out
+expect "the diff shows the comment rewritten" grep -qxF "$(printf '+[3,75, 3,25, 2, 4]\t// d.h. 1,25-2+4 = 3,25')" check.out
+"$dmlconf" docgen update de-comment.md >/dev/null 2>&1
+status_is "update a stale comment" 0 $?
+expect "update rewrites the stale comment" cmp -s "$pages_dir/summation.de.md" de-comment.md
+sed -i "${line}s/= 3,25/= 3,5/" de-comment.md
+"$dmlconf" docgen check de-comment.md >check.out 2>&1
+status_is "check a stale result in a comment" 1 $?
+expect "the stale result named" grep -qF "the comment gives element [1] as 3,5, the oracle computes 3,25" check.out
+"$dmlconf" docgen update de-comment.md >/dev/null 2>&1
+expect "update rewrites the stale result" cmp -s "$pages_dir/summation.de.md" de-comment.md
+# The row form: the first row's list, and the placeholders under it.
+copy summation.de.md de-rows.md
+line=$(line_of de-rows.md "[[0, 3, 2],   // d.h. [0, 3, 3-1]")
+sed -i "${line}s/\[0, 3, 3-1\]/[0, 3, 3+1]/" de-rows.md
+"$dmlconf" docgen check de-rows.md >check.out 2>&1
+status_is "check a stale list in a comment" 1 $?
+expect "the stale item reported at its column" grep -q "^de-rows.md:$line:30: " check.out
+"$dmlconf" docgen update de-rows.md >/dev/null 2>&1
+expect "update rewrites the stale item" cmp -s "$pages_dir/summation.de.md" de-rows.md
+
+# Decimal commas make "0,5,1,25" ambiguous: an error with a note on how the
+# page reads commas, and update leaves the page alone.
+copy summation.de.md ambiguous.md
+line=$(line_of ambiguous.md "[0,5, 1,25, -2, 4]")
+sed -i "${line}s/0,5, 1,25,/0,5,1,25,/" ambiguous.md
+cp ambiguous.md ambiguous.before
+"$dmlconf" docgen check ambiguous.md >check.out 2>&1
+status_is "check an ambiguous list" 2 $?
+expect "the ambiguous value is an error at its place" grep -q "^ambiguous.md:$line:2: error: '0,5,1,25' is not a number" check.out
+expect "a note says how the page reads commas, and why" \
+    grep -qF "ambiguous.md:$line:3: note: this page writes decimal commas (line $line writes '0,5' among values separated by ', '): a comma between two digits belongs to the number" check.out
+"$dmlconf" docgen update ambiguous.md >/dev/null 2>&1
+status_is "update a page with an ambiguous list" 2 $?
+expect "update leaves the ambiguous page alone" cmp -s ambiguous.before ambiguous.md
+
+# A decimal point elsewhere makes every comma a separator: the German vector
+# has six values then, and the note says why.
+copy summation.de.md points.md
+line=$(line_of points.md "[[[2,5, -0,75]],")
+sed -i "${line}s/2,5,/2.5,/" points.md
+vector=$(line_of points.md "[0,5, 1,25, -2, 4]")
+"$dmlconf" docgen check points.md >check.out 2>&1
+status_is "check a page with a decimal point" 2 $?
+expect "the shape error" grep -qF "points.md:$vector:1: error: the values have the shape {6}, but the header at line $((vector - 1)) says {4}" check.out
+expect "the note names the decimal point" \
+    grep -qF "note: this page writes decimal points (line $line writes '2.5' with a decimal point): every comma separates values, even between two digits" check.out
+
+# Keys docgen does not know, next to keys it knows or a direction: still
+# example blocks; the operator of "Ausschluss" comes from the page's title.
+copy summation.de.md unknown-keys.md
+sed -i -e 's/^Achse:/Dimension:/' -e 's/^HatExklusiveSumme:/Ausschluss:/' -e 's/^Ausgabe:/Ergebnis:/' unknown-keys.md
+"$dmlconf" docgen check unknown-keys.md >check.out 2>&1
+status_is "check a page with unknown keys" 0 $?
+expect "every block found by its structure" grep -qx "unknown-keys.md: 5 example blocks up to date" check.out
+
+# No line that docgen can read as a parameter: no example block, an error
+# (exit 2) that says what docgen looked for and what it found.
+copy summation.de.md no-blocks.md
+sed -i -E -e 's/^Achsenrichtung: DML_AXIS_DIRECTION_[A-Z]+/Richtungssinn: aufsteigend/' -e 's/^Achse:/Dimension:/' \
+    -e 's/^HatExklusiveSumme:/Ausschluss:/' -e 's/^Ausgabe:/Ergebnis:/' no-blocks.md
+"$dmlconf" docgen check no-blocks.md >check.out 2>&1
+status_is "check a page without a recognisable example block" 2 $?
+last=$(grep -n "^Ergebnis:" no-blocks.md | tail -1 | cut -d: -f1)
+first=$(line_of no-blocks.md "Dimension: 0")
+expect "the error at the last tensor, saying what docgen looks for" \
+    grep -q "^no-blocks.md:$last:11: error: no example block found: docgen looks for an input tensor" check.out
+expect "a note: the tensor has no example block after it" \
+    grep -qF "no-blocks.md:$last:11: note: an input tensor, but no parameter lines and output tensor after it" check.out
+expect "a note: a line that could be a parameter" \
+    grep -qF "no-blocks.md:$first:1: note: this could be a parameter line, but docgen does not know its key" check.out
+expect "the summary counts the error" grep -qx "no-blocks.md: 1 error (above)" check.out
+cp no-blocks.md no-blocks.before
+"$dmlconf" docgen update no-blocks.md >/dev/null 2>&1
+status_is "update a page without a recognisable example block" 2 $?
+expect "update leaves it alone" cmp -s no-blocks.before no-blocks.md
+printf '# Notes\n\nNothing to compute here.\n' >prose.md
+"$dmlconf" docgen check prose.md >check.out 2>&1
+status_is "check a page of prose" 2 $?
+expect "prose: the error without a position" grep -q "^prose.md: error: no example block found" check.out
+expect "prose: nothing came close" grep -qF "prose.md: note: this page has no tensor header, no values in brackets and no parameter line" check.out
+
+# The French page: CRLF line breaks, ';' between values, French keys. An
+# output value, then an input value; update keeps the line breaks and the
+# separators, and back again the page is as it was.
+copy product.fr.txt fr-output.txt
+line=$(line_of fr-output.txt " [0,75;    3; 1]]")
+sed -i "${line}s/0,75;/0,7;/" fr-output.txt
+"$dmlconf" docgen check fr-output.txt >check.out 2>&1
+status_is "check a changed French output value" 1 $?
+expect "French: reported at its line and column" grep -q "^fr-output.txt:$line:3: " check.out
+"$dmlconf" docgen update fr-output.txt >/dev/null 2>&1
+expect "French: update restores the page, CRLF included" cmp -s "$pages_dir/product.fr.txt" fr-output.txt
+copy product.fr.txt fr-input.txt
+line=$(line_of fr-input.txt " [  4; 0,25;    3]]")
+sed -i "${line}s/0,25;/0,5;/" fr-input.txt
+"$dmlconf" docgen update fr-input.txt >/dev/null 2>&1
+status_is "update after a French input change" 0 $?
+expect "French: the new row, with ';' and CRLF" grep -qxF "$(printf ' [  4; 2;    6]]\t//         [...                    ]\r')" fr-input.txt
+expect "French: every line still ends in CRLF" test "$(grep -c $'\r$' fr-input.txt)" -eq "$(wc -l <fr-input.txt)"
+sed -i "${line}s/0,5;/0,25;/" fr-input.txt
+"$dmlconf" docgen update fr-input.txt >/dev/null 2>&1
+expect "French: changing the input back restores the page" cmp -s "$pages_dir/product.fr.txt" fr-input.txt
+
+# The Spanish page declares es-ES in its metadata: its one-value rows show no
+# separator, and still read "1,5" as one number.
+copy summation.es.txt es-input.txt
+line=$(line_of es-input.txt " [1,5],")
+sed -i "${line}s/1,5/1,25/" es-input.txt
+"$dmlconf" docgen update es-input.txt >/dev/null 2>&1
+status_is "update after a Spanish input change" 0 $?
+expect "Spanish: the column of sums, written with decimal commas" line_is es-input.txt $((line + 9)) " [ 1,75],   //           [0,5+1,25,  ...]"
+expect "Spanish: the bare comment rewritten" grep -qxF "[[-1,75],   // es decir, 1,25-3 = -1,75" es-input.txt
+sed -i "${line}s/1,25/1,5/" es-input.txt
+"$dmlconf" docgen update es-input.txt >/dev/null 2>&1
+expect "Spanish: changing the input back restores the page" cmp -s "$pages_dir/summation.es.txt" es-input.txt
 
 finish
