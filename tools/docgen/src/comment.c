@@ -528,6 +528,7 @@ typedef struct comment_line
     size_t end;          /* the line's end */
     size_t column;       /* the "//"'s column on the page */
     size_t tail;         /* the list's closing part: "]" or "...]" */
+    size_t tail_column;  /* its column on the page */
     size_t pad;          /* blanks before it, on the page */
     docgen_text prefix;  /* the new text from "//" to the padding */
     size_t prefix_width; /* in characters */
@@ -709,20 +710,22 @@ static int fix_line(comment_context *c, const explanation *x, size_t row, commen
 
 /* ---- every comment of an output -------------------------------------------------- */
 
-/* The row of the output on its line `line`, or SIZE_MAX (no number on it, or
- * numbers of two rows). */
-static size_t row_of_line(const docgen_tensor *output, size_t columns, uint32_t line)
+/* Fills rows[i] with the row of the output whose numbers are on its line
+ * first_line + i, or SIZE_MAX (no number on it, or numbers of two rows). */
+static void rows_of_lines(const docgen_tensor *output, size_t columns, size_t *rows, size_t line_count)
 {
-    size_t row = SIZE_MAX;
+    for (size_t i = 0; i < line_count; ++i)
+        rows[i] = SIZE_MAX - 1; /* no number yet */
     for (size_t k = 0; k < output->token_count; ++k)
     {
-        if (output->tokens[k].line != line)
-            continue;
-        if (row != SIZE_MAX && row != k / columns)
-            return SIZE_MAX;
-        row = k / columns;
+        size_t i = output->tokens[k].line - output->first_line, row = k / columns;
+        if (rows[i] == SIZE_MAX - 1)
+            rows[i] = row;
+        else if (rows[i] != row)
+            rows[i] = SIZE_MAX;
     }
-    return row;
+    for (size_t i = 0; i < line_count; ++i)
+        rows[i] = rows[i] == SIZE_MAX - 1 ? SIZE_MAX : rows[i];
 }
 
 /* The offset of the first "//" of the line, or its end. */
@@ -737,52 +740,77 @@ static size_t comment_start(const docgen_page *page, uint32_t line)
     return end;
 }
 
-/* Lines whose closing brackets were in one column stay so: the blanks before
- * each one's closing part are set so that the widest keeps the group's
- * smallest padding. */
-static void align_groups(const docgen_page *page, comment_line *lines, size_t count)
+/* Orders explained lines by the column of their "//", then of their
+ * closing part, then by line. */
+static int compare_tails(const void *a, const void *b)
 {
+    const comment_line *x = *(const comment_line *const *)a, *y = *(const comment_line *const *)b;
+    if (x->column != y->column)
+        return x->column < y->column ? -1 : 1;
+    if (x->tail_column != y->tail_column)
+        return x->tail_column < y->tail_column ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+/* Finishes the lines of one group (same columns): when one of them changed,
+ * the blanks before each one's closing part are set so that the widest keeps
+ * the group's smallest padding. */
+static void align_group(const docgen_page *page, comment_line **group, size_t count)
+{
+    bool changed = false;
+    size_t least = SIZE_MAX, target = 0;
+    for (size_t k = 0; k < count; ++k)
+    {
+        changed |= group[k]->changed;
+        least = group[k]->pad < least ? group[k]->pad : least;
+    }
+    for (size_t k = 0; k < count; ++k)
+        target = group[k]->prefix_width + least > target ? group[k]->prefix_width + least : target;
+    for (size_t k = 0; k < count; ++k)
+    {
+        comment_line *m = group[k];
+        size_t pad = changed ? target - m->prefix_width : m->pad;
+        if (pad == m->pad && !m->changed)
+            docgen_text_append(&m->prefix, page->text + m->tail - m->pad, m->pad);
+        else
+            docgen_text_repeat(&m->prefix, ' ', pad);
+        docgen_text_append(&m->prefix, page->text + m->tail, m->end - m->tail);
+        m->changed |= pad != m->pad;
+    }
+}
+
+/* Lines whose closing brackets were in one column stay so. Returns 0, or -1
+ * when memory runs out. */
+static int align_groups(const docgen_page *page, comment_line *lines, size_t count)
+{
+    size_t explained = 0;
+    for (size_t i = 0; i < count; ++i)
+        explained += lines[i].explained;
+    if (!explained)
+        return 0;
+    comment_line **order = malloc(explained * sizeof(*order));
+    if (!order)
+        return -1;
+    size_t n = 0;
     for (size_t i = 0; i < count; ++i)
     {
-        comment_line *l = &lines[i];
-        if (!l->explained)
+        if (!lines[i].explained)
             continue;
-        size_t tail_column = l->column + width_of(page->text + l->comment, l->tail - l->comment);
-        bool changed = false;
-        size_t least = SIZE_MAX, target = 0;
-        for (size_t k = i; k < count; ++k)
-        {
-            comment_line *m = &lines[k];
-            if (!m->explained || m->column != l->column ||
-                m->column + width_of(page->text + m->comment, m->tail - m->comment) != tail_column)
-                continue;
-            changed |= m->changed;
-            least = m->pad < least ? m->pad : least;
-        }
-        for (size_t k = i; k < count && changed; ++k)
-        {
-            comment_line *m = &lines[k];
-            if (!m->explained || m->column != l->column ||
-                m->column + width_of(page->text + m->comment, m->tail - m->comment) != tail_column)
-                continue;
-            target = m->prefix_width + least > target ? m->prefix_width + least : target;
-        }
-        for (size_t k = i; k < count; ++k)
-        {
-            comment_line *m = &lines[k];
-            if (!m->explained || m->column != l->column ||
-                m->column + width_of(page->text + m->comment, m->tail - m->comment) != tail_column)
-                continue;
-            size_t pad = changed ? target - m->prefix_width : m->pad;
-            if (pad == m->pad && !m->changed)
-                docgen_text_append(&m->prefix, page->text + m->tail - m->pad, m->pad);
-            else
-                docgen_text_repeat(&m->prefix, ' ', pad);
-            docgen_text_append(&m->prefix, page->text + m->tail, m->end - m->tail);
-            m->changed |= pad != m->pad;
-            m->explained = false; /* done */
-        }
+        lines[i].tail_column =
+            lines[i].column + width_of(page->text + lines[i].comment, lines[i].tail - lines[i].comment);
+        order[n++] = &lines[i];
     }
+    qsort(order, n, sizeof(*order), compare_tails);
+    for (size_t first = 0, last; first < n; first = last)
+    {
+        for (last = first + 1; last < n && order[last]->column == order[first]->column &&
+                               order[last]->tail_column == order[first]->tail_column;
+             ++last)
+            ;
+        align_group(page, order + first, last - first);
+    }
+    free(order);
+    return 0;
 }
 
 int comment_check(const docgen_page *page, size_t index, const void *expected, const size_t *rows, comment_fixes *fixes)
@@ -801,10 +829,16 @@ int comment_check(const docgen_page *page, size_t index, const void *expected, c
                          .element_size = dmlconf_value_size(input->type)};
     c.line = malloc(input->sizes[e->axis] * c.element_size);
     comment_line *lines = calloc(fixes->line_count, sizeof(*lines));
+    size_t *own_rows = rows ? NULL : malloc(fixes->line_count * sizeof(*own_rows));
     fixes->comments = calloc(fixes->line_count, sizeof(*fixes->comments));
     int result = -1;
-    if (!c.line || !lines || !fixes->comments)
+    if (!c.line || !lines || (!rows && !own_rows) || !fixes->comments)
         goto done;
+    if (!rows)
+    {
+        rows_of_lines(output, columns, own_rows, fixes->line_count);
+        rows = own_rows;
+    }
     for (size_t i = 0; i < fixes->line_count; ++i)
     {
         uint32_t line = output->first_line + (uint32_t)i;
@@ -812,7 +846,7 @@ int comment_check(const docgen_page *page, size_t index, const void *expected, c
         l->comment = comment_start(page, line);
         l->end = page_line_end(page, line);
         l->column = page_column_of(page, l->comment);
-        size_t row = rows ? rows[i] : row_of_line(output, columns, line);
+        size_t row = rows[i];
         if (l->comment == l->end || row == SIZE_MAX || row >= input->token_count / columns)
             continue;
         explanation x;
@@ -826,7 +860,8 @@ int comment_check(const docgen_page *page, size_t index, const void *expected, c
         if (fixed)
             goto done;
     }
-    align_groups(page, lines, fixes->line_count);
+    if (align_groups(page, lines, fixes->line_count))
+        goto done;
     for (size_t i = 0; i < fixes->line_count; ++i)
     {
         if (!lines[i].changed)
@@ -842,6 +877,7 @@ done:
     for (size_t i = 0; lines && i < fixes->line_count; ++i)
         docgen_text_free(&lines[i].prefix);
     free(lines);
+    free(own_rows);
     free(c.line);
     if (result)
         comment_fixes_free(fixes);
