@@ -160,7 +160,12 @@ static header_kind header_line(const docgen_page *page, uint32_t line, size_t *p
     if (!split_key_line(page, line, &k) || k.value == k.end || page->text[k.value] != '(')
         return HEADER_NONE;
     *paren = k.value;
-    language_role role = language_key(page->text + k.key, k.key_end - k.key, NULL);
+    const char *language = NULL;
+    language_role role = language_key(page->text + k.key, k.key_end - k.key, &language);
+    /* Words such as "Entrada" or "Output" also start prose ("Salida:
+     * (opcional) ..."): they name a tensor when sizes in braces follow. */
+    if ((role == ROLE_INPUT || role == ROLE_OUTPUT) && language && !memchr(page->text + k.value, '{', k.end - k.value))
+        return HEADER_NONE;
     if (role == ROLE_INPUT)
         return HEADER_INPUT;
     if (role == ROLE_OUTPUT)

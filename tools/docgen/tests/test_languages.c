@@ -270,6 +270,24 @@ START_TEST(test_unknown_operator)
 }
 END_TEST
 
+/* A word for a tensor starts prose too: it names one when sizes in braces
+ * follow, and then a broken header is an error. */
+START_TEST(test_tensor_words_in_prose)
+{
+    docgen_page page;
+    ck_assert_uint_eq(load(&page, "Salida: (opcional) el tensor de salida.\n\n" HEADER_F32("2") "[1, 2]\n" BLOCK(
+                                      "OutputTensor: (Sizes:{2}, DataType:FLOAT32)\n", "[1, 3]\n")),
+                      0);
+    ck_assert_uint_eq(page.example_count, 1);
+    docgen_page_free(&page);
+    ck_assert_uint_eq(load(&page, "Eingabe: (Gr\xc3\xb6\xc3\x9f"
+                                  "en:{2} Datentyp:INT32)\n[1, 2]\n"),
+                      1);
+    ck_assert_str_eq(page.diagnostics.items[0].message, "expected ', DataType:' after the sizes");
+    docgen_page_free(&page);
+}
+END_TEST
+
 /* A key docgen knows, with a bad value: the page's own key in the message. */
 START_TEST(test_localised_key_errors)
 {
@@ -359,6 +377,7 @@ Suite *languages_suite(void)
     tcase_add_loop_test(tc, test_localised_keys, 0, (int)(sizeof(key_cases) / sizeof(key_cases[0])));
     tcase_add_test(tc, test_unknown_operator);
     tcase_add_test(tc, test_localised_key_errors);
+    tcase_add_test(tc, test_tensor_words_in_prose);
     suite_add_tcase(suite, tc);
 
     tc = tcase_create("absence");
