@@ -25,7 +25,8 @@ static const char docgen_usage[] = "usage: dmlconf docgen render [OPTIONS] CASES
                                    "\n"
                                    "  render   print the example blocks of doc cases in the pages' layout\n"
                                    "  check    recompute every example block of the pages with the oracle\n"
-                                   "  update   rewrite the numbers that are wrong, and nothing else\n"
+                                   "  update   rewrite the numbers and explanatory comments that are wrong, and\n"
+                                   "           nothing else\n"
                                    "\n"
                                    "`dmlconf docgen COMMAND --help` describes each.\n";
 
@@ -51,18 +52,28 @@ static const char check_usage[] = "usage: dmlconf docgen check DOC...\n"
                                   "\n"
                                   "Finds every example block of the pages, recomputes its output with the oracle\n"
                                   "from the block's own input (the InputTensor above it) and parameters, and\n"
-                                  "reports each block whose numbers differ: PAGE:LINE:COLUMN of the first\n"
-                                  "difference, then the diff that `dmlconf docgen update` would apply.\n"
+                                  "reports each block whose numbers differ, or whose explanatory comments\n"
+                                  "(// i.e. [2, 2+1, 2+1+3]) show other arithmetic: PAGE:LINE:COLUMN of the\n"
+                                  "first difference, then the diff that `dmlconf docgen update` would apply.\n"
+                                  "\n"
+                                  "The keys may be in English, German, French, Spanish, Italian or Portuguese\n"
+                                  "(Achse: 3), or any key with such a value next to a known one. A page writes\n"
+                                  "decimal commas when one of its values does (0,5) among values separated by\n"
+                                  "', ' or ';', or when its language does (its metadata, ms.contentlocale:\n"
+                                  "de-DE, or its words), unless a value has a decimal point; on such a page a\n"
+                                  "comma between two digits belongs to the number.\n"
                                   "\n"
                                   "  -h, --help   this help\n"
                                   "\n"
                                   "Exit status: 0 when every block is up to date, 1 when some are not, 2 when a\n"
-                                  "page cannot be read or a block cannot be parsed (errors say where).\n";
+                                  "page cannot be read, has no example block or a block cannot be parsed\n"
+                                  "(errors say where and why).\n";
 
 static const char update_usage[] = "usage: dmlconf docgen update DOC...\n"
                                    "\n"
-                                   "Rewrites the numbers of every stale example block with the oracle's (as check\n"
-                                   "reports them), keeping the prose, the // comments (moved along when a\n"
+                                   "Rewrites the numbers and explanatory comments of every stale example block\n"
+                                   "with the oracle's (as check reports them), written with the page's decimal\n"
+                                   "separator, keeping the prose, the other // comments (moved along when a\n"
                                    "column's width changes) and every other byte as it was. A page that is up to\n"
                                    "date is not touched; a page with a block that cannot be parsed is left alone.\n"
                                    "\n"
@@ -257,17 +268,20 @@ static int docgen_page_run(const char *path, bool update)
         if (!verdicts[i].stale)
             continue;
         ++stale;
-        char what[160];
+        char what[160], comments[64] = "";
         describe_example(what, sizeof(what), e);
         const docgen_verdict *v = &verdicts[i];
+        if (v->stale_comments)
+            snprintf(comments, sizeof(comments), ", %zu explanatory comment%s", v->stale_comments,
+                     v->stale_comments == 1 ? "" : "s");
         if (update)
         {
-            printf("%s:%u:%u: %s example block at line %u (%s): %zu of %zu values\n", path, v->line, v->column,
-                   errors ? "would update" : "updating", e->line, what, v->differing, v->value_count);
+            printf("%s:%u:%u: %s example block at line %u (%s): %zu of %zu values%s\n", path, v->line, v->column,
+                   errors ? "would update" : "updating", e->line, what, v->differing, v->value_count, comments);
             continue;
         }
-        printf("%s:%u:%u: example block at line %u is out of date (%s): %s (%zu of %zu values differ)\n", path, v->line,
-               v->column, e->line, what, v->summary, v->differing, v->value_count);
+        printf("%s:%u:%u: example block at line %u is out of date (%s): %s (%zu of %zu values differ%s)\n", path,
+               v->line, v->column, e->line, what, v->summary, v->differing, v->value_count, comments);
         docgen_text diff = {0};
         docgen_format_diff(&diff, &page, v);
         if (diff.failed)
@@ -296,11 +310,11 @@ static int docgen_page_run(const char *path, bool update)
             printf("%s: %zu of %zu example blocks updated\n", path, stale, page.example_count);
         docgen_text_free(&text);
     }
+    else if (errors && !page.example_count)
+        printf("%s: %zu error%s (above)%s\n", path, errors, errors == 1 ? "" : "s", update ? ", not updated" : "");
     else if (errors)
         printf("%s: %zu error%s (above)%s; %zu of the %zu example blocks read are out of date\n", path, errors,
                errors == 1 ? "" : "s", update ? ", not updated" : "", stale, page.example_count);
-    else if (!page.example_count)
-        printf("%s: no example blocks\n", path);
     else if (!stale)
         printf("%s: %zu example block%s up to date\n", path, page.example_count, page.example_count == 1 ? "" : "s");
     else

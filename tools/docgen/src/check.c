@@ -1,7 +1,8 @@
 /*
  * check.c: an example block against the oracle. The block's own input (the
  * InputTensor above it) and parameters go through the oracle; its output must
- * hold the same values, in the input's shape and type.
+ * hold the same values, in the input's shape and type, and its explanatory
+ * comments the same arithmetic (comment.c).
  */
 #include "docgen_internal.h"
 
@@ -81,8 +82,7 @@ static void compare(const docgen_page *page, const docgen_example *e, const docg
             const docgen_token *token = &output->tokens[k];
             char where[96], oracle[DMLCONF_VALUE_TEXT_SIZE];
             coordinates_text(where, sizeof(where), input->rank, input->sizes, k);
-            dmlconf_value_format(input->type, expected + k * element, DMLCONF_VALUE_STYLE_SHORTEST, oracle,
-                                 sizeof(oracle));
+            numbers_format(&page->numbers, input->type, expected + k * element, oracle, sizeof(oracle));
             int shown = token->length > 40 ? 40 : (int)token->length;
             snprintf(verdict->summary, sizeof(verdict->summary),
                      "element %s is %.*s on the page, the oracle computes %s", where, shown, page->text + token->offset,
@@ -143,7 +143,27 @@ int docgen_check_example(const docgen_page *page, size_t index, docgen_verdict *
         snprintf(verdict->summary, sizeof(verdict->summary), "the OutputTensor is %.100s, the InputTensor %.100s",
                  page_header, input_header);
     }
-    verdict->stale = verdict->differing != 0 || !header_matches;
+    /* The explanatory comments, when the numbers are where they belong. */
+    if (output->values)
+    {
+        comment_fixes fixes;
+        if (comment_check(page, index, expected, NULL, &fixes))
+        {
+            if (err)
+                snprintf(err->message, sizeof(err->message), "out of memory");
+            free(expected);
+            return -1;
+        }
+        verdict->stale_comments = fixes.stale;
+        if (fixes.stale && !verdict->differing && header_matches)
+        {
+            verdict->line = fixes.line;
+            verdict->column = fixes.column;
+            snprintf(verdict->summary, sizeof(verdict->summary), "%s", fixes.summary);
+        }
+        comment_fixes_free(&fixes);
+    }
+    verdict->stale = verdict->differing != 0 || !header_matches || verdict->stale_comments != 0;
     int result = 0;
     if (verdict->stale && docgen_rewrite_output(page, index, expected, verdict))
     {

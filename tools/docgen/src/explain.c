@@ -9,14 +9,21 @@
  *      [ 5,  9, 10,  8],   //      [2+3,  ...]
  *      [14, 15, 12, 12]]]] //      [2+3+9 ...]
  */
-#include <dmlconf/docgen.h>
-#include <dmlconf/values.h>
+#include "docgen_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 void docgen_explain_element(docgen_text *out, dmlconf_operator op, dmlconf_data_type type, bool exclusive,
                             dmlconf_axis_direction direction, size_t n, const void *values, size_t j)
+{
+    docgen_numbers points = {.separator = ','};
+    layout_explain_element(out, &points, op, type, exclusive, direction, n, values, j);
+}
+
+void layout_explain_element(docgen_text *out, const docgen_numbers *numbers, dmlconf_operator op,
+                            dmlconf_data_type type, bool exclusive, dmlconf_axis_direction direction, size_t n,
+                            const void *values, size_t j)
 {
     bool product = op == DMLCONF_OPERATOR_CUMULATIVE_PRODUCT;
     size_t element = dmlconf_value_size(type);
@@ -42,7 +49,7 @@ void docgen_explain_element(docgen_text *out, dmlconf_operator op, dmlconf_data_
     char text[DMLCONF_VALUE_TEXT_SIZE];
     for (size_t i = first; i < last; ++i)
     {
-        dmlconf_value_format(type, bytes + i * element, DMLCONF_VALUE_STYLE_SHORTEST, text, sizeof(text));
+        numbers_format(numbers, type, bytes + i * element, text, sizeof(text));
         bool negative = text[0] == '-';
         if (i == first)
             docgen_text_puts(out, text);

@@ -10,6 +10,11 @@
  * the last ']' on its line but blanks and a comment. A page's text around the
  * tensor never matters, so a tensor that is cut short (by a code fence, by
  * prose, by the end of the page) is reported as such.
+ *
+ * Values are separated by ',' or ';'. On a page that writes decimal commas
+ * (numbers.c) a comma between two digits belongs to the number: "[0,5, 1,5]"
+ * holds two values. When the values cannot be read and hold a comma between
+ * two digits, a note after the error says how the page reads such commas.
  */
 #include "docgen_internal.h"
 
@@ -53,6 +58,7 @@ typedef struct level
 typedef struct literal_parser
 {
     docgen_page *page;
+    const docgen_numbers *numbers;
     docgen_tensor *tensor;
     size_t start;
     open_list stack[DMLCONF_MAX_DIMENSIONS];
@@ -61,10 +67,25 @@ typedef struct literal_parser
     size_t token_capacity;
 } literal_parser;
 
-static bool is_delimiter(const char *text, size_t size, size_t i)
+static bool is_digit(char c)
 {
+    return c >= '0' && c <= '9';
+}
+
+/* True for a comma between two digits, with no blank around it. */
+static bool is_digit_comma(const char *text, size_t size, size_t i)
+{
+    return text[i] == ',' && i > 0 && i + 1 < size && is_digit(text[i - 1]) && is_digit(text[i + 1]);
+}
+
+static bool is_delimiter(const literal_parser *p, size_t i)
+{
+    const char *text = p->page->text;
+    size_t size = p->page->size;
     char c = text[i];
-    return page_is_blank(c) || c == '\n' || c == ',' || c == '[' || c == ']' ||
+    if (c == ',')
+        return !numbers_is_decimal_comma(p->numbers, text, 0, size, i);
+    return page_is_blank(c) || c == '\n' || c == ';' || c == '[' || c == ']' ||
            (c == '/' && i + 1 < size && text[i + 1] == '/');
 }
 
@@ -121,16 +142,12 @@ static int parse_token(literal_parser *p, size_t offset, size_t length, expect s
     for (size_t i = line_start; i < offset && line_first; ++i)
         line_first = page_is_blank(p->page->text[i]);
 
-    bool number = false;
-    if (length <= DOCGEN_MAX_TOKEN && !memchr(text, '\0', length))
-    {
-        char buffer[DOCGEN_MAX_TOKEN + 1];
-        memcpy(buffer, text, length);
-        buffer[length] = '\0';
-        unsigned char ignored[8];
-        dmlconf_value_status status = dmlconf_value_parse(DMLCONF_DATA_TYPE_FLOAT64, buffer, true, ignored, NULL, 0);
-        number = status == DMLCONF_VALUE_OK || status == DMLCONF_VALUE_OUT_OF_RANGE;
-    }
+    unsigned char ignored[8];
+    dmlconf_value_status status = numbers_parse(p->numbers, DMLCONF_DATA_TYPE_FLOAT64, text, length, ignored, NULL, 0);
+    bool number = status == DMLCONF_VALUE_OK || status == DMLCONF_VALUE_OUT_OF_RANGE;
+    const char *comma = memchr(text, ',', length);
+    if (comma && !p->tensor->digit_comma)
+        p->tensor->digit_comma = (size_t)(comma - p->page->text) + 1;
     int shown = length > 24 ? 24 : (int)length;
     const char *more = length > 24 ? "..." : "";
     if (!number && line_first)
@@ -248,21 +265,41 @@ static int check_rest_of_line(literal_parser *p, size_t offset)
     return -1;
 }
 
-int literal_parse(docgen_page *page, size_t offset, docgen_tensor *tensor)
+/* The offset of the first comma between two digits in [from, to), outside
+ * comments, + 1; 0 when none. */
+static size_t find_digit_comma(const docgen_page *page, size_t from, size_t to)
 {
-    literal_parser p = {.page = page, .tensor = tensor, .start = offset};
+    for (size_t i = from; i < to; ++i)
+    {
+        if (page->text[i] == '/' && i + 1 < to && page->text[i + 1] == '/')
+        {
+            while (i < to && page->text[i] != '\n')
+                ++i;
+        }
+        else if (is_digit_comma(page->text, page->size, i))
+            return i + 1;
+    }
+    return 0;
+}
+
+/* Reads the values; returns 0, or -1 after reporting the first problem, with
+ * *stop the offset where reading stopped. */
+static int read_literal(literal_parser *p, size_t *stop)
+{
+    docgen_page *page = p->page;
+    docgen_tensor *tensor = p->tensor;
     const char *text = page->text;
     size_t size = page->size;
     expect state = EXPECT_ITEM;
-    size_t i = offset;
+    size_t i = p->start;
+    int result = -1;
 
-    tensor->first_line = page_line_of(page, offset);
     for (;;)
     {
         if (i >= size)
         {
-            cut_short(&p, size, "by the end of the page");
-            return -1;
+            cut_short(p, size, "by the end of the page");
+            goto done;
         }
         char c = text[i];
         if (c == '\n')
@@ -273,8 +310,8 @@ int literal_parse(docgen_page *page, size_t offset, docgen_tensor *tensor)
                 ++first;
             if (is_fence(page, first))
             {
-                cut_short(&p, first, "by a code fence");
-                return -1;
+                cut_short(p, first, "by a code fence");
+                goto done;
             }
         }
         else if (page_is_blank(c))
@@ -286,45 +323,68 @@ int literal_parse(docgen_page *page, size_t offset, docgen_tensor *tensor)
         }
         else if (c == '[')
         {
-            if (open_bracket(&p, i, state))
-                return -1;
+            if (open_bracket(p, i, state))
+                goto done;
             state = EXPECT_ITEM_OR_CLOSE;
             ++i;
         }
         else if (c == ']')
         {
-            if (close_bracket(&p, i, state))
-                return -1;
+            if (close_bracket(p, i, state))
+                goto done;
             state = EXPECT_COMMA_OR_CLOSE;
             ++i;
-            if (!p.depth)
+            if (!p->depth)
                 break;
         }
-        else if (c == ',')
+        else if (c == ',' || c == ';')
         {
             if (state != EXPECT_COMMA_OR_CLOSE)
             {
-                page_error(page, i, "unexpected ','");
-                return -1;
+                page_error(page, i, "unexpected '%c'", c);
+                goto done;
             }
+            if (is_digit_comma(text, size, i) && !tensor->digit_comma)
+                tensor->digit_comma = i + 1;
             state = EXPECT_ITEM;
             ++i;
         }
         else
         {
             size_t length = 1;
-            while (i + length < size && !is_delimiter(text, size, i + length))
+            while (i + length < size && !is_delimiter(p, i + length))
                 ++length;
-            if (parse_token(&p, i, length, state))
-                return -1;
+            if (parse_token(p, i, length, state))
+                goto done;
             state = EXPECT_COMMA_OR_CLOSE;
             i += length;
         }
     }
     tensor->last_line = page_line_of(page, i - 1);
-    if (check_rest_of_line(&p, i))
-        return -1;
+    result = check_rest_of_line(p, i);
 
+done:
+    *stop = i < size ? i : size;
+    return result;
+}
+
+int literal_parse(docgen_page *page, size_t offset, docgen_tensor *tensor)
+{
+    literal_parser p = {.page = page, .numbers = &page->numbers, .tensor = tensor, .start = offset};
+    tensor->first_line = page_line_of(page, offset);
+    size_t stop;
+    if (read_literal(&p, &stop))
+    {
+        /* A comma between two digits up to the end of the line where reading
+         * stopped may be a decimal separator read otherwise: say how this
+         * page reads them. */
+        size_t comma = tensor->digit_comma;
+        if (!comma)
+            comma = find_digit_comma(page, offset, page_line_end(page, page_line_of(page, stop)));
+        if (comma)
+            numbers_note(page, comma - 1);
+        return -1;
+    }
     tensor->literal_rank = 0;
     while (tensor->literal_rank < DMLCONF_MAX_DIMENSIONS && p.levels[tensor->literal_rank].seen)
     {

@@ -35,11 +35,12 @@ typedef struct new_number
 /* One line of the output being rewritten. */
 typedef struct line_parts
 {
-    docgen_text code; /* the new text before the comment, without trailing blanks */
-    size_t old_code;  /* the old one's length (from the line's start) */
-    size_t gap_begin; /* offset of the blanks after the old code */
-    size_t comment;   /* offset of the "//", or the line's end */
-    size_t end;       /* offset of the line's end */
+    docgen_text code;               /* the new text before the comment, without trailing blanks */
+    size_t old_code;                /* the old one's length (from the line's start) */
+    size_t gap_begin;               /* offset of the blanks after the old code */
+    size_t comment;                 /* offset of the "//", or the line's end */
+    size_t end;                     /* offset of the line's end */
+    const docgen_text *new_comment; /* the comment rewritten (comment.c), or NULL: as it is */
 } line_parts;
 
 /* The comments that start in one column of the old text, and how far they
@@ -81,9 +82,10 @@ static void split_line(const docgen_page *page, uint32_t line, size_t from, line
     parts->old_code = parts->gap_begin - start;
 }
 
-/* Appends a line made of new code and the old line's comment, moved by
- * `shift` columns but always at least one blank after the code (none when
- * the page had none). A line without a comment keeps its trailing blanks. */
+/* Appends a line made of new code and the old line's comment (or its
+ * rewrite), moved by `shift` columns but always at least one blank after the
+ * code (none when the page had none); a comment after a tab keeps its gap. A
+ * line without a comment keeps its trailing blanks. */
 static void append_line(docgen_text *out, const docgen_page *page, uint32_t line, const line_parts *parts,
                         long long shift)
 {
@@ -98,24 +100,38 @@ static void append_line(docgen_text *out, const docgen_page *page, uint32_t line
     long long column = old_column + shift;
     long long least = (long long)parts->code.length + (parts->comment > parts->gap_begin && parts->code.length);
     column = column > least ? column : least;
-    if (column == old_column && parts->code.length == parts->old_code)
+    /* A gap with a tab is not aligned by columns (tab stops do that): it
+     * stays as it is. */
+    bool tabbed = memchr(page->text + parts->gap_begin, '\t', parts->comment - parts->gap_begin) != NULL;
+    if (tabbed || (column == old_column && parts->code.length == parts->old_code))
         docgen_text_append(out, page->text + parts->gap_begin, parts->comment - parts->gap_begin);
     else
         docgen_text_repeat(out, ' ', (size_t)(column - (long long)parts->code.length));
-    docgen_text_append(out, page->text + parts->comment, parts->end - parts->comment);
+    if (parts->new_comment)
+        docgen_text_append(out, parts->new_comment->data, parts->new_comment->length);
+    else
+        docgen_text_append(out, page->text + parts->comment, parts->end - parts->comment);
 }
 
-/* The blank that separates a number from the ',' before it (counted in its
- * pad, but not in its field). */
+/* The comment fixes' new text for line `i` of the output, or NULL. */
+static const docgen_text *new_comment(const comment_fixes *fixes, size_t i)
+{
+    return i < fixes->line_count && fixes->comments[i].data ? &fixes->comments[i] : NULL;
+}
+
+/* The blank that separates a number from the ',' or ';' before it (counted
+ * in its pad, but not in its field). */
 static size_t separator(const docgen_page *page, const docgen_token *token)
 {
-    return token->pad && !token->line_first && page->text[token->offset - token->pad - 1] == ',' ? 1 : 0;
+    char before = token->pad && !token->line_first ? page->text[token->offset - token->pad - 1] : '\0';
+    return before == ',' || before == ';' ? 1 : 0;
 }
 
-/* The brackets have the input's shape: replace the wrong numbers in place. */
-static int rewrite_numbers(const docgen_page *page, const docgen_example *e, const unsigned char *expected,
-                           docgen_text *out)
+/* The brackets have the input's shape: replace the wrong numbers (and the
+ * wrong explanatory comments) in place. */
+static int rewrite_numbers(const docgen_page *page, size_t index, const unsigned char *expected, docgen_text *out)
 {
+    const docgen_example *e = &page->examples[index];
     const docgen_tensor *t = &e->output;
     const docgen_tensor *input = &page->inputs[e->input];
     size_t element = dmlconf_value_size(input->type);
@@ -128,8 +144,9 @@ static int rewrite_numbers(const docgen_page *page, const docgen_example *e, con
     comment_group *groups = calloc(lines, sizeof(*groups));
     size_t *group_of = calloc(lines, sizeof(*group_of));
     size_t group_count = 0;
+    comment_fixes fixes = {0};
     int result = -1;
-    if (!numbers || !field || !parts || !groups || !group_of)
+    if (!numbers || !field || !parts || !groups || !group_of || comment_check(page, index, expected, NULL, &fixes))
         goto done;
 
     for (size_t k = 0; k < count; ++k)
@@ -144,8 +161,7 @@ static int rewrite_numbers(const docgen_page *page, const docgen_example *e, con
         }
         else
         {
-            n->length =
-                dmlconf_value_format(input->type, value, DMLCONF_VALUE_STYLE_SHORTEST, n->buffer, sizeof(n->buffer));
+            n->length = numbers_format(&page->numbers, input->type, value, n->buffer, sizeof(n->buffer));
             n->text = n->buffer;
             n->changed = true;
         }
@@ -195,6 +211,7 @@ static int rewrite_numbers(const docgen_page *page, const docgen_example *e, con
             cursor = token->offset + token->length;
         }
         split_line(page, line, cursor, p);
+        p->new_comment = new_comment(&fixes, i);
         if (p->gap_begin > cursor)
             docgen_text_append(&p->code, page->text + cursor, p->gap_begin - cursor);
         if (p->code.failed)
@@ -233,7 +250,7 @@ static int rewrite_numbers(const docgen_page *page, const docgen_example *e, con
         size_t start = page_line_start(page, line);
         const line_parts *p = &parts[i];
         long long shift = p->comment < p->end ? groups[group_of[i]].shift : 0;
-        if (!shift && p->code.length == p->old_code &&
+        if (!shift && !p->new_comment && p->code.length == p->old_code &&
             !memcmp(p->code.data ? p->code.data : "", page->text + start, p->old_code))
             docgen_text_append(out, page->text + start, p->end - start);
         else
@@ -246,6 +263,7 @@ static int rewrite_numbers(const docgen_page *page, const docgen_example *e, con
 done:
     for (uint32_t i = 0; parts && i < lines; ++i)
         docgen_text_free(&parts[i].code);
+    comment_fixes_free(&fixes);
     free(group_of);
     free(groups);
     free(parts);
@@ -254,27 +272,52 @@ done:
     return result;
 }
 
-/* Appends the output's header line with the input's shape in place of its
- * own, and its line break. */
+/* Appends the output's header line with the input's sizes and data type in
+ * place of its own (its labels and spacing kept), and its line break. */
 static void append_header(docgen_text *out, const docgen_page *page, const docgen_tensor *t, const docgen_tensor *input)
 {
     size_t start = page_line_start(page, t->header_line);
-    docgen_text_append(out, page->text + start, t->header_begin - start);
-    docgen_format_tensor_shape(out, input->type, input->rank, input->sizes);
-    docgen_text_append(out, page->text + t->header_end, page_line_end(page, t->header_line) - t->header_end);
+    docgen_text_append(out, page->text + start, t->sizes_begin - start);
+    for (uint32_t d = 0; d < input->rank; ++d)
+        docgen_text_printf(out, "%s%u", d ? "," : "", input->sizes[d]);
+    docgen_text_append(out, page->text + t->sizes_end, t->type_begin - t->sizes_end);
+    docgen_text_puts(out, dmlconf_data_type_name(input->type));
+    docgen_text_append(out, page->text + t->type_end, page_line_end(page, t->header_line) - t->type_end);
     append_break(out, page, t->header_line);
 }
 
-/* The header or the shape is wrong: write the header and the values anew,
- * each line keeping its old comment. */
-static int rewrite_tensor(const docgen_page *page, const docgen_example *e, const unsigned char *expected,
-                          docgen_text *out)
+/* The rows of the new values' lines, for their comments: line i of the
+ * literal (one row per line, blank lines between blocks). */
+static size_t *rows_of_lines(const docgen_text *literal, size_t line_count)
 {
+    size_t *rows = malloc((line_count ? line_count : 1) * sizeof(*rows));
+    if (!rows)
+        return NULL;
+    size_t row = 0, i = 0;
+    for (const char *line = literal->data, *end = literal->data + literal->length; line < end && i < line_count; ++i)
+    {
+        size_t length = (size_t)((const char *)memchr(line, '\n', (size_t)(end - line)) - line);
+        rows[i] = length ? row++ : SIZE_MAX;
+        line += length + 1;
+    }
+    for (; i < line_count; ++i)
+        rows[i] = SIZE_MAX;
+    return rows;
+}
+
+/* The header or the shape is wrong: write the header and the values anew,
+ * each line keeping its old comment (an explanation rewritten for the row
+ * now on its line). */
+static int rewrite_tensor(const docgen_page *page, size_t index, const unsigned char *expected, docgen_text *out)
+{
+    const docgen_example *e = &page->examples[index];
     const docgen_tensor *t = &e->output;
     const docgen_tensor *input = &page->inputs[e->input];
     uint32_t old_lines = t->last_line - t->first_line + 1;
     int result = -1;
     docgen_text literal = {0};
+    comment_fixes fixes = {0};
+    size_t *rows = NULL;
     line_parts *parts = calloc(old_lines, sizeof(*parts));
     if (!parts)
         return -1;
@@ -293,9 +336,12 @@ static int rewrite_tensor(const docgen_page *page, const docgen_example *e, cons
         ++indent;
 
     /* The new lines, indented as the old first line was. */
-    docgen_format_tensor(&literal, input->type, input->rank, input->sizes, expected);
-    if (literal.failed)
+    layout_format_tensor(&literal, &page->numbers, input->type, input->rank, input->sizes, expected);
+    if (literal.failed || !(rows = rows_of_lines(&literal, old_lines)) ||
+        comment_check(page, index, expected, rows, &fixes))
         goto done;
+    for (uint32_t i = 0; i < old_lines; ++i)
+        parts[i].new_comment = new_comment(&fixes, i);
     size_t new_lines = 0, new_widest = 0;
     for (const char *line = literal.data, *end = literal.data + literal.length; line < end; ++new_lines)
     {
@@ -339,6 +385,8 @@ static int rewrite_tensor(const docgen_page *page, const docgen_example *e, cons
     result = out->failed ? -1 : 0;
 
 done:
+    comment_fixes_free(&fixes);
+    free(rows);
     docgen_text_free(&literal);
     free(parts);
     return result;
@@ -357,12 +405,12 @@ int docgen_rewrite_output(const docgen_page *page, size_t index, const void *exp
         verdict->first_line = header ? t->header_line : t->first_line;
         if (header)
             append_header(&text, page, t, &page->inputs[e->input]);
-        result = rewrite_numbers(page, e, expected, &text);
+        result = rewrite_numbers(page, index, expected, &text);
     }
     else
     {
         verdict->first_line = t->header_line;
-        result = rewrite_tensor(page, e, expected, &text);
+        result = rewrite_tensor(page, index, expected, &text);
     }
     if (result || text.failed)
     {

@@ -8,10 +8,10 @@
  *
  * One row of the last dimension per line; each column is right-aligned to
  * its widest value over the whole tensor (the rule that reproduces the pages'
- * blocks: see docgen.h for the one block that pads wider than it).
+ * blocks: see docgen.h for the one block that pads wider than it). A page
+ * that writes decimal commas gets them, and its own separator (", " or "; ").
  */
-#include <dmlconf/docgen.h>
-#include <dmlconf/values.h>
+#include "docgen_internal.h"
 
 #include <stdlib.h>
 
@@ -35,6 +35,13 @@ void docgen_format_tensor_header(docgen_text *out, const char *name, dmlconf_dat
 void docgen_format_tensor(docgen_text *out, dmlconf_data_type type, uint32_t rank, const uint32_t *sizes,
                           const void *values)
 {
+    docgen_numbers points = {.separator = ','};
+    layout_format_tensor(out, &points, type, rank, sizes, values);
+}
+
+void layout_format_tensor(docgen_text *out, const docgen_numbers *numbers, dmlconf_data_type type, uint32_t rank,
+                          const uint32_t *sizes, const void *values)
+{
     size_t element = dmlconf_value_size(type);
     uint64_t count = 1;
     for (uint32_t d = 0; d < rank; ++d)
@@ -52,8 +59,7 @@ void docgen_format_tensor(docgen_text *out, dmlconf_data_type type, uint32_t ran
     }
     for (uint64_t i = 0; i < count; ++i)
     {
-        size_t length =
-            dmlconf_value_format(type, bytes + i * element, DMLCONF_VALUE_STYLE_SHORTEST, text, sizeof(text));
+        size_t length = numbers_format(numbers, type, bytes + i * element, text, sizeof(text));
         if (length > widths[i % columns])
             widths[i % columns] = length;
     }
@@ -83,10 +89,12 @@ void docgen_format_tensor(docgen_text *out, dmlconf_data_type type, uint32_t ran
         }
         for (uint32_t c = 0; c < columns; ++c)
         {
-            size_t length = dmlconf_value_format(type, bytes + (row * columns + c) * element,
-                                                 DMLCONF_VALUE_STYLE_SHORTEST, text, sizeof(text));
+            size_t length = numbers_format(numbers, type, bytes + (row * columns + c) * element, text, sizeof(text));
             if (c)
-                docgen_text_puts(out, ", ");
+            {
+                docgen_text_repeat(out, numbers->separator, 1);
+                docgen_text_repeat(out, ' ', 1);
+            }
             docgen_text_repeat(out, ' ', widths[c] - length);
             docgen_text_puts(out, text);
         }

@@ -1,11 +1,15 @@
 /*
  * Tests of the docgen library: the page parser on odd inputs (blocks cut
  * short, garbage numbers, mismatched brackets: an error with its line, never
- * a crash), the tensor layout and the explanatory comments, and render,
- * check and update together on other data types and ranks (float16, int64,
- * uint64, rank 1, rank 5), on CRLF pages and on pages whose numbers change
- * width.
+ * a crash), the tensor layout and the explanatory comments render writes,
+ * and render, check and update together on other data types and ranks
+ * (float16, int64, uint64, rank 1, rank 5), on CRLF pages and on pages whose
+ * numbers change width. Pages in other languages are tested in
+ * test_languages.c, the explanatory comments of pages in test_comments.c;
+ * this file's main runs every suite.
  */
+#include "test_util.h"
+
 #include <dmlconf/docgen.h>
 #include <dmlconf/values.h>
 
@@ -25,35 +29,6 @@
 #define DOWN    DMLCONF_AXIS_DIRECTION_DECREASING
 
 /* ---- helpers ---------------------------------------------------------------- */
-
-static size_t load(docgen_page *page, const char *text)
-{
-    return docgen_page_load_buffer(page, "page.md", text, strlen(text));
-}
-
-/* Every diagnostic of the page, as dmlconf_diagnostics_format writes them. */
-static char *messages(const docgen_page *page)
-{
-    char *text = dmlconf_diagnostics_format(&page->diagnostics, NULL);
-    ck_assert_ptr_nonnull(text);
-    return text;
-}
-
-/* Packed elements of `type` from their texts (decimals rounded). */
-static void *values_of(dmlconf_data_type type, const char *const *texts, size_t count)
-{
-    size_t size = dmlconf_value_size(type);
-    unsigned char *values = calloc(count, size);
-    ck_assert_ptr_nonnull(values);
-    for (size_t i = 0; i < count; ++i)
-    {
-        char why[256];
-        ck_assert_msg(dmlconf_value_parse(type, texts[i], true, values + i * size, why, sizeof(why)) ==
-                          DMLCONF_VALUE_OK,
-                      "%s", why);
-    }
-    return values;
-}
 
 static dmlconf_scan_desc make_desc(dmlconf_operator op, dmlconf_data_type type, uint32_t rank, const uint32_t *sizes,
                                    uint32_t axis, dmlconf_axis_direction direction, bool exclusive)
@@ -84,75 +59,6 @@ static char *render_page(const dmlconf_scan_desc *desc, const void *input, bool 
     docgen_text_puts(&text, "\nThe end.\n");
     ck_assert(!text.failed);
     return text.data;
-}
-
-/* Checks every example of the page; returns how many are stale. verdicts
- * (may be NULL) receives them, to be freed by the caller. */
-static size_t check_page(const docgen_page *page, docgen_verdict **verdicts)
-{
-    docgen_verdict *all = calloc(page->example_count + 1, sizeof(*all));
-    ck_assert_ptr_nonnull(all);
-    size_t stale = 0;
-    for (size_t i = 0; i < page->example_count; ++i)
-    {
-        dmlconf_error err;
-        ck_assert_msg(docgen_check_example(page, i, &all[i], &err) == 0, "%s", err.message);
-        stale += all[i].stale;
-    }
-    if (verdicts)
-        *verdicts = all;
-    else
-    {
-        for (size_t i = 0; i < page->example_count; ++i)
-            docgen_verdict_free(&all[i]);
-        free(all);
-    }
-    return stale;
-}
-
-/* The page with every rewrite applied (update's text). */
-static char *updated(const char *text)
-{
-    docgen_page page;
-    char *all = NULL;
-    ck_assert_msg(load(&page, text) == 0, "%s", all = messages(&page));
-    docgen_verdict *verdicts;
-    check_page(&page, &verdicts);
-    docgen_text out = {0};
-    ck_assert_int_eq(docgen_page_apply(&page, verdicts, page.example_count, &out), 0);
-    for (size_t i = 0; i < page.example_count; ++i)
-        docgen_verdict_free(&verdicts[i]);
-    free(verdicts);
-    docgen_page_free(&page);
-    free(all);
-    return out.data;
-}
-
-/* A copy of text with the first `from` after `after` replaced by `to`;
- * *line (may be NULL) receives the line where `from` was. */
-static char *replace_at(const char *text, const char *after, const char *from, const char *to, uint32_t *line)
-{
-    const char *anchor = strstr(text, after);
-    ck_assert_msg(anchor != NULL, "no '%s' in the page", after);
-    const char *at = strstr(anchor, from);
-    ck_assert_msg(at != NULL, "no '%s' after '%s'", from, after);
-    docgen_text out = {0};
-    docgen_text_append(&out, text, (size_t)(at - text));
-    docgen_text_puts(&out, to);
-    docgen_text_puts(&out, at + strlen(from));
-    ck_assert(!out.failed);
-    if (line)
-    {
-        *line = 1;
-        for (const char *p = text; p < at; ++p)
-            *line += *p == '\n';
-    }
-    return out.data;
-}
-
-static char *replace(const char *text, const char *after, const char *from, const char *to)
-{
-    return replace_at(text, after, from, to, NULL);
 }
 
 /* Render a page, check it is up to date, change one number, see check point
@@ -242,7 +148,7 @@ static const bad_page bad_pages[] = {
     {"InputTensor: (Sizes:{1,1,1,1,1,1,1,1,1}, DataType:INT32)\n[1]\n", 1, 38, "more than 8 sizes"},
     {"InputTensor: (Sizes:{2}, DataType:FLOAT33)\n[1, 2]\n", 1, 35, "unknown data type 'FLOAT33'"},
     {"InputTensor: (Sizes:{2}, DataType:UINT16)\n[1, 2]\n", 1, 14, "DataType UINT16"},
-    {"InputTensor: (Size:{2}, DataType:INT32)\n[1, 2]\n", 1, 15, "expected 'Sizes:{'"},
+    {"InputTensor: (Sizes {2}, DataType:INT32)\n[1, 2]\n", 1, 21, "expected 'Sizes:{'"},
     {"InputTensor: (Sizes:{2} DataType:INT32)\n[1, 2]\n", 1, 25, "expected ', DataType:'"},
     {"InputTensor: (Sizes:{2}, DataType:INT32\n[1, 2]\n", 1, 40, "expected ')'"},
     {"InputTensor: (Sizes:{2}, DataType:INT32) and more\n[1, 2]\n", 1, 42, "unexpected text after the tensor's"},
@@ -599,12 +505,14 @@ END_TEST
 START_TEST(test_update_keeps_padding_and_moves_comments)
 {
     /* 5 -> 95 in the input: the first column widens by one, the last one
-     * keeps its extra space; the comments move by the widest line's change. */
+     * keeps its extra space; the comments move by the widest line's change,
+     * the explanation follows the input and its placeholders stay aligned
+     * with it. */
     char *page = replace(PAGE_INPUT "\n" PAGE_EXAMPLE3, "[[[[2", "3, 5]", "3, 95]");
     char *after = updated(page);
-    ck_assert_ptr_nonnull(strstr(after, "[[[[101, 99, 98,  95],    // i.e. [2+1+3+5, 1+3+5, 3+5, 5]\n"
-                                        "   [ 21, 18, 10,   3],    //      [...                   ]\n"
-                                        "   [ 21, 12,  6,   4]]]]  //      [...                   ]\n"));
+    ck_assert_ptr_nonnull(strstr(after, "[[[[101, 99, 98,  95],    // i.e. [2+1+3+95, 1+3+95, 3+95, 95]\n"
+                                        "   [ 21, 18, 10,   3],    //      [...                       ]\n"
+                                        "   [ 21, 12,  6,   4]]]]  //      [...                       ]\n"));
     /* And back: the page as it was. */
     char *back_input = replace(after, "[[[[2", "3, 95]", "3, 5]");
     char *back = updated(back_input);
@@ -690,7 +598,9 @@ START_TEST(test_write_file)
     ck_assert_int_eq(docgen_write_file(path, "one\n", 4, why, sizeof(why)), 0);
     ck_assert_int_eq(docgen_write_file(path, "two\n", 4, why, sizeof(why)), 0);
     docgen_page page;
-    ck_assert_uint_eq(docgen_page_load(&page, path), 0);
+    /* A page of prose: read, and an error for its lack of example blocks. */
+    ck_assert_uint_eq(docgen_page_load(&page, path), 1);
+    ck_assert_ptr_nonnull(strstr(page.diagnostics.items[0].message, "no example block found"));
     ck_assert_uint_eq(page.size, 4);
     ck_assert_int_eq(memcmp(page.text, "two\n", 4), 0);
     docgen_page_free(&page);
@@ -737,6 +647,8 @@ static Suite *docgen_suite(void)
 int main(void)
 {
     SRunner *runner = srunner_create(docgen_suite());
+    srunner_add_suite(runner, languages_suite());
+    srunner_add_suite(runner, comments_suite());
     srunner_run_all(runner, CK_NORMAL);
     int failed = srunner_ntests_failed(runner);
     srunner_free(runner);

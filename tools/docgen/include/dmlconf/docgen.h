@@ -21,11 +21,19 @@
  *
  * An example block (the parameter lines, then the OutputTensor) takes the
  * input of the nearest InputTensor above it. HasExclusiveSum makes it a
- * cumulative summation, HasExclusiveProduct a cumulative product.
+ * cumulative summation, HasExclusiveProduct a cumulative product. A page
+ * translated word by word writes the keys in its language ("Achse: 3",
+ * "Eingabe: (Größen:{4}, Datentyp:FLOAT32)"): docgen knows them in German,
+ * French, Spanish, Italian and Portuguese, and recognises the blocks of other
+ * languages by their structure (language.c, blocks.c). A page may write
+ * decimal commas ("[0,5, 1,5]"); docgen reads and writes numbers the page's
+ * way (numbers.c).
  *
- * The library parses those blocks (page.c, literal.c), renders new ones from
- * cases (tensor_layout.c, render.c, explain.c), recomputes a page's outputs
- * with the oracle (compute.c, check.c) and rewrites the numbers that are wrong
+ * The library parses those blocks (page.c, blocks.c, tensor.c, literal.c),
+ * renders new ones from cases (tensor_layout.c, render.c, explain.c),
+ * recomputes a page's outputs with the oracle (compute.c, check.c), checks
+ * the arithmetic of the explanatory comments ("// i.e. [2, 2+1, ...]",
+ * comment.c) and rewrites the numbers and comments that are wrong
  * (rewrite.c), showing what changes as a diff (diff.c).
  *
  * The layout rule (tensor_layout.c): one row of the last dimension per line,
@@ -178,6 +186,10 @@ typedef struct docgen_tensor
     uint32_t header_line; /* the "InputTensor:"/"OutputTensor:" line */
     size_t header_begin;  /* the "(Sizes:...)" part: offsets of '(' and just after ')' */
     size_t header_end;
+    size_t sizes_begin; /* the sizes between the braces, "1,1,3,4" */
+    size_t sizes_end;
+    size_t type_begin; /* the data type's name */
+    size_t type_end;
     dmlconf_data_type type; /* as the header says */
     uint32_t rank;          /* as the header says */
     uint32_t sizes[DMLCONF_MAX_DIMENSIONS];
@@ -187,10 +199,12 @@ typedef struct docgen_tensor
     uint32_t literal_sizes[DMLCONF_MAX_DIMENSIONS];
     docgen_token *tokens; /* the numbers in page order */
     size_t token_count;
-    void *values;   /* token_count packed elements: an input's, of its type; an output's,
-                     * of its input's type, only when the brackets have the input's shape
-                     * (else NULL) */
-    bool *value_ok; /* outputs: per token, whether it is a value of that type (else NULL) */
+    void *values;       /* token_count packed elements: an input's, of its type; an output's,
+                         * of its input's type, only when the brackets have the input's shape
+                         * (else NULL) */
+    bool *value_ok;     /* outputs: per token, whether it is a value of that type (else NULL) */
+    size_t digit_comma; /* a comma between two digits in the values (a decimal comma, or a separator
+                         * without a blank), + 1; 0 when none */
 } docgen_tensor;
 
 /* One example block: its parameters and its output. */
@@ -206,6 +220,31 @@ typedef struct docgen_example
     docgen_tensor output;
 } docgen_example;
 
+/* What decided how a page writes numbers. */
+typedef enum docgen_number_evidence
+{
+    DOCGEN_NUMBERS_DEFAULT,       /* nothing: decimal points */
+    DOCGEN_NUMBERS_DECIMAL_POINT, /* a tensor's value written with a decimal point ("2.5") */
+    DOCGEN_NUMBERS_SEMICOLONS,    /* a tensor that separates its values with ';' */
+    DOCGEN_NUMBERS_DECIMAL_COMMA, /* a tensor that writes "0,5" among values separated by ", " */
+    DOCGEN_NUMBERS_METADATA,      /* the language the page declares (ms.contentlocale: de-DE) */
+    DOCGEN_NUMBERS_WORDS,         /* the language of the page's keys and words ("Achse", "d.h.") */
+} docgen_number_evidence;
+
+/* How a page writes numbers: with decimal points or decimal commas. On a
+ * page with decimal commas a comma between two digits belongs to the number
+ * ("0,5"); values are separated by ", " (a comma and a blank) or ';'. docgen
+ * reads the page's numbers and writes new ones its way. */
+typedef struct docgen_numbers
+{
+    bool decimal_comma;
+    char separator; /* between the values of a tensor written anew: ',' or ';' */
+    docgen_number_evidence evidence;
+    size_t evidence_offset; /* the text that decided ("2.5", "de-DE", "Achse") */
+    size_t evidence_length;
+    const char *language; /* for METADATA and WORDS: the language's English name */
+} docgen_numbers;
+
 /* A parsed page. The text is the page's bytes, unchanged (NUL-terminated for
  * convenience; the page itself may hold NUL bytes). */
 typedef struct docgen_page
@@ -213,6 +252,7 @@ typedef struct docgen_page
     char *path;
     char *text;
     size_t size;
+    docgen_numbers numbers;
     size_t *line_starts; /* line_count + 1 offsets; the last one is size */
     uint32_t line_count;
     docgen_tensor *inputs;
@@ -226,10 +266,12 @@ typedef struct docgen_page
 
 /* Reads and parses the page at `path`. `page` is overwritten (not freed
  * first) and must be released with docgen_page_free whatever the result.
- * Returns the number of errors (page->diagnostics holds them; an unreadable
- * file is one error without a position). A block with an error is left out of
- * page->examples (an input with an error leaves out the examples that use it);
- * every other block is still parsed and kept. */
+ * Returns the number of errors (page->diagnostics holds them, with notes that
+ * say more; an unreadable file is one error without a position). A block
+ * with an error is left out of page->examples (an input with an error leaves
+ * out the examples that use it); every other block is still parsed and kept.
+ * A page without any example block is an error that says what was looked for
+ * and what came closest. */
 size_t docgen_page_load(docgen_page *page, const char *path);
 
 /* Like docgen_page_load, for a page already in memory (`size` bytes, need not
@@ -249,10 +291,11 @@ const char *docgen_page_line(const docgen_page *page, uint32_t line, size_t *len
 /* What check says about one example block. */
 typedef struct docgen_verdict
 {
-    bool stale;         /* the page's numbers are not the oracle's */
-    size_t differing;   /* output values that differ (all of them when the shape or header does) */
-    size_t value_count; /* output values the block should have */
-    uint32_t line;      /* the first difference: a value, or the header, or the brackets */
+    bool stale;            /* the page's numbers are not the oracle's */
+    size_t differing;      /* output values that differ (all of them when the shape or header does) */
+    size_t stale_comments; /* explanatory comments whose arithmetic is not the oracle's */
+    size_t value_count;    /* output values the block should have */
+    uint32_t line;         /* the first difference: a value, or the header, or the brackets */
     uint32_t column;
     char summary[DMLCONF_MESSAGE_SIZE]; /* "element [0,0,0,3] is 12 on the page, the oracle computes 11" */
     /* The rewrite: lines first_line .. first_line + old_line_count - 1 become
@@ -265,8 +308,10 @@ typedef struct docgen_verdict
 
 /* Recomputes example `index` of the page with the oracle (from the input and
  * parameters the page gives it) and compares the page's output with it. Equal
- * values are equal bits, except that a NaN matches any NaN. A stale verdict
- * carries the rewrite that update makes (docgen_rewrite_output). `verdict` is
+ * values are equal bits, except that a NaN matches any NaN. The explanatory
+ * comments of the output must show the arithmetic the oracle does (the
+ * inputs it combines, "= N" its value). A stale verdict carries the rewrite
+ * that update makes (docgen_rewrite_output). `verdict` is
  * overwritten; release it with docgen_verdict_free. Returns 0, or -1 with err
  * set (err may be NULL) when the oracle fails or memory runs out. */
 int docgen_check_example(const docgen_page *page, size_t index, docgen_verdict *verdict, dmlconf_error *err);
@@ -283,9 +328,12 @@ void docgen_verdict_free(docgen_verdict *verdict);
  * numbers (the smallest gap before one of them), numbers right-aligned;
  * columns without a new number stay as they are; the `//` comments that
  * start in one column move together, by the largest change of their lines,
- * so that aligned comments stay aligned. Otherwise the header and the values are written anew
- * in the layout of docgen_format_tensor, each line keeping its old comment.
- * Returns 0, or -1 when memory runs out. */
+ * so that aligned comments stay aligned. Otherwise the header and the values
+ * are written anew in the layout of docgen_format_tensor, each line keeping
+ * its old comment. Numbers are written in the page's decimal separator. In
+ * both cases a wrong explanatory comment is rewritten in place (its wrong
+ * expressions only), and the closing brackets of comments that were aligned
+ * stay aligned. Returns 0, or -1 when memory runs out. */
 int docgen_rewrite_output(const docgen_page *page, size_t index, const void *expected, docgen_verdict *verdict);
 
 /* Appends the page's text with every stale verdict's rewrite applied
