@@ -42,9 +42,7 @@ void page_error(docgen_page *page, size_t offset, const char *format, ...)
 /* Adds a note (the line after an error that says more) at byte `offset`,
  * formatted like page_error. */
 void page_note(docgen_page *page, size_t offset, const char *format, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
+    DMLCONF_PRINTF_LIKE(3, 4)
     ;
 
 /* ---- the pages' languages (language.c) ----------------------------------------- */

@@ -11,6 +11,7 @@
  * translates them ("(Größen:{4}, Datentyp:FLOAT32)"); the sizes and the data
  * type name are what matters. A rewrite keeps the labels.
  */
+#include <dmlconf/compiler.h>
 #include "docgen_internal.h"
 
 #include <dmlconf/values.h>
@@ -60,9 +61,7 @@ static bool expect_label(const docgen_page *page, size_t *offset, size_t end)
 }
 
 static int problem(header_problem *p, size_t offset, const char *format, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
+    DMLCONF_PRINTF_LIKE(3, 4)
     ;
 
 static int problem(header_problem *p, size_t offset, const char *format, ...)
