@@ -16,3 +16,37 @@ char *dmlconf_strdup(const char *text)
         memcpy(copy, text, size);
     return copy;
 }
+
+int dmlconf_read_line(FILE *file, char **line, size_t *capacity)
+{
+    size_t used = 0;
+    int c;
+    while ((c = fgetc(file)) != EOF)
+    {
+        if (used + 2 > *capacity)
+        {
+            size_t grown_capacity = *capacity ? *capacity * 2 : 256;
+            char *grown = realloc(*line, grown_capacity);
+            if (!grown)
+                return -1;
+            *line = grown;
+            *capacity = grown_capacity;
+        }
+        if (c == '\n')
+            break;
+        (*line)[used++] = (char)c;
+    }
+    if (c == EOF && (ferror(file) || used == 0))
+        return ferror(file) ? -1 : 0;
+    if (used && (*line)[used - 1] == '\r')
+        --used;
+    if (!*line)
+    {
+        *line = malloc(1);
+        if (!*line)
+            return -1;
+        *capacity = 1;
+    }
+    (*line)[used] = '\0';
+    return 1;
+}

@@ -249,6 +249,27 @@ static void free_worker_argv(const char **argv)
     free(argv);
 }
 
+/* Says why a selection holds no case to run (a usage error: a gate that
+ * ran nothing must not look like one that passed). */
+static void explain_empty_selection(size_t loaded, size_t load_errors, size_t matched, size_t selected,
+                                    uint32_t shard_index, uint32_t shard_count, bool filtered)
+{
+    if (loaded == 0 && load_errors)
+        fprintf(stderr, "dmlconf run: no case to run: the case files hold no valid case (%zu error%s above)\n",
+                load_errors, load_errors == 1 ? "" : "s");
+    else if (loaded == 0)
+        fprintf(stderr, "dmlconf run: no case to run: the paths given hold no case file with a case in it\n");
+    else if (matched == 0 && filtered)
+        fprintf(stderr, "dmlconf run: no case to run: no id among the %zu cases loaded matches the filters\n", loaded);
+    else if (selected == 0)
+        fprintf(stderr, "dmlconf run: no case to run: shard %u of %u is empty (%zu cases before sharding)\n",
+                shard_index, shard_count, matched);
+    else
+        fprintf(stderr,
+                "dmlconf run: no case to run: the baseline's skips.txt skips every one of the %zu cases selected\n",
+                selected);
+}
+
 /* The failing cases, listed on the console after the matrix. */
 static void print_failures(const run_state *state, const dmlconf_case_result *results, size_t count)
 {
@@ -436,6 +457,10 @@ int command_run(int argc, char **argv)
     else
     {
         candidates = dmlconf_backends(&candidate_count);
+        /* An adapter belongs to one backend: no falling back to another
+         * that does not have it (and would be blamed for it). */
+        if (adapter)
+            candidate_count = 1;
     }
 
     if (baseline_dir)
@@ -495,6 +520,13 @@ int command_run(int argc, char **argv)
             run_numbers[run_count] = selected_numbers[i];
             to_run[run_count++] = selected[i];
         }
+    }
+    if (run_count == 0)
+    {
+        explain_empty_selection(all_count, load_errors, matched, selected_count, shard_index, shard_count,
+                                filter.include_count || filter.exclude_count);
+        exit_code = EXIT_USAGE;
+        goto finish;
     }
 
     fill_run_info(&state, argc + 1, argv - 1, seed);
@@ -576,6 +608,7 @@ int command_run(int argc, char **argv)
     bool failed = false;
     for (int s = 0; s < DMLCONF_STATUS_COUNT; ++s)
         failed |= state.counts[s] && dmlconf_status_is_failure((dmlconf_status)s);
+    bool all_skipped = state.done > 0 && state.counts[DMLCONF_STATUS_SKIP] == state.done;
     if (!quiet)
     {
         bool color = dmlconf_stream_is_terminal(stdout) && !getenv("NO_COLOR");
@@ -600,7 +633,12 @@ int command_run(int argc, char **argv)
     }
     if (state.report_error)
         fprintf(stderr, "dmlconf run: reports: %s\n", state.report_why);
-    exit_code = load_errors ? EXIT_USAGE : failed || state.report_error ? EXIT_FAILED : EXIT_PASSED;
+    if (all_skipped)
+        fprintf(stderr,
+                "dmlconf run: every one of the %zu cases selected was skipped (see the reasons in %s/): nothing "
+                "was judged\n",
+                state.done, state.report_dir);
+    exit_code = load_errors || all_skipped ? EXIT_USAGE : failed || state.report_error ? EXIT_FAILED : EXIT_PASSED;
 
 finish:
     dmlconf_reports_close(state.reports);

@@ -92,29 +92,48 @@ int runner_parse_shard(const char *text, uint32_t *index, uint32_t *count);
 
 /* A baseline folder, as deqp-runner has it:
  *   failures.txt  known failures, one "id,status" per line (as a run's
- *                 failures.txt writes them); '#' starts a comment
+ *                 failures.txt writes them; "id, status" and a bare id
+ *                 too); '#' starts a comment
  *   flakes.txt    globs of ids known to be flaky, one per line
  *   skips.txt     globs of ids not to run, one per line
- * Missing files are empty. */
+ * Missing files are empty; a missing folder is an error. */
+typedef struct runner_baseline_entry
+{
+    char *text;            /* the id (failures.txt) or the glob */
+    uint32_t line;         /* its line in its file */
+    dmlconf_status status; /* failures.txt: the status it is known to have */
+} runner_baseline_entry;
+
+typedef struct runner_baseline_list
+{
+    char *path; /* dir/failures.txt, ... */
+    runner_baseline_entry *entries;
+    size_t count;
+    size_t capacity;
+} runner_baseline_list;
+
 typedef struct runner_baseline
 {
-    char **failure_ids; /* sorted */
-    dmlconf_status *failure_statuses;
-    size_t failure_count;
-    char **flake_globs;
-    size_t flake_count;
-    char **skip_globs;
-    size_t skip_count;
+    runner_baseline_list failures; /* sorted by id */
+    runner_baseline_list flakes;
+    runner_baseline_list skips;
 } runner_baseline;
 
-/* Loads a baseline folder. Returns 0, or -1 with why set ("path:line: ...")
- * for an unreadable file or a malformed line. */
+/* Loads a baseline folder. Returns 0, or -1 with why set for a folder that
+ * does not exist, an unreadable file or a malformed line
+ * ("path:line: ..."). */
 int runner_baseline_load(runner_baseline *baseline, const char *dir, char *why, size_t why_size);
 bool runner_baseline_skips(const runner_baseline *baseline, const char *id);
 /* Rewrites a result's status by the baseline: a listed failure that fails is
- * expected-fail, one that passes is unexpected-pass; a flaky id that fails is
- * flake. */
+ * expected-fail, one that passes is unexpected-pass; a flaky id that fails
+ * is flake, its message saying it failed every attempt. */
 void runner_baseline_apply(const runner_baseline *baseline, dmlconf_case_result *result);
+/* The baseline's stale lines: failures.txt ids that name none of `cases`
+ * and flakes.txt or skips.txt globs that match none of them, as
+ * "path:line: text" strings in a new array (*lines, *stale of them; free
+ * each and the array). Returns 0, or -1 when memory runs out. */
+int runner_baseline_stale(const runner_baseline *baseline, const dmlconf_case *const *cases, size_t count,
+                          char ***lines, size_t *stale);
 void runner_baseline_free(runner_baseline *baseline);
 
 /* ---- scheduling (scheduler.c) --------------------------------------------- */

@@ -387,7 +387,7 @@ START_TEST(test_baseline)
     runner_baseline baseline;
     char why[256];
     ck_assert_int_eq(runner_baseline_load(&baseline, dir, why, sizeof(why)), 0);
-    ck_assert_uint_eq(baseline.failure_count, 3);
+    ck_assert_uint_eq(baseline.failures.count, 3);
     ck_assert(runner_baseline_skips(&baseline, "slow.case"));
     ck_assert(!runner_baseline_skips(&baseline, "fast.case"));
 
@@ -406,8 +406,11 @@ START_TEST(test_baseline)
 
     snprintf(r.id, sizeof(r.id), "flaky.one");
     r.status = DMLCONF_STATUS_FAIL;
+    r.attempts = 2;
+    snprintf(r.message, sizeof(r.message), "3 of 4 elements outside tolerance");
     runner_baseline_apply(&baseline, &r);
     ck_assert_int_eq(r.status, DMLCONF_STATUS_FLAKE);
+    ck_assert_msg(strstr(r.message, "failed 2 of 2 attempts; listed in flakes.txt as a known flake"), "%s", r.message);
 
     snprintf(r.id, sizeof(r.id), "new.failure");
     r.status = DMLCONF_STATUS_FAIL;
@@ -415,9 +418,50 @@ START_TEST(test_baseline)
     ck_assert_int_eq(r.status, DMLCONF_STATUS_FAIL);
     runner_baseline_free(&baseline);
 
-    write_file(dir, "failures.txt", "bad.line,exploded\n");
+    write_file(dir, "failures.txt", "# comment\nbad.line,exploded\n");
     ck_assert_int_eq(runner_baseline_load(&baseline, dir, why, sizeof(why)), -1);
-    ck_assert_ptr_nonnull(strstr(why, "unknown status 'exploded'"));
+    ck_assert_msg(strstr(why, "failures.txt:2: 'bad.line' has an unknown status 'exploded'"), "%s", why);
+
+    /* The common spellings: "id,fail", "id, fail", an id alone. */
+    write_file(dir, "failures.txt", "a.case,fail\nb.case, crash\nc.case\n  d.case ,  error  # note\n");
+    ck_assert_int_eq(runner_baseline_load(&baseline, dir, why, sizeof(why)), 0);
+    ck_assert_uint_eq(baseline.failures.count, 4);
+    ck_assert_str_eq(baseline.failures.entries[1].text, "b.case");
+    ck_assert_int_eq(baseline.failures.entries[1].status, DMLCONF_STATUS_CRASH);
+    ck_assert_int_eq(baseline.failures.entries[2].status, DMLCONF_STATUS_FAIL);
+    ck_assert_str_eq(baseline.failures.entries[3].text, "d.case");
+    ck_assert_int_eq(baseline.failures.entries[3].status, DMLCONF_STATUS_ERROR);
+
+    /* Stale lines: ids and globs that match no case. */
+    char known_id[] = "a.case";
+    dmlconf_case known;
+    memset(&known, 0, sizeof(known));
+    known.id = known_id;
+    const dmlconf_case *known_cases[1] = {&known};
+    char **stale = NULL;
+    size_t stale_count = 0;
+    ck_assert_int_eq(runner_baseline_stale(&baseline, known_cases, 1, &stale, &stale_count), 0);
+    ck_assert_uint_eq(stale_count, 5); /* b, c, d, flaky.*, slow.* */
+    ck_assert_msg(strstr(stale[0], "failures.txt:2: b.case"), "%s", stale[0]);
+    for (size_t i = 0; i < stale_count; ++i)
+        free(stale[i]);
+    free(stale);
+    runner_baseline_free(&baseline);
+
+    /* A line of any length, and a duplicate. */
+    char long_id[3000];
+    memset(long_id, 'x', sizeof(long_id) - 1);
+    long_id[sizeof(long_id) - 1] = '\0';
+    char text[6100];
+    snprintf(text, sizeof(text), "%s,fail\n%s,fail\n", long_id, long_id);
+    write_file(dir, "failures.txt", text);
+    char long_why[8000];
+    ck_assert_int_eq(runner_baseline_load(&baseline, dir, long_why, sizeof(long_why)), -1);
+    ck_assert_msg(strstr(long_why, "is listed twice (also on line 1)"), "%s", long_why);
+
+    /* A folder that is not there is an error, not an empty baseline. */
+    ck_assert_int_eq(runner_baseline_load(&baseline, "/nonexistent/baseline", why, sizeof(why)), -1);
+    ck_assert_msg(strstr(why, "/nonexistent/baseline does not exist"), "%s", why);
 }
 END_TEST
 
