@@ -155,7 +155,7 @@ typedef struct prepared_case
     void *output_buffer; /* laid out by the output desc */
     uint64_t input_bytes, output_bytes;
     dmlconf_reason expected_reason; /* negative cases: the oracle's reason at the target level */
-    double started;
+    double own_seconds;             /* preparing and judging this case (not the batch's backend call) */
 } prepared_case;
 
 static void release_case(prepared_case *p)
@@ -216,7 +216,6 @@ static void prepare_case(runner_backend *backend, const runner_config *config, p
 {
     const dmlconf_case *c = p->c;
     char why[256];
-    p->started = seconds_now();
     p->runs = false;
     memset(job, 0, sizeof(*job));
     job->desc = &c->desc;
@@ -468,13 +467,19 @@ void runner_execute(runner_backend *backend, const runner_config *config, const 
             continue;
         }
         size_t job_count = 0;
+        uint64_t run_weight = 0; /* of the cases in the backend call */
         for (size_t i = 0; i < n; ++i)
         {
+            double preparing = seconds_now();
             prepared[i].c = cases[first + i];
             prepared[i].result = &results[first + i];
             prepare_case(backend, config, &prepared[i], &jobs[job_count]);
+            prepared[i].own_seconds = seconds_now() - preparing;
             if (prepared[i].runs)
+            {
                 job_case[job_count++] = i;
+                run_weight += case_weight(prepared[i].c);
+            }
         }
         double started = seconds_now();
         if (job_count)
@@ -483,18 +488,21 @@ void runner_execute(runner_backend *backend, const runner_config *config, const 
         for (size_t j = 0; j < job_count; ++j)
         {
             prepared_case *p = &prepared[job_case[j]];
+            double judging = seconds_now();
             judge(backend, p, &jobs[j]);
             if (p->result->status == DMLCONF_STATUS_FAIL)
                 follow_up_failure(backend, config, p);
+            p->own_seconds += seconds_now() - judging;
         }
         for (size_t i = 0; i < n; ++i)
         {
-            /* The batch's execution time is shared out by weight; each
-             * case's own preparation and judging time is its own. */
-            double share = batch_seconds * (double)case_weight(prepared[i].c) / (double)weight;
-            prepared[i].result->wall_seconds = seconds_now() - prepared[i].started - batch_seconds + share;
-            if (prepared[i].result->wall_seconds < 0.0)
-                prepared[i].result->wall_seconds = share;
+            /* A case's wall time is its own preparation and judging, and its
+             * share by weight of the one backend call that ran the batch
+             * (which times no case on its own); the shares add up to the
+             * call, so the cases' times add up to the batch's. */
+            double share =
+                prepared[i].runs ? batch_seconds * (double)case_weight(prepared[i].c) / (double)run_weight : 0.0;
+            prepared[i].result->wall_seconds = prepared[i].own_seconds + share;
             release_case(&prepared[i]);
         }
         free(prepared);
