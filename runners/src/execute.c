@@ -40,6 +40,8 @@ void runner_result_init(dmlconf_case_result *result, const dmlconf_case *c, dmlc
     result->dimension_count = c->desc.input.dimension_count;
     result->min_feature_level = c->min_feature_level;
     result->negative = c->expect_error.set;
+    result->exclusive = c->desc.exclusive;
+    result->decreasing = c->desc.direction == DMLCONF_AXIS_DIRECTION_DECREASING;
     result->status = status;
     copy_text(result->message, sizeof(result->message), message);
     result->attempts = 1;
