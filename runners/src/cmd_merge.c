@@ -329,7 +329,9 @@ int command_merge(int argc, char **argv)
         }
         else
         {
-            bool failed = end.kind != DMLCONF_END_FINISHED;
+            /* Anything short of every planned case is no pass, whatever
+             * the reason (the reports say incomplete). */
+            bool failed = end.kind != DMLCONF_END_FINISHED || merged.count != info.planned_cases;
             for (size_t i = 0; i < merged.count; ++i)
                 failed |= dmlconf_status_is_failure(merged.items[i].status);
             printf("merged %zu results from %zu shard%s into %s/%s\n", merged.count, count, count == 1 ? "" : "s", dir,
