@@ -56,7 +56,8 @@ static int run(const char *const argv[], long *peak_kib, double *seconds)
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-/* Counts the result lines of a results.jsonl (minus its header). */
+/* Counts the case lines of a results.jsonl (those that start with an id:
+ * not its header, nor its completion record). */
 static long count_results(const char *dir)
 {
     char path[512];
@@ -64,12 +65,14 @@ static long count_results(const char *dir)
     FILE *file = fopen(path, "r");
     if (!file)
         return -1;
-    long lines = 0;
-    int c;
-    while ((c = fgetc(file)) != EOF)
-        lines += c == '\n';
+    char *line = NULL;
+    size_t capacity = 0;
+    long cases = 0;
+    while (getline(&line, &capacity, file) > 0)
+        cases += strncmp(line, "{\"id\":", 6) == 0;
+    free(line);
     fclose(file);
-    return lines - 1;
+    return cases;
 }
 
 /* Sums the "elements" of every result (a plain scan of the JSON lines). */

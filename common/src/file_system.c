@@ -528,3 +528,90 @@ fail:
     free(temporary);
     return -1;
 }
+
+#if defined(_WIN32)
+int dmlconf_file_lock_take(const char *path, dmlconf_file_lock *lock, long *held_by, char *why, size_t why_size)
+{
+    lock->handle = -1;
+    *held_by = 0;
+    HANDLE file = CreateFileA(path, GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                              NULL, OPEN_ALWAYS, FILE_ATTRIBUTE_NORMAL, NULL);
+    if (file == INVALID_HANDLE_VALUE)
+    {
+        set_why(why, why_size, "cannot create %s (Windows error %lu)", path, (unsigned long)GetLastError());
+        return -2;
+    }
+    OVERLAPPED whole;
+    memset(&whole, 0, sizeof(whole));
+    if (!LockFileEx(file, LOCKFILE_EXCLUSIVE_LOCK | LOCKFILE_FAIL_IMMEDIATELY, 0, 1, 0, &whole))
+    {
+        DWORD error = GetLastError();
+        CloseHandle(file);
+        if (error == ERROR_LOCK_VIOLATION || error == ERROR_SHARING_VIOLATION)
+        {
+            set_why(why, why_size, "%s is locked by another process", path);
+            return -1;
+        }
+        set_why(why, why_size, "cannot lock %s (Windows error %lu)", path, (unsigned long)error);
+        return -2;
+    }
+    lock->handle = (intptr_t)file;
+    return 0;
+}
+
+void dmlconf_file_lock_release(dmlconf_file_lock *lock)
+{
+    if (lock->handle == -1)
+        return;
+    CloseHandle((HANDLE)lock->handle);
+    lock->handle = -1;
+}
+#else
+int dmlconf_file_lock_take(const char *path, dmlconf_file_lock *lock, long *held_by, char *why, size_t why_size)
+{
+    lock->handle = -1;
+    *held_by = 0;
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (fd < 0)
+    {
+        set_why(why, why_size, "cannot create %s: %s", path, strerror(errno));
+        return -2;
+    }
+    struct flock whole;
+    memset(&whole, 0, sizeof(whole));
+    whole.l_type = F_WRLCK;
+    whole.l_whence = SEEK_SET;
+    if (fcntl(fd, F_SETLK, &whole) == 0)
+    {
+        lock->handle = fd;
+        return 0;
+    }
+    int error = errno;
+    if (error != EACCES && error != EAGAIN)
+    {
+        set_why(why, why_size, "cannot lock %s: %s", path, strerror(error));
+        close(fd);
+        return -2;
+    }
+    memset(&whole, 0, sizeof(whole));
+    whole.l_type = F_WRLCK;
+    whole.l_whence = SEEK_SET;
+    if (fcntl(fd, F_GETLK, &whole) == 0 && whole.l_type != F_UNLCK)
+        *held_by = (long)whole.l_pid;
+    close(fd);
+    if (*held_by > 0)
+        set_why(why, why_size, "%s is locked by process %ld", path, *held_by);
+    else
+        set_why(why, why_size, "%s is locked by another process", path);
+    return -1;
+}
+
+void dmlconf_file_lock_release(dmlconf_file_lock *lock)
+{
+    if (lock->handle == -1)
+        return;
+    /* Closing the file releases the lock. */
+    close((int)lock->handle);
+    lock->handle = -1;
+}
+#endif

@@ -128,9 +128,22 @@ static bool is_worse(const dmlconf_judgement *j, uint64_t index, const dmlconf_c
     return index < w->logical_index;
 }
 
-/* Adds one judged element to the summary. */
+/* The ULP histogram's bin of an error (see DMLCONF_ULP_BINS). */
+static unsigned ulp_bin(double error_ulps)
+{
+    unsigned bin = 1;
+
+    if (!(error_ulps > 0.0))
+        return 0;
+    while (bin + 1 < DMLCONF_ULP_BINS && error_ulps >= ldexp(1.0, (int)bin))
+        ++bin;
+    return bin;
+}
+
+/* Adds one judged element to the summary; `position` is its position bin
+ * along the scan axis. */
 static void tally(dmlconf_comparison *out, uint64_t index, uint64_t expected, uint64_t actual,
-                  const dmlconf_judgement *j)
+                  const dmlconf_judgement *j, unsigned position)
 {
     ++out->elements;
     if (j->verdict == DMLCONF_VERDICT_UNJUDGED)
@@ -138,6 +151,11 @@ static void tally(dmlconf_comparison *out, uint64_t index, uint64_t expected, ui
         ++out->unjudged;
         return;
     }
+    ++out->ulp_histogram[ulp_bin(j->error_ulps)];
+    if (j->tolerance_fraction > out->position_max_fraction[position])
+        out->position_max_fraction[position] = j->tolerance_fraction;
+    if (j->error_ulps > out->position_max_ulps[position])
+        out->position_max_ulps[position] = j->error_ulps;
     if (j->error_ulps > out->max_error_ulps)
         out->max_error_ulps = j->error_ulps;
     if (j->tolerance_fraction > out->max_tolerance_fraction)
@@ -159,6 +177,7 @@ static void tally(dmlconf_comparison *out, uint64_t index, uint64_t expected, ui
     if (j->verdict == DMLCONF_VERDICT_FAIL)
     {
         ++out->mismatches;
+        ++out->position_mismatches[position];
         if (out->sample_count < DMLCONF_MISMATCH_SAMPLES ||
             index < out->samples[DMLCONF_MISMATCH_SAMPLES - 1].logical_index)
         {
@@ -270,7 +289,8 @@ int dmlconf_compare(const dmlconf_scan_desc *desc, const void *logical_input, co
                 uint64_t got = load_bits(actual_data + (out_first + source * out_step) * size, size);
                 dmlconf_judgement judgement;
                 dmlconf_judge_bits(&judge, expected, got, want_side ? &side_chunk[k] : NULL, &judgement);
-                tally(out, index, expected, got, &judgement);
+                tally(out, index, expected, got, &judgement,
+                      (unsigned)((uint64_t)j * DMLCONF_POSITION_BINS / (uint64_t)n));
             }
         }
     }

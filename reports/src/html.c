@@ -1,8 +1,11 @@
 /*
  * report.html: the run on one self-contained page for a vendor's engineer:
- * the verdict, the run info, the matrix, a histogram of error/tolerance over
- * every judged element (an inline SVG bar chart), and each failing case with
- * its diff and how to rerun it.
+ * the verdict, the run info, the matrix, histograms of error/tolerance and
+ * of the error in ulps over every judged element, the case files that did
+ * not load, the failures grouped by cause, operator, data type and mode with
+ * charts of where along the scan axis their errors fall, and each failing
+ * case with its diff, its own chart and how to rerun it. The charts are
+ * inline SVG (svg_charts.c).
  *
  * The page needs nothing else: CSS and SVG are inline, there is no script,
  * no font, image or link to fetch. It is also well-formed XML (void elements
@@ -19,6 +22,8 @@
 #define DETAILED_FAILURES 500
 /* Rows of the table of other noteworthy cases (skips, known failures). */
 #define NOTEWORTHY_ROWS 1000
+/* Failure groups charted below their table; the rest are only in it. */
+#define CHARTED_GROUPS 50
 
 static const char style[] =
     ":root{--pass:#1a7f37;--fail:#cf222e;--skip:#9a6700;--muted:#57606a;--line:#d0d7de;--soft:#f6f8fa}\n"
@@ -56,6 +61,12 @@ static const char style[] =
     "fill:#1f2328}\n"
     "svg .bar{fill:#2f81f7}svg .bar-fail{fill:#cf222e}svg .axis{stroke:#57606a;stroke-width:1}\n"
     "svg .grid{stroke:#d0d7de;stroke-width:1;stroke-dasharray:3 3}\n"
+    "svg .threshold{stroke:#cf222e;stroke-width:1;stroke-dasharray:6 3}svg .threshold-label{fill:#cf222e}\n"
+    "svg text.tick,svg text.count{font-size:10px}\n"
+    ".verdict.incomplete{background:#fff1e5;border:1px solid #fb8f44;color:#bc4c00}\n"
+    ".charts{display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start}.charts figure{margin:0}\n"
+    "figcaption{color:var(--muted);font-size:.85em}td.env{white-space:pre-wrap}\n"
+    "table.groups td.id{word-break:break-all}table.groups td.cause{min-width:11em}\n"
     "footer{margin-top:3em;color:var(--muted);font-size:.85em}\n";
 
 static void put_text(FILE *out, const char *text)
@@ -89,9 +100,14 @@ static void put_status(FILE *out, dmlconf_status status)
 
 static void write_verdict(FILE *out, const dmlconf_run_verdict *verdict)
 {
-    const char *tone = verdict->at_target ? "ok" : verdict->conformant ? "partial" : "bad";
+    const char *tone = verdict->status == DMLCONF_RUN_INCOMPLETE || verdict->status == DMLCONF_RUN_INTERRUPTED
+                           ? "incomplete"
+                       : verdict->at_target  ? "ok"
+                       : verdict->conformant ? "partial"
+                                             : "bad";
 
-    fprintf(out, "<div class=\"verdict %s\" id=\"verdict\"><div class=\"text\">", tone);
+    fprintf(out, "<div class=\"verdict %s\" id=\"verdict\" data-status=\"%s\"><div class=\"text\">", tone,
+            dmlconf_run_status_name(verdict->status));
     put_text(out, verdict->text);
     fputs("</div><div class=\"detail\">", out);
     put_text(out, verdict->detail);
@@ -104,14 +120,16 @@ static void write_run_info(FILE *out, const dmlconf_info_field *fields)
     for (size_t i = 0; i < DMLCONF_INFO_FIELD_COUNT; ++i)
     {
         fprintf(out, "<tr><th>%s</th><td%s>", fields[i].label,
-                !strcmp(fields[i].key, "command_line") ? " class=\"mono\"" : "");
+                !strcmp(fields[i].key, "command_line")  ? " class=\"mono\""
+                : !strcmp(fields[i].key, "environment") ? " class=\"mono env\""
+                                                        : "");
         put_text(out, fields[i].value);
         fputs("</td></tr>\n", out);
     }
     fputs("</table></section>\n", out);
 }
 
-static void write_counts(FILE *out, const dmlconf_matrix *matrix)
+static void write_counts(FILE *out, const dmlconf_matrix *matrix, const dmlconf_run_end *end)
 {
     fputs("<section id=\"results\"><h2>Results</h2>\n<table class=\"counts\"><tr><th>status</th>"
           "<th class=\"num\">cases</th></tr>\n",
@@ -127,8 +145,14 @@ static void write_counts(FILE *out, const dmlconf_matrix *matrix)
                 (unsigned long long)matrix->unknown_status_count);
     fprintf(out, "<tr><th>all</th><th class=\"num\">%llu</th></tr>\n</table>\n",
             (unsigned long long)matrix->case_count);
-    fprintf(out, "<p>%llu elements judged in %.3f s of wall time.</p></section>\n",
+    fprintf(out, "<p>%llu elements judged. Times are each case&#39;s own: %.3f s of wall time over all cases",
             (unsigned long long)matrix->elements, matrix->wall_seconds);
+    if (matrix->device_timed > 0)
+        fprintf(out, ", %.3f s on the device over the %llu cases the backend timed", matrix->device_seconds,
+                (unsigned long long)matrix->device_timed);
+    if (end->elapsed_seconds >= 0.0)
+        fprintf(out, "; the run took %.3f s", end->elapsed_seconds);
+    fputs(".</p></section>\n", out);
 }
 
 static void write_cell(FILE *out, const dmlconf_matrix_cell *cell, bool above_target)
@@ -185,90 +209,56 @@ static void write_matrix(FILE *out, const dmlconf_matrix *matrix)
     fputs("</tr>\n</table></section>\n", out);
 }
 
-/* The histogram as an SVG bar chart on a log scale. */
+/* The error/tolerance histogram as an SVG bar chart on a log scale. */
 static void write_histogram(FILE *out, const dmlconf_matrix *matrix)
 {
-    const double width = 760.0;
-    const double height = 300.0;
-    const double left = 70.0;
-    const double right = 20.0;
-    const double top = 24.0;
-    const double bottom = 56.0;
-    const double plot_width = width - left - right;
-    const double plot_height = height - top - bottom;
-    const double slot = plot_width / DMLCONF_HISTOGRAM_BINS;
-    uint64_t max = 0;
-    double scale;
+    char label_text[DMLCONF_HISTOGRAM_BINS][8];
+    char range_text[DMLCONF_HISTOGRAM_BINS][24];
+    const char *labels[DMLCONF_HISTOGRAM_BINS];
+    const char *ranges[DMLCONF_HISTOGRAM_BINS];
+    dmlconf_count_chart chart;
 
     for (size_t i = 0; i < DMLCONF_HISTOGRAM_BINS; ++i)
     {
-        if (matrix->histogram[i] > max)
-            max = matrix->histogram[i];
+        if (i + 1 < DMLCONF_HISTOGRAM_BINS)
+        {
+            snprintf(label_text[i], sizeof(label_text[i]), "%zu.%zu", i / 10, i % 10);
+            snprintf(range_text[i], sizeof(range_text[i]), "%zu.%zu to %zu.%zu", i / 10, i % 10, (i + 1) / 10,
+                     (i + 1) % 10);
+        }
+        else
+        {
+            snprintf(label_text[i], sizeof(label_text[i]), "> 1");
+            snprintf(range_text[i], sizeof(range_text[i]), "above 1");
+        }
+        labels[i] = label_text[i];
+        ranges[i] = range_text[i];
     }
-    scale = max > 0 ? plot_height / log10(1.0 + (double)max) : 0.0;
+    memset(&chart, 0, sizeof(chart));
+    chart.id = "error-histogram";
+    chart.title = "Histogram of |error| / tolerance over all judged elements";
+    chart.x_label = "|error| / tolerance (bin start)";
+    chart.bins = DMLCONF_HISTOGRAM_BINS;
+    chart.counts = matrix->histogram;
+    chart.labels = labels;
+    chart.ranges = ranges;
+    chart.alarm_from = DMLCONF_HISTOGRAM_BINS - 1;
+    chart.width = 760.0;
+    chart.height = 300.0;
 
     fputs("<section id=\"histogram\"><h2>Error / tolerance</h2>\n", out);
     fprintf(out,
             "<p>Every judged element of every case (%llu elements), by |error| / tolerance; the red bar is "
             "outside tolerance. Heights are on a log scale.</p>\n",
             (unsigned long long)matrix->elements);
-    fprintf(out,
-            "<svg id=\"error-histogram\" class=\"histogram\" role=\"img\" width=\"%.0f\" height=\"%.0f\" "
-            "viewBox=\"0 0 %.0f %.0f\" aria-labelledby=\"histogram-title\">\n",
-            width, height, width, height);
-    fputs("<title id=\"histogram-title\">Histogram of |error| / tolerance over all judged elements</title>\n", out);
-
-    /* Grid lines at powers of ten. */
-    for (uint64_t tick = 1; max > 0 && tick <= max; tick *= 10)
-    {
-        double y = top + plot_height - scale * log10(1.0 + (double)tick);
-        fprintf(out, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>", left, y,
-                left + plot_width, y);
-        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%llu</text>\n", left - 6.0, y + 4.0,
-                (unsigned long long)tick);
-        if (tick > UINT64_MAX / 10)
-            break;
-    }
-    for (size_t i = 0; i < DMLCONF_HISTOGRAM_BINS; ++i)
-    {
-        const uint64_t count = matrix->histogram[i];
-        const double bar_height = count > 0 ? scale * log10(1.0 + (double)count) : 0.0;
-        const double x = left + slot * (double)i + slot * 0.15;
-        const double y = top + plot_height - bar_height;
-        const bool outside = i == DMLCONF_HISTOGRAM_BINS - 1;
-        char range[32];
-
-        if (outside)
-            snprintf(range, sizeof(range), "above 1");
-        else
-            snprintf(range, sizeof(range), "%zu.%zu to %zu.%zu", i / 10, i % 10, (i + 1) / 10, (i + 1) % 10);
-        fprintf(out,
-                "<rect class=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"><title>%s: %llu "
-                "elements</title></rect>",
-                outside ? "bar-fail" : "bar", x, y, slot * 0.7, bar_height, range, (unsigned long long)count);
-        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%llu</text>", x + slot * 0.35, y - 5.0,
-                (unsigned long long)count);
-        if (outside)
-            fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">&gt; 1</text>\n", x + slot * 0.35,
-                    top + plot_height + 18.0);
-        else
-            fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%zu.%zu</text>\n", x + slot * 0.35,
-                    top + plot_height + 18.0, i / 10, i % 10);
-    }
-    fprintf(out, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>", left, top + plot_height,
-            left + plot_width, top + plot_height);
-    fprintf(out, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", left, top, left,
-            top + plot_height);
-    fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">|error| / tolerance (bin start)</text>\n",
-            left + plot_width / 2.0, height - 10.0);
-    fprintf(out,
-            "<text x=\"14\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 14 %.1f)\">elements "
-            "(log scale)</text>\n",
-            top + plot_height / 2.0, top + plot_height / 2.0);
-    if (max == 0)
-        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">no judged elements</text>\n",
-                left + plot_width / 2.0, top + plot_height / 2.0);
-    fputs("</svg></section>\n", out);
+    dmlconf_svg_count_chart(out, &chart);
+    fputs("</section>\n", out);
+    fputs("<section id=\"ulps\"><h2>Error in ulps</h2>\n<p>Every judged element of every case by its error in ulps "
+          "of the output type, in bins that double: where the mass sits tells rounding (a few ulps) from "
+          "accumulation (many) from broken results (the last bins).</p>\n",
+          out);
+    dmlconf_svg_ulp_chart(out, "ulp-histogram", matrix->ulp_histogram, DMLCONF_CHART_FULL);
+    fputs("</section>\n", out);
 }
 
 /* Hex bits of actual, with the digits that differ from expected in bold. */
@@ -310,10 +300,11 @@ static void write_mismatch_row(FILE *out, const char *label, bool worst, dmlconf
             m->error_ulps, m->tolerance_fraction, m->tolerance);
 }
 
-static void write_failing_case(FILE *out, const dmlconf_case_result *result, size_t anchor)
+static void write_failing_case(FILE *out, const dmlconf_run_info *info, const dmlconf_case_result *result,
+                               size_t anchor)
 {
     const dmlconf_comparison *comparison = &result->comparison;
-    char command[512];
+    char *command;
 
     fprintf(out, "<section class=\"case\" id=\"case-%zu\">\n<h3><span class=\"id\">", anchor);
     dmlconf_xml_escape_field(out, result->id, sizeof(result->id), false);
@@ -342,6 +333,24 @@ static void write_failing_case(FILE *out, const dmlconf_case_result *result, siz
                 (unsigned long long)comparison->unjudged, comparison->max_error_ulps,
                 comparison->max_tolerance_fraction);
     }
+    if (result->wall_seconds >= 0.0)
+    {
+        fprintf(out, "<p class=\"where\">Time: %.3f ms", result->wall_seconds * 1e3);
+        if (result->backend_seconds >= 0.0)
+            fprintf(out, ", %.3f ms on the device", result->backend_seconds * 1e3);
+        fputs("</p>\n", out);
+    }
+    if (comparison->mismatches > 0)
+    {
+        char id[40];
+        snprintf(id, sizeof(id), "case-%zu-positions", anchor);
+        fputs("<div class=\"charts\"><figure>", out);
+        dmlconf_svg_position_chart(out, id, comparison->position_mismatches, comparison->position_max_fraction,
+                                   DMLCONF_CHART_SMALL);
+        fputs("<figcaption>largest |error| / tolerance along the scan axis (scan order, log scale)</figcaption>"
+              "</figure></div>\n",
+              out);
+    }
     if (comparison->sample_count > 0 || comparison->has_worst)
     {
         uint32_t samples = comparison->sample_count;
@@ -367,9 +376,10 @@ static void write_failing_case(FILE *out, const dmlconf_case_result *result, siz
             write_mismatch_row(out, "worst", true, result->data_type, &comparison->worst);
         fputs("</table>\n", out);
     }
-    dmlconf_report_format_repro(result->id, command, sizeof(command));
+    command = dmlconf_report_repro_command(info, result);
     fputs("<p class=\"repro\">Reproduce: <code>", out);
-    put_text(out, command);
+    put_text(out, command ? command : "(out of memory)");
+    free(command);
     fputs("</code>", out);
     if (result->repro_path[0])
     {
@@ -396,7 +406,8 @@ static void write_case_row(FILE *out, const dmlconf_case_result *result, const c
     fputs("</td></tr>\n", out);
 }
 
-static void write_failing(FILE *out, const dmlconf_case_result *results, const size_t *order, size_t n)
+static void write_failing(FILE *out, const dmlconf_run_info *info, const dmlconf_case_result *results,
+                          const size_t *order, size_t n)
 {
     fprintf(out, "<section id=\"failing\"><h2>Failing cases (%zu)</h2>\n", n);
     if (n == 0)
@@ -415,7 +426,7 @@ static void write_failing(FILE *out, const dmlconf_case_result *results, const s
     }
     fputs("</table>\n", out);
     for (size_t i = 0; i < n && i < DETAILED_FAILURES; ++i)
-        write_failing_case(out, &results[order[i]], i);
+        write_failing_case(out, info, &results[order[i]], i);
     if (n > DETAILED_FAILURES)
         fprintf(out, "<p>%zu more failing cases are listed above without details; results.jsonl has them all.</p>\n",
                 n - DETAILED_FAILURES);
@@ -438,36 +449,125 @@ static void write_noteworthy(FILE *out, const dmlconf_case_result *results, cons
     fputs("</section>\n", out);
 }
 
-int dmlconf_write_html(FILE *out, const dmlconf_run_info *info, const dmlconf_case_result *results, size_t count,
-                       const dmlconf_matrix *matrix, char *why, size_t why_size)
+static void write_load_errors(FILE *out, const dmlconf_report_input *in)
 {
-    dmlconf_report_view view;
+    if (in->load_error_count == 0)
+        return;
+    fprintf(out,
+            "<section id=\"load-errors\"><h2>Case files that did not load (%zu error%s)</h2>\n<p>The cases these "
+            "errors kept out did not run, so the run has no conformance verdict.</p>\n<table class=\"cases\">"
+            "<tr><th>where</th><th>error</th></tr>\n",
+            in->load_error_count, in->load_error_count == 1 ? "" : "s");
+    for (size_t i = 0; i < in->load_error_count; ++i)
+    {
+        const dmlconf_load_error *error = &in->load_errors[i];
+        fputs("<tr><td class=\"mono\">", out);
+        put_text(out, error->file ? error->file : "(the corpus)");
+        if (error->line)
+            fprintf(out, ":%u:%u", (unsigned)error->line, (unsigned)error->column);
+        fputs("</td><td>", out);
+        put_text(out, error->message);
+        fputs("</td></tr>\n", out);
+    }
+    fputs("</table></section>\n", out);
+}
+
+/* The failure groups: a table, then per group where its errors fall. */
+static void write_groups(FILE *out, const dmlconf_report_input *in, const dmlconf_failure_groups *groups)
+{
+    if (groups->count == 0)
+        return;
+    fprintf(out,
+            "<section id=\"groups\"><h2>Failures by cause (%zu cases in %zu groups)</h2>\n<p>One group per cause, "
+            "operator, data type and mode, the most severe cause first, then the largest group. The charts add up "
+            "the group&#39;s cases: the largest |error| / tolerance per stretch of the scan axis (in scan order, so "
+            "0 is the first element summed), and the errors in ulps.</p>\n<table class=\"cases groups\"><tr><th>#</th>"
+            "<th>cause</th><th>operator, type</th><th>mode</th><th class=\"num\">cases</th>"
+            "<th class=\"num\">max error (ulp)</th><th class=\"num\">max error / tolerance</th>"
+            "<th>worst case</th></tr>\n",
+            groups->failing, groups->count);
+    for (size_t g = 0; g < groups->count; ++g)
+    {
+        const dmlconf_failure_group *group = &groups->items[g];
+        const dmlconf_case_result *worst = &in->results[group->members[0]];
+        if (g < CHARTED_GROUPS)
+            fprintf(out, "<tr><td class=\"num\"><a href=\"#group-%zu\">%zu</a></td>", g + 1, g + 1);
+        else
+            fprintf(out, "<tr><td class=\"num\">%zu</td>", g + 1);
+        fprintf(out, "<td class=\"cause\">%s</td><td class=\"mono\">%s %s</td><td>%s</td><td class=\"num\">%zu</td>",
+                dmlconf_failure_cause_text(group->cause), op_text(group->op), type_text(group->data_type),
+                dmlconf_mode_text(group->exclusive, group->decreasing), group->count);
+        if (group->elements > 0)
+            fprintf(out, "<td class=\"num\">%.4g</td><td class=\"num\">%.4g</td>", group->max_error_ulps,
+                    group->max_tolerance_fraction);
+        else
+            fputs("<td class=\"num\">-</td><td class=\"num\">-</td>", out);
+        fputs("<td class=\"id\">", out);
+        dmlconf_xml_escape_field(out, worst->id, sizeof(worst->id), false);
+        fputs("</td></tr>\n", out);
+    }
+    fputs("</table>\n", out);
+    for (size_t g = 0; g < groups->count && g < CHARTED_GROUPS; ++g)
+    {
+        const dmlconf_failure_group *group = &groups->items[g];
+        char id[40];
+        fprintf(out, "<section class=\"group\" id=\"group-%zu\"><h3>%zu. %s: %s %s, %s (%zu case%s)</h3>\n", g + 1,
+                g + 1, dmlconf_failure_cause_text(group->cause), op_text(group->op), type_text(group->data_type),
+                dmlconf_mode_text(group->exclusive, group->decreasing), group->count, group->count == 1 ? "" : "s");
+        if (group->mismatches == 0)
+        {
+            fputs("<p>No element was outside its tolerance: nothing to chart.</p></section>\n", out);
+            continue;
+        }
+        fprintf(out, "<p>%llu mismatching element%s of %llu.</p>\n<div class=\"charts\"><figure>",
+                (unsigned long long)group->mismatches, group->mismatches == 1 ? "" : "s",
+                (unsigned long long)group->elements);
+        snprintf(id, sizeof(id), "group-%zu-positions", g + 1);
+        dmlconf_svg_position_chart(out, id, group->position_mismatches, group->position_max_fraction,
+                                   DMLCONF_CHART_HALF);
+        fputs("</figure><figure>", out);
+        snprintf(id, sizeof(id), "group-%zu-ulps", g + 1);
+        dmlconf_svg_ulp_chart(out, id, group->ulp_histogram, DMLCONF_CHART_HALF);
+        fputs("</figure></div></section>\n", out);
+    }
+    if (groups->count > CHARTED_GROUPS)
+        fprintf(out, "<p>%zu more groups are only in the table above.</p>\n", groups->count - CHARTED_GROUPS);
+    fputs("</section>\n", out);
+}
+
+int dmlconf_write_html(FILE *out, const dmlconf_report_input *in, char *why, size_t why_size)
+{
+    const dmlconf_matrix *matrix = in->matrix;
+    dmlconf_report_view *view = malloc(sizeof(*view));
     int rc = -1;
 
-    if (dmlconf_report_view_init(&view, info, results, count, matrix, why, why_size))
+    if (!view)
+    {
+        dmlconf_set_why(why, why_size, "out of memory");
+        return -1;
+    }
+    if (dmlconf_report_view_init(view, in, why, why_size))
         goto fail;
-    const dmlconf_info_field *fields = view.fields;
-    const size_t *failing = view.failing, *noteworthy = view.noteworthy;
-    size_t failing_count = view.failing_count, noteworthy_count = view.noteworthy_count;
-    const dmlconf_run_verdict verdict = view.verdict;
 
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<title>dmlconf: ",
           out);
-    put_text(out, verdict.text);
+    put_text(out, view->verdict.text);
     fputs("</title>\n<style>\n", out);
     fputs(style, out);
     fputs("</style>\n</head>\n<body>\n<header><h1>dmlconf conformance report</h1>\n", out);
-    write_verdict(out, &verdict);
+    write_verdict(out, &view->verdict);
     fputs("</header>\n", out);
-    write_run_info(out, fields);
-    write_counts(out, matrix);
+    write_run_info(out, view->fields);
+    write_counts(out, matrix, in->end);
+    write_load_errors(out, in);
     write_matrix(out, matrix);
     write_histogram(out, matrix);
-    write_failing(out, results, failing, failing_count);
-    write_noteworthy(out, results, noteworthy, noteworthy_count);
+    write_groups(out, in, &view->groups);
+    write_failing(out, in->info, in->results, view->failing, view->failing_count);
+    write_noteworthy(out, in->results, view->noteworthy, view->noteworthy_count);
     fputs("<footer>dmlconf ", out);
-    dmlconf_xml_escape_field(out, info->dmlconf_version, sizeof(info->dmlconf_version), false);
+    dmlconf_xml_escape_field(out, in->info->dmlconf_version, sizeof(in->info->dmlconf_version), false);
     fputs(" &#183; DirectML cumulative summation and product conformance</footer>\n</body>\n</html>\n", out);
 
     if (ferror(out))
@@ -477,6 +577,7 @@ int dmlconf_write_html(FILE *out, const dmlconf_run_info *info, const dmlconf_ca
     }
     rc = 0;
 fail:
-    dmlconf_report_view_free(&view);
+    dmlconf_report_view_free(view);
+    free(view);
     return rc;
 }

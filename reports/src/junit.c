@@ -1,11 +1,22 @@
 /*
- * junit.xml for CI systems (GitLab, Jenkins, GitHub test reporters): one
- * testsuite per operator and data type, one testcase per case, the run info
- * as properties. Also the XML escaping that the HTML report shares.
+ * junit.xml for CI systems (GitLab, Jenkins, GitHub test reporters). A gate
+ * that reads only this file must not pass a run the other reports fail, so
+ * the run itself is a testcase too:
+ *   testsuite "dmlconf", testcase "verdict": passes only when the run is
+ *     conformant at its target level; a <failure> when it is not conformant
+ *     (or only below the target); an <error> when it is incomplete or
+ *     interrupted;
+ *   testsuite "dmlconf.corpus" (only when some did not load): one testcase
+ *     per case file with errors, an <error> listing them with their
+ *     file:line:column;
+ *   then one testsuite per operator and data type, one testcase per case.
+ * Every testsuite carries the run info and the verdict as properties. Also
+ * the XML escaping that the HTML report shares.
  *
  * Status mapping: fail and unexpected-pass are <failure>; error, crash,
  * timeout (and an unknown status) are <error>; skip and expected-fail are
- * <skipped>; pass and flake pass (a flake says so in <system-out>).
+ * <skipped>; pass and flake pass (a flake says so in <system-out>). A case's
+ * time is its own wall time.
  */
 #include "report_internal.h"
 
@@ -152,11 +163,12 @@ static double seconds_of(const dmlconf_case_result *result)
 }
 
 /* The text inside <failure>, <error> or <skipped>: the message, the
- * comparison, where the case lives and how to rerun it. */
-static void write_details(FILE *out, const dmlconf_case_result *result)
+ * comparison, where the case lives, its times and how to rerun it. */
+static void write_details(FILE *out, const dmlconf_run_info *info, const dmlconf_case_result *result)
 {
     const dmlconf_comparison *comparison = &result->comparison;
     char line[1024];
+    char *command;
 
     dmlconf_xml_escape_field(out, result->message, sizeof(result->message), false);
     fputc('\n', out);
@@ -188,10 +200,18 @@ static void write_details(FILE *out, const dmlconf_case_result *result)
             dmlconf_feature_level_name(result->min_feature_level)
                 ? dmlconf_feature_level_name(result->min_feature_level)
                 : "none");
-    dmlconf_report_format_repro(result->id, line, sizeof(line));
+    if (result->wall_seconds >= 0.0)
+    {
+        fprintf(out, "time: %.6f s wall", result->wall_seconds);
+        if (result->backend_seconds >= 0.0)
+            fprintf(out, ", %.6f s on the device", result->backend_seconds);
+        fputc('\n', out);
+    }
+    command = dmlconf_report_repro_command(info, result);
     fputs("reproduce: ", out);
-    dmlconf_xml_escape(out, line, false);
+    dmlconf_xml_escape(out, command ? command : "(out of memory)", false);
     fputc('\n', out);
+    free(command);
     if (result->repro_path[0])
     {
         fputs("reproducer: ", out);
@@ -200,7 +220,7 @@ static void write_details(FILE *out, const dmlconf_case_result *result)
     }
 }
 
-static void write_testcase(FILE *out, const dmlconf_case_result *result)
+static void write_testcase(FILE *out, const dmlconf_run_info *info, const dmlconf_case_result *result)
 {
     const junit_kind kind = kind_of(result->status);
     const char *message = result->message[0] ? result->message : dmlconf_status_text(result->status);
@@ -223,7 +243,7 @@ static void write_testcase(FILE *out, const dmlconf_case_result *result)
         dmlconf_xml_escape_field(out, message, result->message[0] ? sizeof(result->message) : strlen(message) + 1,
                                  true);
         fputs("\">", out);
-        write_details(out, result);
+        write_details(out, info, result);
         fprintf(out, "</%s>\n", element);
     }
     else
@@ -235,7 +255,7 @@ static void write_testcase(FILE *out, const dmlconf_case_result *result)
     fputs("    </testcase>\n", out);
 }
 
-static void write_properties(FILE *out, const dmlconf_info_field *fields)
+static void write_properties(FILE *out, const dmlconf_info_field *fields, const dmlconf_run_verdict *verdict)
 {
     fputs("    <properties>\n", out);
     for (size_t i = 0; i < DMLCONF_INFO_FIELD_COUNT; ++i)
@@ -244,7 +264,136 @@ static void write_properties(FILE *out, const dmlconf_info_field *fields)
         dmlconf_xml_escape(out, fields[i].value, true);
         fputs("\"/>\n", out);
     }
-    fputs("    </properties>\n", out);
+    fprintf(out, "      <property name=\"verdict_status\" value=\"%s\"/>\n", dmlconf_run_status_name(verdict->status));
+    fputs("      <property name=\"verdict\" value=\"", out);
+    dmlconf_xml_escape(out, verdict->text, true);
+    fputs("\"/>\n    </properties>\n", out);
+}
+
+/* The opening tag of a testsuite (counts, time, timestamp, host) and its
+ * properties. */
+static void open_suite(FILE *out, const char *name, size_t tests, size_t failures, size_t errors, size_t skipped,
+                       double seconds, const dmlconf_report_input *in, const dmlconf_info_field *fields,
+                       const dmlconf_run_verdict *verdict)
+{
+    fputs("  <testsuite name=\"", out);
+    dmlconf_xml_escape(out, name, true);
+    fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" time=\"%.6f\" timestamp=\"", tests,
+            failures, errors, skipped, seconds);
+    dmlconf_xml_escape_field(out, in->info->started_utc, sizeof(in->info->started_utc), true);
+    fputs("\" hostname=\"", out);
+    dmlconf_xml_escape_field(out, in->info->host, sizeof(in->info->host), true);
+    fputs("\">\n", out);
+    write_properties(out, fields, verdict);
+}
+
+/* The run's own testcase: whether the run as a whole passes the gate. */
+static void write_verdict_suite(FILE *out, const dmlconf_report_input *in, const dmlconf_info_field *fields,
+                                const dmlconf_run_verdict *verdict, const junit_kind kind)
+{
+    double elapsed = in->end->elapsed_seconds > 0.0 ? in->end->elapsed_seconds : 0.0;
+
+    open_suite(out, "dmlconf", 1, kind == JUNIT_FAILURE, kind == JUNIT_ERROR, 0, elapsed, in, fields, verdict);
+    fprintf(out, "    <testcase name=\"verdict\" classname=\"dmlconf.run\" time=\"%.6f\">\n", elapsed);
+    if (kind == JUNIT_PASS)
+    {
+        fputs("      <system-out>", out);
+        dmlconf_xml_escape(out, verdict->text, false);
+        fputs(": ", out);
+        dmlconf_xml_escape(out, verdict->detail, false);
+        fputs("</system-out>\n", out);
+    }
+    else
+    {
+        const char *element = kind == JUNIT_ERROR ? "error" : "failure";
+        fprintf(out, "      <%s type=\"%s\" message=\"", element, dmlconf_run_status_name(verdict->status));
+        dmlconf_xml_escape(out, verdict->text, true);
+        fputs("\">", out);
+        dmlconf_xml_escape(out, verdict->detail, false);
+        fprintf(out, "</%s>\n", element);
+    }
+    fputs("    </testcase>\n  </testsuite>\n", out);
+}
+
+/* The pass/fail/error of the verdict testcase. */
+static junit_kind verdict_kind(const dmlconf_run_verdict *verdict)
+{
+    if (verdict->status == DMLCONF_RUN_INCOMPLETE || verdict->status == DMLCONF_RUN_INTERRUPTED)
+        return JUNIT_ERROR;
+    return verdict->at_target ? JUNIT_PASS : JUNIT_FAILURE;
+}
+
+/* Whether two load errors name the same file (both may have none). */
+static bool same_file(const dmlconf_load_error *a, const dmlconf_load_error *b)
+{
+    if (!a->file || !b->file)
+        return !a->file && !b->file;
+    return strcmp(a->file, b->file) == 0;
+}
+
+/* The number of files (a missing file counting as one) among the load
+ * errors; errors of one file need not be next to each other. */
+static size_t count_error_files(const dmlconf_load_error *errors, size_t count)
+{
+    size_t files = 0;
+
+    for (size_t i = 0; i < count; ++i)
+    {
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; ++j)
+            seen = same_file(&errors[j], &errors[i]);
+        files += !seen;
+    }
+    return files;
+}
+
+/* One erroring testcase per case file that did not load (completely). */
+static void write_corpus_suite(FILE *out, const dmlconf_report_input *in, const dmlconf_info_field *fields,
+                               const dmlconf_run_verdict *verdict)
+{
+    const dmlconf_load_error *errors = in->load_errors;
+    size_t files = count_error_files(errors, in->load_error_count);
+
+    open_suite(out, "dmlconf.corpus", files, 0, files, 0, 0.0, in, fields, verdict);
+    for (size_t i = 0; i < in->load_error_count; ++i)
+    {
+        const char *name = errors[i].file ? errors[i].file : "(the corpus)";
+        size_t in_file = 0;
+        bool seen = false;
+
+        for (size_t j = 0; j < i && !seen; ++j)
+            seen = same_file(&errors[j], &errors[i]);
+        if (seen)
+            continue;
+        for (size_t j = i; j < in->load_error_count; ++j)
+            in_file += same_file(&errors[j], &errors[i]);
+        fputs("    <testcase name=\"", out);
+        dmlconf_xml_escape(out, name, true);
+        fputs("\" classname=\"dmlconf.corpus\"", out);
+        if (errors[i].file)
+        {
+            fputs(" file=\"", out);
+            dmlconf_xml_escape(out, errors[i].file, true);
+            fputc('"', out);
+        }
+        fprintf(out, " time=\"0\">\n      <error type=\"load-error\" message=\"%zu error%s: ", in_file,
+                in_file == 1 ? "" : "s");
+        dmlconf_xml_escape(out, errors[i].message, true);
+        fputs("\">", out);
+        for (size_t j = i; j < in->load_error_count; ++j)
+        {
+            if (!same_file(&errors[j], &errors[i]))
+                continue;
+            dmlconf_xml_escape(out, name, false);
+            if (errors[j].line)
+                fprintf(out, ":%u:%u", (unsigned)errors[j].line, (unsigned)errors[j].column);
+            fputs(": error: ", out);
+            dmlconf_xml_escape(out, errors[j].message, false);
+            fputc('\n', out);
+        }
+        fputs("The cases of this file did not all run: the run is incomplete.</error>\n    </testcase>\n", out);
+    }
+    fputs("  </testsuite>\n", out);
 }
 
 typedef struct junit_counts
@@ -276,12 +425,16 @@ static void count_result(junit_counts *counts, const dmlconf_case_result *result
     counts->seconds += seconds_of(result);
 }
 
-int dmlconf_write_junit(FILE *out, const dmlconf_run_info *info, const dmlconf_case_result *results, size_t count,
-                        char *why, size_t why_size)
+int dmlconf_write_junit(FILE *out, const dmlconf_report_input *in, char *why, size_t why_size)
 {
+    const dmlconf_case_result *results = in->results;
+    const size_t count = in->count;
     suite_key *keys = count ? malloc(count * sizeof(*keys)) : NULL;
     dmlconf_info_field *fields = malloc(DMLCONF_INFO_FIELD_COUNT * sizeof(*fields));
     junit_counts all = {0, 0, 0, 0, 0.0};
+    dmlconf_run_verdict verdict;
+    junit_kind run_kind;
+    size_t error_files = count_error_files(in->load_errors, in->load_error_count);
 
     if ((count && !keys) || !fields)
     {
@@ -290,7 +443,9 @@ int dmlconf_write_junit(FILE *out, const dmlconf_run_info *info, const dmlconf_c
         dmlconf_set_why(why, why_size, "out of memory");
         return -1;
     }
-    dmlconf_run_info_fields(info, fields);
+    dmlconf_run_info_fields(in->info, fields);
+    dmlconf_matrix_verdict(in->matrix, &verdict);
+    run_kind = verdict_kind(&verdict);
     for (size_t i = 0; i < count; ++i)
     {
         keys[i].op = (unsigned)results[i].op;
@@ -305,28 +460,25 @@ int dmlconf_write_junit(FILE *out, const dmlconf_run_info *info, const dmlconf_c
     fprintf(out,
             "<testsuites name=\"dmlconf\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" "
             "time=\"%.6f\">\n",
-            all.tests, all.failures, all.errors, all.skipped, all.seconds);
+            all.tests + 1 + error_files, all.failures + (run_kind == JUNIT_FAILURE),
+            all.errors + (run_kind == JUNIT_ERROR) + error_files, all.skipped, all.seconds);
+    write_verdict_suite(out, in, fields, &verdict, run_kind);
+    if (in->load_error_count > 0)
+        write_corpus_suite(out, in, fields, &verdict);
     for (size_t first = 0; first < count;)
     {
         const dmlconf_case_result *head = &results[keys[first].index];
         junit_counts suite = {0, 0, 0, 0, 0.0};
+        char name[96];
         size_t end = first;
 
         while (end < count && keys[end].op == keys[first].op && keys[end].type == keys[first].type)
             count_result(&suite, &results[keys[end++].index]);
-
-        fprintf(out,
-                "  <testsuite name=\"%s.%s\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" "
-                "time=\"%.6f\" timestamp=\"",
-                op_text(head->op), type_text(head->data_type), suite.tests, suite.failures, suite.errors, suite.skipped,
-                suite.seconds);
-        dmlconf_xml_escape_field(out, info->started_utc, sizeof(info->started_utc), true);
-        fputs("\" hostname=\"", out);
-        dmlconf_xml_escape_field(out, info->host, sizeof(info->host), true);
-        fputs("\">\n", out);
-        write_properties(out, fields);
+        snprintf(name, sizeof(name), "%s.%s", op_text(head->op), type_text(head->data_type));
+        open_suite(out, name, suite.tests, suite.failures, suite.errors, suite.skipped, suite.seconds, in, fields,
+                   &verdict);
         for (size_t i = first; i < end; ++i)
-            write_testcase(out, &results[keys[i].index]);
+            write_testcase(out, in->info, &results[keys[i].index]);
         fputs("  </testsuite>\n", out);
         first = end;
     }

@@ -1,8 +1,11 @@
 /*
  * summary.md: the run for people reading a merge request or a CI job
- * summary (GitHub's $GITHUB_STEP_SUMMARY takes it as is): run info,
- * verdict, the matrix, the error/tolerance histogram, the failing cases with
- * their mismatches and how to rerun them.
+ * summary (GitHub's $GITHUB_STEP_SUMMARY takes it as is): the verdict, run
+ * info, the matrix, the error histograms, the case files that did not load,
+ * and the failures grouped by operator, data type, mode and cause, the most
+ * severe first, each group with its count, a few examples (the worst one
+ * with its mismatches) and how to rerun them. Every failing id is in
+ * failures.txt and summary.json; this page stays short enough to read.
  *
  * Text from the records is escaped for CommonMark/GFM: ASCII punctuation
  * that could start markup is backslash-escaped, line breaks become spaces,
@@ -14,8 +17,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Failing cases shown in full; the rest are listed by id. */
-#define DETAILED_FAILURES 200
+/* Failure groups described below their table; the rest are only in it. */
+#define DETAILED_GROUPS 25
+/* Examples shown per group, with their message and reproduce command. */
+#define GROUP_EXAMPLES 3
+/* Further ids of a group listed by name. */
+#define GROUP_MORE_IDS 12
+/* Load errors listed; summary.json has them all. */
+#define LOAD_ERRORS_SHOWN 50
 /* Rows of the table of other noteworthy cases (skips, known failures). */
 #define NOTEWORTHY_ROWS 200
 
@@ -104,6 +113,21 @@ static void md_code(FILE *out, const char *text, size_t size, bool in_table)
         fputc('`', out);
 }
 
+/* Each line of text as its own code span in a table cell (an environment
+ * variable per span, so that values with spaces stay readable). */
+static void md_lines_as_code(FILE *out, const char *text)
+{
+    for (const char *line = text; *line;)
+    {
+        const char *end = strchr(line, '\n');
+        size_t length = end ? (size_t)(end - line) : strlen(line);
+        if (line != text)
+            fputc(' ', out);
+        md_code(out, line, length, true);
+        line += end ? length + 1 : length;
+    }
+}
+
 static const char *level_text(dmlconf_feature_level level)
 {
     const char *name = dmlconf_feature_level_name(level);
@@ -182,6 +206,34 @@ static void write_histogram(FILE *out, const dmlconf_matrix *matrix)
     fputc('\n', out);
 }
 
+/* The ULP histogram in one table row per non-empty bin. */
+static void write_ulp_histogram(FILE *out, const dmlconf_matrix *matrix)
+{
+    bool any = false;
+
+    for (size_t i = 0; i < DMLCONF_ULP_BINS; ++i)
+        any = any || matrix->ulp_histogram[i] > 0;
+    if (!any)
+        return;
+    fputs("## Error in ulps\n\nEvery judged element by its error in ulps of the output type (empty bins left "
+          "out).\n\n| error (ulp) | elements |\n|---|---:|\n",
+          out);
+    for (size_t i = 0; i < DMLCONF_ULP_BINS; ++i)
+    {
+        if (matrix->ulp_histogram[i] == 0)
+            continue;
+        if (i == 0)
+            fputs("| 0 (exact) |", out);
+        else if (i + 1 < DMLCONF_ULP_BINS)
+            fprintf(out, "| %s%llu to %llu |", i == 1 ? "above 0, " : "", (unsigned long long)(UINT64_C(1) << (i - 1)),
+                    (unsigned long long)((UINT64_C(1) << i) - 1));
+        else
+            fprintf(out, "| %llu or more, or infinite |", (unsigned long long)(UINT64_C(1) << (i - 1)));
+        fprintf(out, " %llu |\n", (unsigned long long)matrix->ulp_histogram[i]);
+    }
+    fputc('\n', out);
+}
+
 static void write_mismatch_row(FILE *out, const char *label, dmlconf_data_type type, const dmlconf_mismatch *m)
 {
     char coordinates[128];
@@ -200,94 +252,237 @@ static void write_mismatch_row(FILE *out, const char *label, dmlconf_data_type t
             m->tolerance_fraction);
 }
 
-static void write_failing_case(FILE *out, const dmlconf_case_result *result)
+/* The mismatch table of one case: its first mismatches and its worst. */
+static void write_mismatch_table(FILE *out, const dmlconf_case_result *result)
 {
     const dmlconf_comparison *comparison = &result->comparison;
-    char command[512];
+    bool worst_shown = false;
+    uint32_t samples = comparison->sample_count;
 
-    fputs("### ", out);
+    if (comparison->sample_count == 0 && !comparison->has_worst)
+        return;
+    if (samples > DMLCONF_MISMATCH_SAMPLES)
+        samples = DMLCONF_MISMATCH_SAMPLES;
+    fputs("| | coordinates | index | expected | actual | expected bits | actual bits | ulp | error / tolerance "
+          "|\n|---|---|---:|---:|---:|---|---|---:|---:|\n",
+          out);
+    for (uint32_t i = 0; i < samples; ++i)
+    {
+        const dmlconf_mismatch *m = &comparison->samples[i];
+        bool worst = comparison->has_worst && m->logical_index == comparison->worst.logical_index;
+        char label[16];
+        worst_shown = worst_shown || worst;
+        snprintf(label, sizeof(label), "%u%s", (unsigned)(i + 1), worst ? " (worst)" : "");
+        write_mismatch_row(out, label, result->data_type, m);
+    }
+    if (comparison->has_worst && !worst_shown)
+        write_mismatch_row(out, "worst", result->data_type, &comparison->worst);
+    fputc('\n', out);
+}
+
+/* One example of a group: id, status, message, size of the damage, times
+ * and how to rerun it. */
+static void write_example(FILE *out, const dmlconf_run_info *info, const dmlconf_case_result *result)
+{
+    const dmlconf_comparison *comparison = &result->comparison;
+    char *command = dmlconf_report_repro_command(info, result);
+
+    fputs("- ", out);
     md_code(out, result->id, sizeof(result->id), false);
-    fprintf(out, ": %s\n\n", dmlconf_status_text(result->status));
-    fputs("- case: ", out);
-    md_code(out, result->file, sizeof(result->file), false);
-    fprintf(out, " line %u; %s, %s, %u dimensions, minimum feature level %s", (unsigned)result->line,
-            op_text(result->op), type_text(result->data_type), (unsigned)result->dimension_count,
-            level_text(result->min_feature_level));
+    fprintf(out, " (%s", dmlconf_status_text(result->status));
     if (result->attempts > 1)
         fprintf(out, ", %u attempts", (unsigned)result->attempts);
-    fputc('\n', out);
+    fputs(", ", out);
+    md_code(out, result->file, sizeof(result->file), false);
+    fprintf(out, " line %u, %u dimensions, minimum feature level %s)", (unsigned)result->line,
+            (unsigned)result->dimension_count, level_text(result->min_feature_level));
     if (result->message[0])
     {
-        fputs("- message: ", out);
+        fputs(": ", out);
         md_text(out, result->message, sizeof(result->message));
-        fputc('\n', out);
     }
+    fputc('\n', out);
     if (comparison->elements > 0)
-    {
         fprintf(
-            out, "- %llu of %llu elements outside tolerance (%llu unjudged); max error %.4g ulp, %.4g x tolerance\n",
+            out, "  - %llu of %llu elements outside tolerance (%llu unjudged); max error %.4g ulp, %.4g x tolerance\n",
             (unsigned long long)comparison->mismatches, (unsigned long long)comparison->elements,
             (unsigned long long)comparison->unjudged, comparison->max_error_ulps, comparison->max_tolerance_fraction);
+    if (result->wall_seconds >= 0.0)
+    {
+        fprintf(out, "  - time: %.3f ms", result->wall_seconds * 1e3);
+        if (result->backend_seconds >= 0.0)
+            fprintf(out, ", %.3f ms on the device", result->backend_seconds * 1e3);
+        fputc('\n', out);
     }
-    dmlconf_report_format_repro(result->id, command, sizeof(command));
-    fputs("- reproduce: ", out);
-    md_code(out, command, sizeof(command), false);
+    fputs("  - reproduce: ", out);
+    md_code(out, command ? command : "(out of memory)", SIZE_MAX, false);
     if (result->repro_path[0])
     {
         fputs("; reproducer: ", out);
         md_code(out, result->repro_path, sizeof(result->repro_path), false);
     }
-    fputs("\n\n", out);
+    fputc('\n', out);
+    free(command);
+}
 
-    if (comparison->sample_count > 0 || comparison->has_worst)
+static void write_group_table(FILE *out, const dmlconf_failure_groups *groups)
+{
+    fputs("| # | cause | operator | type | mode | cases | max error (ulp) | max error / tolerance |\n"
+          "|---:|---|---|---|---|---:|---:|---:|\n",
+          out);
+    for (size_t g = 0; g < groups->count; ++g)
     {
-        bool worst_shown = false;
-        uint32_t samples = comparison->sample_count;
-        if (samples > DMLCONF_MISMATCH_SAMPLES)
-            samples = DMLCONF_MISMATCH_SAMPLES;
-        fputs("| | coordinates | index | expected | actual | expected bits | actual bits | ulp | error / tolerance "
-              "|\n|---|---|---:|---:|---:|---|---|---:|---:|\n",
-              out);
-        for (uint32_t i = 0; i < samples; ++i)
+        const dmlconf_failure_group *group = &groups->items[g];
+        fprintf(out, "| %zu | %s | %s | %s | %s | %zu |", g + 1, dmlconf_failure_cause_text(group->cause),
+                op_text(group->op), type_text(group->data_type), dmlconf_mode_text(group->exclusive, group->decreasing),
+                group->count);
+        if (group->elements > 0)
+            fprintf(out, " %.4g | %.4g |\n", group->max_error_ulps, group->max_tolerance_fraction);
+        else
+            fputs(" - | - |\n", out);
+    }
+    fputc('\n', out);
+}
+
+static void write_group(FILE *out, const dmlconf_report_input *in, const dmlconf_failure_group *group, size_t number)
+{
+    const dmlconf_case_result *worst = &in->results[group->members[0]];
+    size_t examples = group->count < GROUP_EXAMPLES ? group->count : GROUP_EXAMPLES;
+
+    fprintf(out, "### %zu. %s: %s %s, %s (%zu case%s)\n\n", number, dmlconf_failure_cause_text(group->cause),
+            op_text(group->op), type_text(group->data_type), dmlconf_mode_text(group->exclusive, group->decreasing),
+            group->count, group->count == 1 ? "" : "s");
+    if (group->mismatches > 0)
+    {
+        uint64_t first_half = 0, second_half = 0;
+        for (size_t i = 0; i < DMLCONF_POSITION_BINS; ++i)
         {
-            const dmlconf_mismatch *m = &comparison->samples[i];
-            bool worst = comparison->has_worst && m->logical_index == comparison->worst.logical_index;
-            char label[16];
-            worst_shown = worst_shown || worst;
-            snprintf(label, sizeof(label), "%u%s", (unsigned)(i + 1), worst ? " (worst)" : "");
-            write_mismatch_row(out, label, result->data_type, m);
+            if (i < DMLCONF_POSITION_BINS / 2)
+                first_half += group->position_mismatches[i];
+            else
+                second_half += group->position_mismatches[i];
         }
-        if (comparison->has_worst && !worst_shown)
-            write_mismatch_row(out, "worst", result->data_type, &comparison->worst);
+        fprintf(out, "%llu mismatching element%s of %llu", (unsigned long long)group->mismatches,
+                group->mismatches == 1 ? "" : "s", (unsigned long long)group->elements);
+        /* Where along the scan axis, when the results say (report.html
+         * charts it). */
+        if (first_half + second_half > 0)
+            fprintf(out, "; in scan order, %llu in the first half of the axis and %llu in the second",
+                    (unsigned long long)first_half, (unsigned long long)second_half);
+        fputs(".\n\n", out);
+    }
+    for (size_t i = 0; i < examples; ++i)
+        write_example(out, in->info, &in->results[group->members[i]]);
+    if (group->count > examples)
+    {
+        size_t listed = group->count - examples < GROUP_MORE_IDS ? group->count - examples : GROUP_MORE_IDS;
+        fprintf(out, "- and %zu more:", group->count - examples);
+        for (size_t i = examples; i < examples + listed; ++i)
+        {
+            const dmlconf_case_result *result = &in->results[group->members[i]];
+            fputs(i > examples ? ", " : " ", out);
+            md_code(out, result->id, sizeof(result->id), false);
+        }
+        if (group->count - examples > listed)
+            fputs(", ... (failures.txt lists every one)", out);
         fputc('\n', out);
+    }
+    fputc('\n', out);
+    if (worst->comparison.sample_count > 0 || worst->comparison.has_worst)
+    {
+        fputs("The worst case, ", out);
+        md_code(out, worst->id, sizeof(worst->id), false);
+        fputs(":\n\n", out);
+        write_mismatch_table(out, worst);
     }
 }
 
-int dmlconf_write_markdown(FILE *out, const dmlconf_run_info *info, const dmlconf_case_result *results, size_t count,
-                           const dmlconf_matrix *matrix, char *why, size_t why_size)
+static void write_failures(FILE *out, const dmlconf_report_view *view)
 {
-    dmlconf_report_view view;
+    const dmlconf_failure_groups *groups = &view->groups;
+
+    fprintf(out, "## Failing cases (%zu)\n\n", view->failing_count);
+    if (view->failing_count == 0)
+    {
+        fputs("None.\n\n", out);
+        return;
+    }
+    fprintf(out,
+            "%zu failing cases in %zu groups of one cause, operator, data type and mode, the most severe cause "
+            "first (then the largest group). failures.txt and summary.json list every failing id.\n\n",
+            groups->failing, groups->count);
+    write_group_table(out, groups);
+    for (size_t g = 0; g < groups->count && g < DETAILED_GROUPS; ++g)
+        write_group(out, view->in, &groups->items[g], g + 1);
+    if (groups->count > DETAILED_GROUPS)
+        fprintf(out, "%zu more groups are only in the table above.\n\n", groups->count - DETAILED_GROUPS);
+}
+
+static void write_load_errors(FILE *out, const dmlconf_report_input *in)
+{
+    if (in->load_error_count == 0)
+        return;
+    fprintf(out,
+            "## Case files that did not load (%zu error%s)\n\nThe cases these errors kept out did not run, so "
+            "the run has no conformance verdict.\n\n",
+            in->load_error_count, in->load_error_count == 1 ? "" : "s");
+    for (size_t i = 0; i < in->load_error_count && i < LOAD_ERRORS_SHOWN; ++i)
+    {
+        const dmlconf_load_error *error = &in->load_errors[i];
+        char where[64] = "";
+        fputs("- ", out);
+        if (error->line)
+            snprintf(where, sizeof(where), ":%u:%u", (unsigned)error->line, (unsigned)error->column);
+        if (error->file)
+        {
+            size_t length = strlen(error->file);
+            char *located = malloc(length + sizeof(where));
+            if (located)
+            {
+                snprintf(located, length + sizeof(where), "%s%s", error->file, where);
+                md_code(out, located, SIZE_MAX, false);
+                free(located);
+            }
+            fputs(": ", out);
+        }
+        md_text(out, error->message, SIZE_MAX);
+        fputc('\n', out);
+    }
+    if (in->load_error_count > LOAD_ERRORS_SHOWN)
+        fprintf(out, "- and %zu more (summary.json lists them all)\n", in->load_error_count - LOAD_ERRORS_SHOWN);
+    fputc('\n', out);
+}
+
+int dmlconf_write_markdown(FILE *out, const dmlconf_report_input *in, char *why, size_t why_size)
+{
+    const dmlconf_matrix *matrix = in->matrix;
+    dmlconf_report_view *view = malloc(sizeof(*view));
     int rc = -1;
 
-    if (dmlconf_report_view_init(&view, info, results, count, matrix, why, why_size))
+    if (!view)
+    {
+        dmlconf_set_why(why, why_size, "out of memory");
+        return -1;
+    }
+    if (dmlconf_report_view_init(view, in, why, why_size))
         goto fail;
-    const dmlconf_info_field *fields = view.fields;
-    const size_t *failing = view.failing, *noteworthy = view.noteworthy;
-    size_t failing_count = view.failing_count, noteworthy_count = view.noteworthy_count;
-    const dmlconf_run_verdict verdict = view.verdict;
+    const dmlconf_info_field *fields = view->fields;
+    const dmlconf_run_verdict *verdict = &view->verdict;
 
     fputs("# dmlconf conformance report\n\n", out);
-    fprintf(out, "**Verdict: %s**%s\n\n", verdict.text,
-            verdict.conformant && !verdict.at_target ? " (below the target level)" : "");
+    fprintf(out, "**Verdict: %s**%s\n\n", verdict->text,
+            verdict->conformant && !verdict->at_target ? " (below the target level)" : "");
     fputs("> ", out);
-    md_text(out, verdict.detail, sizeof(verdict.detail));
+    md_text(out, verdict->detail, sizeof(verdict->detail));
     fputs("\n\n", out);
 
     fputs("| run | |\n|---|---|\n", out);
     for (size_t i = 0; i < DMLCONF_INFO_FIELD_COUNT; ++i)
     {
         fprintf(out, "| %s | ", fields[i].label);
-        if (!strcmp(fields[i].key, "command_line") && fields[i].value[0])
+        if (!strcmp(fields[i].key, "environment"))
+            md_lines_as_code(out, fields[i].value);
+        else if (!strcmp(fields[i].key, "command_line") && fields[i].value[0])
             md_code(out, fields[i].value, sizeof(fields[i].value), true);
         else
             md_text(out, fields[i].value, sizeof(fields[i].value));
@@ -302,44 +497,35 @@ int dmlconf_write_markdown(FILE *out, const dmlconf_run_info *info, const dmlcon
     if (matrix->unknown_status_count)
         fprintf(out, "| unknown | %llu |\n", (unsigned long long)matrix->unknown_status_count);
     fprintf(out, "| **all** | %llu |\n\n", (unsigned long long)matrix->case_count);
+    fprintf(out, "Times are each case's own: %.3f s of wall time over all cases", matrix->wall_seconds);
+    if (matrix->device_timed > 0)
+        fprintf(out, ", %.3f s on the device over the %llu cases the backend timed", matrix->device_seconds,
+                (unsigned long long)matrix->device_timed);
+    if (in->end->elapsed_seconds >= 0.0)
+        fprintf(out, "; the run took %.3f s", in->end->elapsed_seconds);
+    fputs(".\n\n", out);
 
+    write_load_errors(out, in);
     write_matrix(out, matrix);
     write_histogram(out, matrix);
+    write_ulp_histogram(out, matrix);
+    write_failures(out, view);
 
-    fprintf(out, "## Failing cases (%zu)\n\n", failing_count);
-    if (failing_count == 0)
-        fputs("None.\n\n", out);
-    for (size_t i = 0; i < failing_count && i < DETAILED_FAILURES; ++i)
-        write_failing_case(out, &results[failing[i]]);
-    if (failing_count > DETAILED_FAILURES)
-    {
-        fprintf(out, "%zu more failing cases (see failures.txt and results.jsonl):\n\n",
-                failing_count - DETAILED_FAILURES);
-        for (size_t i = DETAILED_FAILURES; i < failing_count; ++i)
-        {
-            const dmlconf_case_result *result = &results[failing[i]];
-            fputs("- ", out);
-            md_code(out, result->id, sizeof(result->id), false);
-            fprintf(out, ": %s\n", dmlconf_status_text(result->status));
-        }
-        fputc('\n', out);
-    }
-
-    if (noteworthy_count > 0)
+    if (view->noteworthy_count > 0)
     {
         fprintf(out, "## Skipped, known-failing and flaky cases (%zu)\n\n| case | status | message |\n|---|---|---|\n",
-                noteworthy_count);
-        for (size_t i = 0; i < noteworthy_count && i < NOTEWORTHY_ROWS; ++i)
+                view->noteworthy_count);
+        for (size_t i = 0; i < view->noteworthy_count && i < NOTEWORTHY_ROWS; ++i)
         {
-            const dmlconf_case_result *result = &results[noteworthy[i]];
+            const dmlconf_case_result *result = &in->results[view->noteworthy[i]];
             fputs("| ", out);
             md_code(out, result->id, sizeof(result->id), true);
             fprintf(out, " | %s | ", dmlconf_status_text(result->status));
             md_text(out, result->message, sizeof(result->message));
             fputs(" |\n", out);
         }
-        if (noteworthy_count > NOTEWORTHY_ROWS)
-            fprintf(out, "\n%zu more in results.jsonl.\n", noteworthy_count - NOTEWORTHY_ROWS);
+        if (view->noteworthy_count > NOTEWORTHY_ROWS)
+            fprintf(out, "\n%zu more in results.jsonl.\n", view->noteworthy_count - NOTEWORTHY_ROWS);
         fputc('\n', out);
     }
 
@@ -350,6 +536,7 @@ int dmlconf_write_markdown(FILE *out, const dmlconf_run_info *info, const dmlcon
     }
     rc = 0;
 fail:
-    dmlconf_report_view_free(&view);
+    dmlconf_report_view_free(view);
+    free(view);
     return rc;
 }

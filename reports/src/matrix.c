@@ -62,6 +62,8 @@ void dmlconf_matrix_init(dmlconf_matrix *matrix, dmlconf_feature_level target)
         target = known[known_count - 1];
     matrix->target_level = target;
     matrix->lowest_broken_level = DMLCONF_FEATURE_LEVEL_NONE;
+    matrix->end.kind = DMLCONF_END_FINISHED;
+    matrix->end.elapsed_seconds = -1.0;
 
     for (size_t i = 0; i < known_count; ++i)
     {
@@ -159,9 +161,16 @@ int dmlconf_matrix_add(dmlconf_matrix *matrix, const dmlconf_case_result *result
         return 0;
     for (size_t i = 0; i < DMLCONF_HISTOGRAM_BINS; ++i)
         matrix->histogram[i] += result->comparison.histogram[i];
+    for (size_t i = 0; i < DMLCONF_ULP_BINS; ++i)
+        matrix->ulp_histogram[i] += result->comparison.ulp_histogram[i];
     matrix->elements += result->comparison.elements;
     if (result->wall_seconds > 0.0)
         matrix->wall_seconds += result->wall_seconds;
+    if (result->backend_seconds >= 0.0)
+    {
+        matrix->device_seconds += result->backend_seconds;
+        ++matrix->device_timed;
+    }
 
     for (size_t c = 0; c < matrix->column_count; ++c)
     {
@@ -211,15 +220,23 @@ static const char *level_text(dmlconf_feature_level level)
     return name ? name : "none";
 }
 
-void dmlconf_matrix_verdict(const dmlconf_matrix *matrix, dmlconf_run_verdict *out)
+void dmlconf_matrix_set_completeness(dmlconf_matrix *matrix, uint64_t planned, uint64_t load_errors,
+                                     const dmlconf_run_end *end)
+{
+    matrix->planned_known = true;
+    matrix->planned = planned;
+    matrix->load_errors = load_errors;
+    matrix->end = *end;
+}
+
+/* The conformance verdict of the results as they are, as if they were the
+ * whole run. */
+static void judge_results(const dmlconf_matrix *matrix, dmlconf_run_verdict *out)
 {
     dmlconf_feature_level target = matrix->target_level;
     dmlconf_feature_level best = DMLCONF_FEATURE_LEVEL_NONE;
     char extra[128] = "";
     size_t used = 0;
-
-    memset(out, 0, sizeof(*out));
-    out->target_level = target;
 
     /* Candidates: the target itself, then the column levels below it. */
     if (matrix->required > 0 && unbroken_at(matrix, target))
@@ -253,21 +270,24 @@ void dmlconf_matrix_verdict(const dmlconf_matrix *matrix, dmlconf_run_verdict *o
                  (unsigned long long)matrix->flakes, matrix->flakes == 1 ? "" : "s");
     }
 
+    out->status = DMLCONF_RUN_NOT_CONFORMANT;
     if (matrix->required == 0)
     {
-        snprintf(out->text, sizeof(out->text), "no verdict: no case at or below level %s", level_text(target));
-        snprintf(out->detail, sizeof(out->detail), "none of the %llu cases applies at or below the target level %s",
+        snprintf(out->text, sizeof(out->text), "not conformant");
+        snprintf(out->detail, sizeof(out->detail),
+                 "no verdict can be given: none of the %llu cases applies at or below the target level %s",
                  (unsigned long long)matrix->case_count, level_text(target));
         return;
     }
 
     out->conformant = best != DMLCONF_FEATURE_LEVEL_NONE;
+    out->status = out->conformant ? DMLCONF_RUN_CONFORMANT : DMLCONF_RUN_NOT_CONFORMANT;
     out->level = best;
     out->at_target = out->conformant && best == target;
     if (out->conformant)
         snprintf(out->text, sizeof(out->text), "conformant at level %s", level_text(best));
     else
-        snprintf(out->text, sizeof(out->text), "not conformant at any level");
+        snprintf(out->text, sizeof(out->text), "not conformant");
 
     if (!matrix->has_broken)
     {
@@ -284,6 +304,87 @@ void dmlconf_matrix_verdict(const dmlconf_matrix *matrix, dmlconf_run_verdict *o
                                                                            : level_text(matrix->lowest_broken_level),
                  extra);
     }
+}
+
+/* What keeps the results from describing the whole run, as one phrase per
+ * reason ("" when nothing does). */
+static void missing_parts(const dmlconf_matrix *matrix, bool count_cases, char *buf, size_t size)
+{
+    size_t used = 0;
+
+    buf[0] = '\0';
+#define ADD_PART(...)                                                                                                  \
+    do                                                                                                                 \
+    {                                                                                                                  \
+        if (used < size)                                                                                               \
+            used += (size_t)snprintf(buf + used, size - used, "%s", used ? "; " : "");                                 \
+        if (used < size)                                                                                               \
+            used += (size_t)snprintf(buf + used, size - used, __VA_ARGS__);                                            \
+    } while (0)
+    if (matrix->load_errors > 0)
+        ADD_PART("%llu error%s in the case files kept cases out (the corpus did not load completely)",
+                 (unsigned long long)matrix->load_errors, matrix->load_errors == 1 ? "" : "s");
+    if (matrix->end.kind == DMLCONF_END_NONE)
+        ADD_PART("the results have no completion record (the run died, or is still running)");
+    if (matrix->end.kind == DMLCONF_END_PARTIAL)
+        ADD_PART("a partial merge of shards%s%s", matrix->end.reason[0] ? ": " : "", matrix->end.reason);
+    if (count_cases && matrix->planned_known && matrix->case_count != matrix->planned)
+        ADD_PART("%llu results for %llu cases planned", (unsigned long long)matrix->case_count,
+                 (unsigned long long)matrix->planned);
+#undef ADD_PART
+}
+
+/* Ends a sentence that did not fit its buffer with "...", so that nobody
+ * takes it for the whole. */
+static void mark_cut(char *text, size_t size)
+{
+    size_t at = size - 4;
+
+    /* Not in the middle of a UTF-8 sequence. */
+    while (at > 0 && ((unsigned char)text[at] & 0xc0) == 0x80)
+        --at;
+    memcpy(text + at, "...", 4);
+}
+
+void dmlconf_matrix_verdict(const dmlconf_matrix *matrix, dmlconf_run_verdict *out)
+{
+    const bool interrupted = matrix->end.kind == DMLCONF_END_INTERRUPTED;
+    dmlconf_run_verdict so_far;
+    char missing[384];
+    char planned[48] = "";
+
+    memset(out, 0, sizeof(*out));
+    out->target_level = matrix->target_level;
+    judge_results(matrix, out);
+    /* An interrupted run has fewer results than planned by nature. */
+    missing_parts(matrix, !interrupted, missing, sizeof(missing));
+    if (!interrupted && !missing[0])
+        return;
+
+    /* No conformance verdict: say why, and what the results say so far. */
+    so_far = *out;
+    out->conformant = false;
+    out->at_target = false;
+    out->level = DMLCONF_FEATURE_LEVEL_NONE;
+    if (interrupted)
+    {
+        if (matrix->planned_known)
+            snprintf(planned, sizeof(planned), " of %llu planned", (unsigned long long)matrix->planned);
+        out->status = DMLCONF_RUN_INTERRUPTED;
+        snprintf(out->text, sizeof(out->text), "interrupted");
+        if (snprintf(out->detail, sizeof(out->detail),
+                     "no conformance verdict: the run was stopped%s%s after %llu cases%s%s%s; the results so far: %s "
+                     "(%s)",
+                     matrix->end.reason[0] ? " by " : "", matrix->end.reason, (unsigned long long)matrix->case_count,
+                     planned, missing[0] ? "; " : "", missing, so_far.text, so_far.detail) >= (int)sizeof(out->detail))
+            mark_cut(out->detail, sizeof(out->detail));
+        return;
+    }
+    out->status = DMLCONF_RUN_INCOMPLETE;
+    snprintf(out->text, sizeof(out->text), "incomplete");
+    if (snprintf(out->detail, sizeof(out->detail), "no conformance verdict: %s; the results so far: %s (%s)", missing,
+                 so_far.text, so_far.detail) >= (int)sizeof(out->detail))
+        mark_cut(out->detail, sizeof(out->detail));
 }
 
 void dmlconf_matrix_free(dmlconf_matrix *matrix)

@@ -8,6 +8,7 @@
 #define DMLCONF_REPORT_INTERNAL_H
 
 #include <dmlconf/compiler.h>
+#include <dmlconf/file_system.h>
 #include <dmlconf/reports.h>
 
 #include <jansson.h>
@@ -110,6 +111,25 @@ static inline size_t dmlconf_utf8_encode(uint32_t cp, char out[4])
     return 4;
 }
 
+/* ---- format.c ------------------------------------------------------------------ */
+
+/* A bounded text buffer that keeps counting past its end, as snprintf does:
+ * length is the length the full text has. */
+typedef struct dmlconf_text
+{
+    char *buf; /* may be NULL when size is 0 */
+    size_t size;
+    size_t length;
+} dmlconf_text;
+
+void dmlconf_text_appendf(dmlconf_text *text, const char *format, ...) DMLCONF_PRINTF_LIKE(2, 3);
+/* Appends `length` bytes of `word` as one word for a POSIX shell: as is
+ * when it is made only of safe characters, else in single quotes. */
+void dmlconf_text_append_shell_word(dmlconf_text *text, const char *word, size_t length);
+/* dmlconf_report_format_repro into a malloc'ed string; NULL when memory
+ * runs out. */
+char *dmlconf_report_repro_command(const dmlconf_run_info *info, const dmlconf_case_result *result);
+
 /* ---- report_set.c ---------------------------------------------------------- */
 
 /* Formats an error message into why (may be NULL or size 0: nothing). */
@@ -138,38 +158,162 @@ size_t *dmlconf_select_sorted(const dmlconf_case_result *results, size_t count, 
 bool dmlconf_result_is_failing(const dmlconf_case_result *result);
 bool dmlconf_result_is_noteworthy(const dmlconf_case_result *result);
 
+/* Length of a fixed buffer's string (stops at size when there is no NUL). */
+size_t dmlconf_bounded_length(const char *text, size_t size);
+
+/* A scan's mode: "inclusive, increasing", "exclusive, decreasing". */
+const char *dmlconf_mode_text(bool exclusive, bool decreasing);
+
+/* ---- run_info.c ------------------------------------------------------------ */
+
 /* The run info as label/value pairs, in the order every report shows them. */
-#define DMLCONF_INFO_FIELD_COUNT 11
+#define DMLCONF_INFO_FIELD_COUNT 16
 typedef struct dmlconf_info_field
 {
     const char *key;   /* "backend": for properties and JSON */
     const char *label; /* "Backend": for people */
-    char value[1040];
+    char value[DMLCONF_RUN_ENVIRONMENT_SIZE + 64];
 } dmlconf_info_field;
 void dmlconf_run_info_fields(const dmlconf_run_info *info, dmlconf_info_field fields[DMLCONF_INFO_FIELD_COUNT]);
 
+/* ---- failure_groups.c ------------------------------------------------------ */
+
+/* Why a case failed, for grouping failures. The order is the severity: the
+ * most severe first. */
+typedef enum dmlconf_failure_cause
+{
+    DMLCONF_CAUSE_CRASH,
+    DMLCONF_CAUSE_TIMEOUT,
+    DMLCONF_CAUSE_ERROR,
+    DMLCONF_CAUSE_UNWRITTEN,       /* float outputs still holding the canary bits (all ones) */
+    DMLCONF_CAUSE_NAN_INF,         /* a NaN or an infinity where the other value is not one */
+    DMLCONF_CAUSE_REFUSED_VALID,   /* a valid desc refused */
+    DMLCONF_CAUSE_WRONG_REJECTION, /* an invalid desc accepted, or rejected for another reason */
+    DMLCONF_CAUSE_WRONG_INTEGER,   /* integer outputs not bit-exact */
+    DMLCONF_CAUSE_OUTSIDE_BOUND,   /* float outputs outside the error bound */
+    DMLCONF_CAUSE_SIGNED_ZERO,     /* zero of the wrong sign under strict signed zeros */
+    DMLCONF_CAUSE_UNEXPECTED_PASS, /* passed, but the baseline lists it as failing */
+    DMLCONF_CAUSE_OTHER,           /* a failing status without the detail to tell more */
+    DMLCONF_CAUSE_COUNT
+} dmlconf_failure_cause;
+
+/* The cause of a failing result (judged by its worst mismatch, when it has
+ * one). */
+dmlconf_failure_cause dmlconf_failure_cause_of(const dmlconf_case_result *result);
+/* "crashed", "outside the error bound", ...: for people. */
+const char *dmlconf_failure_cause_text(dmlconf_failure_cause cause);
+/* "crash", "outside-bound", ...: stable tokens for summary.json. */
+const char *dmlconf_failure_cause_token(dmlconf_failure_cause cause);
+
+/* The failing cases of one operator, data type, mode and cause, with what
+ * their comparisons say together. */
+typedef struct dmlconf_failure_group
+{
+    dmlconf_failure_cause cause;
+    dmlconf_operator op;
+    dmlconf_data_type data_type;
+    bool exclusive;
+    bool decreasing;
+    const size_t *members; /* indices into the results, worst first (then by id) */
+    size_t count;
+    uint64_t mismatches;
+    uint64_t elements;
+    double max_error_ulps;
+    double max_tolerance_fraction;
+    uint64_t ulp_histogram[DMLCONF_ULP_BINS];
+    uint64_t position_mismatches[DMLCONF_POSITION_BINS];
+    double position_max_fraction[DMLCONF_POSITION_BINS];
+} dmlconf_failure_group;
+
+/* Every group, most severe first: by cause, then by more cases, then by
+ * operator, data type and mode. */
+typedef struct dmlconf_failure_groups
+{
+    dmlconf_failure_group *items;
+    size_t count;
+    size_t *storage; /* the members of every group */
+    size_t failing;  /* failing cases over all groups */
+} dmlconf_failure_groups;
+
+/* Groups the failing results (dmlconf_result_is_failing). Returns 0, or -1
+ * when memory runs out; free *out with dmlconf_failure_groups_free in both
+ * cases. */
+int dmlconf_failure_groups_build(const dmlconf_case_result *results, size_t count, dmlconf_failure_groups *out);
+void dmlconf_failure_groups_free(dmlconf_failure_groups *groups);
+
+/* ---- the view the human-readable reports share (report_set.c) -------------- */
+
 /* What the human-readable reports (Markdown, HTML) are built from: the run
  * info as labelled fields, the failing and the noteworthy results (indices,
- * sorted) and the verdict. */
+ * sorted), the failure groups and the verdict. */
 typedef struct dmlconf_report_view
 {
+    const dmlconf_report_input *in;
     dmlconf_info_field fields[DMLCONF_INFO_FIELD_COUNT];
     size_t *failing;
     size_t failing_count;
     size_t *noteworthy;
     size_t noteworthy_count;
+    dmlconf_failure_groups groups;
     dmlconf_run_verdict verdict;
 } dmlconf_report_view;
 
-/* Fills *view. Returns 0, or -1 with why set when memory runs out; free the
- * view with dmlconf_report_view_free in both cases. */
-int dmlconf_report_view_init(dmlconf_report_view *view, const dmlconf_run_info *info,
-                             const dmlconf_case_result *results, size_t count, const dmlconf_matrix *matrix, char *why,
-                             size_t why_size);
+/* Fills *view (a large struct: allocate it, do not put it on the stack).
+ * Returns 0, or -1 with why set when memory runs out; free the view with
+ * dmlconf_report_view_free in both cases. */
+int dmlconf_report_view_init(dmlconf_report_view *view, const dmlconf_report_input *in, char *why, size_t why_size);
 void dmlconf_report_view_free(dmlconf_report_view *view);
 
-/* Length of a fixed buffer's string (stops at size when there is no NUL). */
-size_t dmlconf_bounded_length(const char *text, size_t size);
+/* ---- report_dir.c ------------------------------------------------------------- */
+
+/* "dir/namesuffix", malloc'ed; NULL when memory runs out. */
+char *dmlconf_report_path(const char *dir, const char *name, const char *suffix);
+
+/* Takes the lock of report folder `dir` (DMLCONF_REPORT_LOCK inside it),
+ * without waiting. Returns 0, or -1 with why set: held by another process
+ * (named when the system can tell), or the lock file cannot be created (an
+ * unwritable folder). Release it with dmlconf_file_lock_release. */
+int dmlconf_dir_lock_take(const char *dir, dmlconf_file_lock *lock, char *why, size_t why_size);
+/* Checks that a file can be created in `dir` and that `name` there, if it
+ * exists, can be written. Returns 0, or -1 with why set. */
+int dmlconf_check_writable(const char *dir, const char *name, char *why, size_t why_size);
+
+/* ---- svg_charts.c ----------------------------------------------------------- */
+
+/* A bar chart of counts on a log scale, as an inline SVG. */
+typedef struct dmlconf_count_chart
+{
+    const char *id;      /* the svg element's id; NULL: none */
+    const char *title;   /* its accessible title */
+    const char *x_label; /* under the axis */
+    size_t bins;
+    const uint64_t *counts;    /* bins counts */
+    const char *const *labels; /* bins short labels under the bars */
+    const char *const *ranges; /* bins longer labels for the bars' tooltips */
+    size_t alarm_from;         /* bins from this one on are drawn in red (bins: none) */
+    double width;
+    double height;
+} dmlconf_count_chart;
+
+void dmlconf_svg_count_chart(FILE *out, const dmlconf_count_chart *chart);
+
+/* Chart sizes: a full row, half a row (two side by side), and a small one
+ * without axis labels (for one case). */
+typedef enum dmlconf_chart_size
+{
+    DMLCONF_CHART_FULL,
+    DMLCONF_CHART_HALF,
+    DMLCONF_CHART_SMALL,
+} dmlconf_chart_size;
+
+/* The ULP histogram (DMLCONF_ULP_BINS counts) as a count chart. */
+void dmlconf_svg_ulp_chart(FILE *out, const char *id, const uint64_t counts[DMLCONF_ULP_BINS], dmlconf_chart_size size);
+
+/* Where errors fall along the scan axis: per position bin, the largest
+ * |error| / tolerance on a log scale, red above 1 (with the bin's number of
+ * mismatches over it), a dashed line at the tolerance. */
+void dmlconf_svg_position_chart(FILE *out, const char *id, const uint64_t mismatches[DMLCONF_POSITION_BINS],
+                                const double max_fraction[DMLCONF_POSITION_BINS], dmlconf_chart_size size);
 
 /* ---- results_jsonl.c ------------------------------------------------------- */
 
@@ -185,11 +329,22 @@ json_t *dmlconf_json_double(double value);
 json_t *dmlconf_json_u64(uint64_t value);
 /* A feature level: its name, null for NONE, the integer otherwise. */
 json_t *dmlconf_json_level(dmlconf_feature_level level);
+/* An array of n counts or of n doubles; NULL when memory runs out. */
+json_t *dmlconf_json_counts(const uint64_t *counts, size_t n);
+json_t *dmlconf_json_doubles(const double *values, size_t n);
 /* The run info as a JSON object; NULL when memory runs out. */
 json_t *dmlconf_json_run_info(const dmlconf_run_info *info);
+/* Load errors as an array of {file, line, column, message}; NULL when
+ * memory runs out. */
+json_t *dmlconf_json_load_errors(const dmlconf_load_error *errors, size_t count);
+/* The completion record's fields as an object; NULL when memory runs out. */
+json_t *dmlconf_json_run_end(const dmlconf_run_end *end);
 /* The header line of results.jsonl (no newline), malloc'ed; NULL when
  * memory runs out. */
-char *dmlconf_results_header_line(const dmlconf_run_info *info);
+char *dmlconf_results_header_line(const dmlconf_run_info *info, const dmlconf_load_error *errors, size_t count);
+/* The completion record's line (no newline), malloc'ed; NULL when memory
+ * runs out. */
+char *dmlconf_results_end_line(const dmlconf_run_end *end);
 
 /* ---- junit.c ----------------------------------------------------------------- */
 

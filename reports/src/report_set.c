@@ -1,8 +1,8 @@
 /*
- * The report set: results.jsonl streamed as cases finish, the final reports
- * written when the run ends, and what every writer shares (result lists,
- * selections sorted by id, the run info's fields, value formatting and the
- * reproduce command, failures.txt).
+ * The report set: a locked report folder, results.jsonl streamed as cases
+ * finish and closed by its completion record, the final reports written
+ * when the run ends; and what every writer shares (result lists, selections
+ * sorted by id, the view of the human-readable reports, failures.txt).
  */
 #if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
 #define _POSIX_C_SOURCE 200809L
@@ -10,19 +10,13 @@
 
 #include "report_internal.h"
 
+#include <dmlconf/clock.h>
+
 #include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-
-#ifdef _WIN32
-#include <direct.h>
-#include <io.h>
-#else
-#include <unistd.h>
-#endif
+#include <time.h>
 
 /* ---- small shared helpers ----------------------------------------------------- */
 
@@ -138,53 +132,28 @@ size_t *dmlconf_select_sorted(const dmlconf_case_result *results, size_t count, 
     return indices;
 }
 
-static void copy_field(dmlconf_info_field *field, const char *key, const char *label, const char *value, size_t max)
+const char *dmlconf_mode_text(bool exclusive, bool decreasing)
 {
-    size_t length = dmlconf_bounded_length(value, max);
-
-    if (length >= sizeof(field->value))
-        length = sizeof(field->value) - 1;
-    field->key = key;
-    field->label = label;
-    memcpy(field->value, value, length);
-    field->value[length] = '\0';
+    if (exclusive)
+        return decreasing ? "exclusive, decreasing" : "exclusive, increasing";
+    return decreasing ? "inclusive, decreasing" : "inclusive, increasing";
 }
 
-void dmlconf_run_info_fields(const dmlconf_run_info *info, dmlconf_info_field fields[DMLCONF_INFO_FIELD_COUNT])
-{
-    const char *level = dmlconf_feature_level_name(info->target_level);
-    char seed[24];
-    size_t n = 0;
-
-    snprintf(seed, sizeof(seed), "%llu", (unsigned long long)info->seed);
-    copy_field(&fields[n++], "dmlconf_version", "dmlconf version", info->dmlconf_version,
-               sizeof(info->dmlconf_version));
-    copy_field(&fields[n++], "backend", "Backend", info->backend, sizeof(info->backend));
-    copy_field(&fields[n++], "adapter", "Adapter", info->adapter, sizeof(info->adapter));
-    copy_field(&fields[n++], "driver", "Driver", info->driver, sizeof(info->driver));
-    copy_field(&fields[n++], "runtime", "Runtime", info->runtime, sizeof(info->runtime));
-    copy_field(&fields[n++], "software_adapter", "Software adapter", info->software_adapter ? "yes" : "no", 4);
-    copy_field(&fields[n++], "target_level", "Target feature level", level ? level : "none", 8);
-    copy_field(&fields[n++], "seed", "Seed", seed, sizeof(seed));
-    copy_field(&fields[n++], "command_line", "Command line", info->command_line, sizeof(info->command_line));
-    copy_field(&fields[n++], "started_utc", "Started (UTC)", info->started_utc, sizeof(info->started_utc));
-    copy_field(&fields[n++], "host", "Host", info->host, sizeof(info->host));
-}
-
-int dmlconf_report_view_init(dmlconf_report_view *view, const dmlconf_run_info *info,
-                             const dmlconf_case_result *results, size_t count, const dmlconf_matrix *matrix, char *why,
-                             size_t why_size)
+int dmlconf_report_view_init(dmlconf_report_view *view, const dmlconf_report_input *in, char *why, size_t why_size)
 {
     memset(view, 0, sizeof(*view));
-    view->failing = dmlconf_select_sorted(results, count, dmlconf_result_is_failing, &view->failing_count);
-    view->noteworthy = dmlconf_select_sorted(results, count, dmlconf_result_is_noteworthy, &view->noteworthy_count);
-    if (view->failing_count == SIZE_MAX || view->noteworthy_count == SIZE_MAX)
+    view->in = in;
+    view->failing = dmlconf_select_sorted(in->results, in->count, dmlconf_result_is_failing, &view->failing_count);
+    view->noteworthy =
+        dmlconf_select_sorted(in->results, in->count, dmlconf_result_is_noteworthy, &view->noteworthy_count);
+    if (view->failing_count == SIZE_MAX || view->noteworthy_count == SIZE_MAX ||
+        dmlconf_failure_groups_build(in->results, in->count, &view->groups) != 0)
     {
         dmlconf_set_why(why, why_size, "out of memory");
         return -1;
     }
-    dmlconf_run_info_fields(info, view->fields);
-    dmlconf_matrix_verdict(matrix, &view->verdict);
+    dmlconf_run_info_fields(in->info, view->fields);
+    dmlconf_matrix_verdict(in->matrix, &view->verdict);
     return 0;
 }
 
@@ -192,6 +161,7 @@ void dmlconf_report_view_free(dmlconf_report_view *view)
 {
     free(view->failing);
     free(view->noteworthy);
+    dmlconf_failure_groups_free(&view->groups);
     view->failing = view->noteworthy = NULL;
 }
 
@@ -223,198 +193,6 @@ void dmlconf_result_list_free(dmlconf_result_list *list)
     list->items = NULL;
     list->count = 0;
     list->capacity = 0;
-}
-
-/* ---- formatting ----------------------------------------------------------------- */
-
-/* A bounded text buffer that keeps counting past its end, as snprintf does. */
-typedef struct text_buffer
-{
-    char *buf;
-    size_t size;
-    size_t length;
-} text_buffer;
-
-static void appendf(text_buffer *text, const char *format, ...) DMLCONF_PRINTF_LIKE(2, 3);
-
-static void appendf(text_buffer *text, const char *format, ...)
-{
-    va_list args;
-    size_t at = text->length < text->size ? text->length : text->size;
-    int n;
-
-    va_start(args, format);
-    n = vsnprintf(text->size > at ? text->buf + at : NULL, text->size > at ? text->size - at : 0, format, args);
-    va_end(args);
-    if (n > 0)
-        text->length += (size_t)n;
-}
-
-static size_t format_special(double value, text_buffer *text)
-{
-    if (isnan(value))
-        appendf(text, "nan");
-    else if (isinf(value))
-        appendf(text, value > 0.0 ? "inf" : "-inf");
-    else if (value == 0.0)
-        appendf(text, signbit(value) ? "-0" : "0");
-    else
-        return 0;
-    return 1;
-}
-
-/* Whole numbers in full; others as the shortest %g text that `same`
- * accepts as reading back to the same bits. */
-static void format_shortest(double value, int max_digits, bool (*same)(const char *, uint64_t), uint64_t bits,
-                            text_buffer *text)
-{
-    char candidate[40];
-
-    if (format_special(value, text))
-        return;
-    /* Whole numbers exactly ("65504", not "6.55e+04", which reads back to
-     * the same half but says 65500). */
-    if (fabs(value) < 9007199254740992.0 && value == (double)(int64_t)value)
-    {
-        appendf(text, "%.0f", value);
-        return;
-    }
-    for (int digits = 1; digits <= max_digits; ++digits)
-    {
-        snprintf(candidate, sizeof(candidate), "%.*g", digits, value);
-        if (same(candidate, bits) || digits == max_digits)
-            break;
-    }
-    appendf(text, "%s", candidate);
-}
-
-static bool same_float32(const char *text, uint64_t bits)
-{
-    float value = strtof(text, NULL);
-    uint32_t back;
-    memcpy(&back, &value, sizeof(back));
-    return back == (uint32_t)bits;
-}
-
-static bool same_float16(const char *text, uint64_t bits)
-{
-    return dmlconf_half_from_double(strtod(text, NULL)) == (uint16_t)bits;
-}
-
-static bool same_float64(const char *text, uint64_t bits)
-{
-    double value = strtod(text, NULL);
-    uint64_t back;
-    memcpy(&back, &value, sizeof(back));
-    return back == bits;
-}
-
-static bool type_is_signed_integer(dmlconf_data_type type)
-{
-    return type == DMLCONF_DATA_TYPE_INT8 || type == DMLCONF_DATA_TYPE_INT16 || type == DMLCONF_DATA_TYPE_INT32 ||
-           type == DMLCONF_DATA_TYPE_INT64 || type == DMLCONF_DATA_TYPE_INT4;
-}
-
-static bool type_is_unsigned_integer(dmlconf_data_type type)
-{
-    return type == DMLCONF_DATA_TYPE_UINT8 || type == DMLCONF_DATA_TYPE_UINT16 || type == DMLCONF_DATA_TYPE_UINT32 ||
-           type == DMLCONF_DATA_TYPE_UINT64 || type == DMLCONF_DATA_TYPE_UINT4;
-}
-
-static uint64_t width_mask(unsigned width)
-{
-    return width == 0 || width >= 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1;
-}
-
-size_t dmlconf_report_format_bits(dmlconf_data_type type, uint64_t bits, char *buf, size_t size)
-{
-    text_buffer text = {buf, size, 0};
-    unsigned width = dmlconf_data_type_bits(type);
-    int digits = width ? (int)((width + 3) / 4) : 1;
-
-    appendf(&text, "0x%0*llx", digits, (unsigned long long)(bits & width_mask(width)));
-    return text.length;
-}
-
-size_t dmlconf_report_format_value(dmlconf_data_type type, uint64_t bits, char *buf, size_t size)
-{
-    text_buffer text = {buf, size, 0};
-    unsigned width = dmlconf_data_type_bits(type);
-
-    if (size > 0)
-        buf[0] = '\0';
-    switch (type)
-    {
-    case DMLCONF_DATA_TYPE_FLOAT32:
-    {
-        uint32_t raw = (uint32_t)bits;
-        float value;
-        memcpy(&value, &raw, sizeof(value));
-        format_shortest((double)value, 9, same_float32, bits, &text);
-        return text.length;
-    }
-    case DMLCONF_DATA_TYPE_FLOAT16:
-        format_shortest((double)dmlconf_half_to_float((uint16_t)bits), 5, same_float16, bits, &text);
-        return text.length;
-    case DMLCONF_DATA_TYPE_FLOAT64:
-    {
-        double value;
-        memcpy(&value, &bits, sizeof(value));
-        format_shortest(value, 17, same_float64, bits, &text);
-        return text.length;
-    }
-    default:
-        break;
-    }
-    if (type_is_unsigned_integer(type))
-    {
-        appendf(&text, "%llu", (unsigned long long)(bits & width_mask(width)));
-    }
-    else if (type_is_signed_integer(type))
-    {
-        uint64_t value = bits & width_mask(width);
-        if (width < 64 && (value >> (width - 1)) & 1)
-            value |= ~width_mask(width); /* sign-extend */
-        if (value >> 63)
-            appendf(&text, "-%llu", (unsigned long long)(~value + 1)); /* through unsigned: INT64_MIN is fine */
-        else
-            appendf(&text, "%llu", (unsigned long long)value);
-    }
-    else
-    {
-        return dmlconf_report_format_bits(type, bits, buf, size);
-    }
-    return text.length;
-}
-
-size_t dmlconf_report_format_coordinates(const dmlconf_mismatch *mismatch, char *buf, size_t size)
-{
-    text_buffer text = {buf, size, 0};
-    uint32_t dims = mismatch->dimension_count;
-
-    if (dims > DMLCONF_MAX_DIMENSIONS)
-        dims = DMLCONF_MAX_DIMENSIONS;
-    appendf(&text, "[");
-    for (uint32_t d = 0; d < dims; ++d)
-        appendf(&text, "%s%u", d ? ", " : "", (unsigned)mismatch->coordinates[d]);
-    appendf(&text, "]");
-    return text.length;
-}
-
-size_t dmlconf_report_format_repro(const char *id, char *buf, size_t size)
-{
-    text_buffer text = {buf, size, 0};
-
-    appendf(&text, "dmlconf run --filter '");
-    for (const char *c = id; *c; ++c)
-    {
-        if (*c == '\'')
-            appendf(&text, "'\\''");
-        else
-            appendf(&text, "%c", *c);
-    }
-    appendf(&text, "'");
-    return text.length;
 }
 
 /* ---- failures.txt --------------------------------------------------------------- */
@@ -458,108 +236,7 @@ int dmlconf_write_failures(FILE *out, const dmlconf_case_result *results, size_t
     return 0;
 }
 
-/* ---- files and directories -------------------------------------------------------- */
-
-static char *join_path(const char *dir, const char *name, const char *suffix)
-{
-    size_t length = strlen(dir) + 1 + strlen(name) + strlen(suffix) + 1;
-    char *path = malloc(length);
-
-    if (path)
-        snprintf(path, length, "%s/%s%s", dir, name, suffix);
-    return path;
-}
-
-static int make_one_directory(const char *path)
-{
-#ifdef _WIN32
-    return _mkdir(path);
-#else
-    return mkdir(path, 0777);
-#endif
-}
-
-static bool is_separator(char c)
-{
-#ifdef _WIN32
-    return c == '/' || c == '\\';
-#else
-    return c == '/';
-#endif
-}
-
-static bool is_directory_mode(unsigned mode)
-{
-#ifdef _WIN32
-    return (mode & _S_IFDIR) != 0;
-#else
-    return S_ISDIR(mode);
-#endif
-}
-
-/* mkdir -p. */
-static int make_directories(const char *dir, char *why, size_t why_size)
-{
-    size_t length = strlen(dir);
-    char *path = malloc(length + 1);
-    struct stat info;
-
-    if (!path)
-    {
-        dmlconf_set_why(why, why_size, "out of memory");
-        return -1;
-    }
-    memcpy(path, dir, length + 1);
-    for (size_t i = 1; i <= length; ++i)
-    {
-        if (i == length || is_separator(path[i]))
-        {
-            char saved = path[i];
-            path[i] = '\0';
-            if (!is_separator(path[i - 1]) && make_one_directory(path) != 0 && errno != EEXIST)
-            {
-                dmlconf_set_why(why, why_size, "cannot create directory %s: %s", path, strerror(errno));
-                free(path);
-                return -1;
-            }
-            path[i] = saved;
-        }
-    }
-    free(path);
-    if (stat(dir, &info) != 0 || !is_directory_mode(info.st_mode))
-    {
-        dmlconf_set_why(why, why_size, "%s is not a directory", dir);
-        return -1;
-    }
-    return 0;
-}
-
-static int sync_to_disk(FILE *file)
-{
-#ifdef _WIN32
-    return _commit(_fileno(file));
-#else
-    return fsync(fileno(file));
-#endif
-}
-
-/* rename() that replaces an existing file everywhere. */
-static int replace_file(const char *from, const char *to)
-{
-#ifdef _WIN32
-    remove(to);
-#endif
-    return rename(from, to);
-}
-
-/* What the final reports are written from. */
-typedef struct report_inputs
-{
-    const dmlconf_run_info *info;
-    const dmlconf_case_result *results;
-    size_t count;
-    const dmlconf_matrix *matrix;
-} report_inputs;
+/* ---- the final reports ------------------------------------------------------------ */
 
 typedef enum report_kind
 {
@@ -577,18 +254,18 @@ static const char *const report_names[REPORT_KIND_COUNT] = {
     [REPORT_FAILURES_TXT] = DMLCONF_REPORT_FAILURES_TXT,
 };
 
-static int run_writer(report_kind kind, FILE *out, const report_inputs *in, char *why, size_t why_size)
+static int run_writer(report_kind kind, FILE *out, const dmlconf_report_input *in, char *why, size_t why_size)
 {
     switch (kind)
     {
     case REPORT_SUMMARY_JSON:
-        return dmlconf_write_summary_json(out, in->info, in->results, in->count, in->matrix, why, why_size);
+        return dmlconf_write_summary_json(out, in, why, why_size);
     case REPORT_JUNIT_XML:
-        return dmlconf_write_junit(out, in->info, in->results, in->count, why, why_size);
+        return dmlconf_write_junit(out, in, why, why_size);
     case REPORT_SUMMARY_MD:
-        return dmlconf_write_markdown(out, in->info, in->results, in->count, in->matrix, why, why_size);
+        return dmlconf_write_markdown(out, in, why, why_size);
     case REPORT_HTML:
-        return dmlconf_write_html(out, in->info, in->results, in->count, in->matrix, why, why_size);
+        return dmlconf_write_html(out, in, why, why_size);
     case REPORT_FAILURES_TXT:
         return dmlconf_write_failures(out, in->results, in->count, why, why_size);
     case REPORT_KIND_COUNT:
@@ -598,10 +275,11 @@ static int run_writer(report_kind kind, FILE *out, const report_inputs *in, char
 }
 
 /* Writes one report to NAME.tmp, then renames it to NAME. */
-static int write_report_file(const char *dir, report_kind kind, const report_inputs *in, char *why, size_t why_size)
+static int write_report_file(const char *dir, report_kind kind, const dmlconf_report_input *in, char *why,
+                             size_t why_size)
 {
-    char *path = join_path(dir, report_names[kind], "");
-    char *temporary = join_path(dir, report_names[kind], ".tmp");
+    char *path = dmlconf_report_path(dir, report_names[kind], "");
+    char *temporary = dmlconf_report_path(dir, report_names[kind], ".tmp");
     char reason[256] = "";
     FILE *out = NULL;
     int rc = -1;
@@ -630,9 +308,8 @@ static int write_report_file(const char *dir, report_kind kind, const report_inp
         remove(temporary);
         goto fail;
     }
-    if (replace_file(temporary, path) != 0)
+    if (dmlconf_replace_file(temporary, path, why, why_size) != 0)
     {
-        dmlconf_set_why(why, why_size, "cannot rename %s to %s: %s", temporary, path, strerror(errno));
         remove(temporary);
         goto fail;
     }
@@ -645,7 +322,7 @@ fail:
 
 /* Writes every final report; keeps going after a failure and reports the
  * first. */
-static int write_final_reports(const char *dir, const report_inputs *in, char *why, size_t why_size)
+static int write_final_reports(const char *dir, const dmlconf_report_input *in, char *why, size_t why_size)
 {
     int rc = 0;
 
@@ -674,73 +351,160 @@ static int write_line(FILE *out, const char *line)
 struct dmlconf_report_set
 {
     char *dir;
+    dmlconf_file_lock lock;
     dmlconf_run_info info;
+    dmlconf_load_error_list load_errors;
     FILE *results_file;
-    bool fsync_enabled;
+    bool begun;
     bool finished;
+    bool fsync_enabled;
+    double begun_at;
     dmlconf_result_list results;
     dmlconf_matrix matrix;
     char error[640];
 };
 
-int dmlconf_reports_open(const char *dir, const dmlconf_run_info *info, dmlconf_report_set **out, char *why,
-                         size_t why_size)
+/* Removes a file of an earlier run (and a temporary one left by a crash);
+ * a file that is not there is fine. */
+static void remove_stale(const char *dir, const char *name)
+{
+    char *path = dmlconf_report_path(dir, name, "");
+    char *temporary = dmlconf_report_path(dir, name, ".tmp");
+
+    if (path)
+        remove(path);
+    if (temporary)
+        remove(temporary);
+    free(path);
+    free(temporary);
+}
+
+/* Creates, locks and checks the folder, and removes the final reports of an
+ * earlier run (and its results.jsonl unless `keep_results`). */
+static int open_folder(const char *dir, bool keep_results, dmlconf_report_set **out, char *why, size_t why_size)
 {
     dmlconf_report_set *set = NULL;
-    char *path = NULL;
-    char *header = NULL;
+    size_t length = strlen(dir);
 
     *out = NULL;
-    if (make_directories(dir, why, why_size) != 0)
+    if (dmlconf_make_folders(dir, why, why_size) != 0)
         return -1;
     set = calloc(1, sizeof(*set));
-    if (!set || !(set->dir = malloc(strlen(dir) + 1)))
+    if (!set || !(set->dir = malloc(length + 1)))
     {
+        free(set);
         dmlconf_set_why(why, why_size, "out of memory");
-        goto fail;
+        return -1;
     }
-    memcpy(set->dir, dir, strlen(dir) + 1);
-    set->info = *info;
-    dmlconf_matrix_init(&set->matrix, info->target_level);
-
+    memcpy(set->dir, dir, length + 1);
+    set->lock.handle = -1;
+    dmlconf_matrix_init(&set->matrix, DMLCONF_FEATURE_LEVEL_NONE);
+    if (dmlconf_dir_lock_take(dir, &set->lock, why, why_size) != 0 ||
+        dmlconf_check_writable(dir, DMLCONF_REPORT_RESULTS_JSONL, why, why_size) != 0)
+    {
+        dmlconf_reports_close(set);
+        return -1;
+    }
     /* Reports of an earlier run in the same place would pass for this one's
      * if this one dies before finishing. */
     for (int kind = 0; kind < REPORT_KIND_COUNT; ++kind)
-    {
-        char *stale = join_path(dir, report_names[kind], "");
-        if (stale)
-            remove(stale);
-        free(stale);
-    }
+        remove_stale(dir, report_names[kind]);
+    if (!keep_results)
+        remove_stale(dir, DMLCONF_REPORT_RESULTS_JSONL);
+    *out = set;
+    return 0;
+}
 
-    path = join_path(dir, DMLCONF_REPORT_RESULTS_JSONL, "");
-    header = dmlconf_results_header_line(info);
-    if (!path || !header)
+int dmlconf_reports_open(const char *dir, dmlconf_report_set **out, char *why, size_t why_size)
+{
+    return open_folder(dir, false, out, why, why_size);
+}
+
+int dmlconf_reports_open_resume(const char *dir, dmlconf_results_file *previous, dmlconf_report_set **out, char *why,
+                                size_t why_size)
+{
+    char *path = NULL;
+
+    memset(previous, 0, sizeof(*previous));
+    if (open_folder(dir, true, out, why, why_size) != 0)
+        return -1;
+    path = dmlconf_report_path(dir, DMLCONF_REPORT_RESULTS_JSONL, "");
+    if (!path)
     {
         dmlconf_set_why(why, why_size, "out of memory");
         goto fail;
+    }
+    if (dmlconf_results_file_read(path, previous, why, why_size) != 0)
+        goto fail;
+    free(path);
+    return 0;
+fail:
+    free(path);
+    dmlconf_reports_close(*out);
+    *out = NULL;
+    return -1;
+}
+
+/* Starts results.jsonl with its header. */
+static int begin(dmlconf_report_set *set, const dmlconf_run_info *info, const dmlconf_load_error *errors, size_t count)
+{
+    char *path = NULL;
+    char *header = NULL;
+    int rc = -1;
+
+    if (set->begun)
+    {
+        dmlconf_set_why(set->error, sizeof(set->error), "results.jsonl has begun already");
+        return -1;
+    }
+    set->info = *info;
+    for (size_t i = 0; i < count; ++i)
+    {
+        if (dmlconf_load_error_list_add(&set->load_errors, errors[i].file, errors[i].line, errors[i].column,
+                                        errors[i].message) != 0)
+        {
+            dmlconf_set_why(set->error, sizeof(set->error), "out of memory");
+            return -1;
+        }
+    }
+    dmlconf_matrix_free(&set->matrix);
+    dmlconf_matrix_init(&set->matrix, info->target_level);
+    path = dmlconf_report_path(set->dir, DMLCONF_REPORT_RESULTS_JSONL, "");
+    header = dmlconf_results_header_line(info, errors, count);
+    if (!path || !header)
+    {
+        dmlconf_set_why(set->error, sizeof(set->error), "out of memory");
+        goto done;
     }
     set->results_file = fopen(path, "wb");
     if (!set->results_file)
     {
-        dmlconf_set_why(why, why_size, "cannot create %s: %s", path, strerror(errno));
-        goto fail;
+        dmlconf_set_why(set->error, sizeof(set->error), "cannot create %s: %s", path, strerror(errno));
+        goto done;
     }
     if (write_line(set->results_file, header) != 0 || fflush(set->results_file) != 0)
     {
-        dmlconf_set_why(why, why_size, "cannot write %s: %s", path, strerror(errno));
-        goto fail;
+        dmlconf_set_why(set->error, sizeof(set->error), "cannot write %s: %s", path, strerror(errno));
+        goto done;
     }
+    set->begun = true;
+    set->begun_at = dmlconf_clock_seconds();
+    rc = 0;
+done:
     free(path);
     free(header);
-    *out = set;
-    return 0;
+    return rc;
+}
 
-fail:
-    free(path);
-    free(header);
-    dmlconf_reports_close(set);
-    return -1;
+int dmlconf_reports_begin(dmlconf_report_set *set, const dmlconf_run_info *info,
+                          const dmlconf_load_error_list *load_errors)
+{
+    return begin(set, info, load_errors ? load_errors->items : NULL, load_errors ? load_errors->count : 0);
+}
+
+bool dmlconf_reports_begun(const dmlconf_report_set *set)
+{
+    return set->begun;
 }
 
 void dmlconf_reports_set_fsync(dmlconf_report_set *set, bool enabled)
@@ -757,7 +521,7 @@ int dmlconf_reports_add_encoded(dmlconf_report_set *set, const dmlconf_case_resu
 {
     char *line = NULL;
 
-    if (!set->results_file)
+    if (!set->begun || !set->results_file)
     {
         dmlconf_set_why(set->error, sizeof(set->error), "results.jsonl is not open");
         return -1;
@@ -773,7 +537,7 @@ int dmlconf_reports_add_encoded(dmlconf_report_set *set, const dmlconf_case_resu
         encoded = line;
     }
     if (write_line(set->results_file, encoded) != 0 || fflush(set->results_file) != 0 ||
-        (set->fsync_enabled && sync_to_disk(set->results_file) != 0))
+        (set->fsync_enabled && dmlconf_sync_file(set->results_file) != 0))
     {
         dmlconf_set_why(set->error, sizeof(set->error), "cannot write %s/%s: %s", set->dir,
                         DMLCONF_REPORT_RESULTS_JSONL, strerror(errno));
@@ -789,27 +553,78 @@ int dmlconf_reports_add_encoded(dmlconf_report_set *set, const dmlconf_case_resu
     return 0;
 }
 
-int dmlconf_reports_finish(dmlconf_report_set *set)
+/* Ends results.jsonl with the completion record and writes the final
+ * reports. */
+static int finish_with(dmlconf_report_set *set, const dmlconf_run_end *end)
 {
-    report_inputs in = {&set->info, set->results.items, set->results.count, &set->matrix};
+    dmlconf_report_input in = {&set->info,         set->load_errors.items, set->load_errors.count,
+                               set->results.items, set->results.count,     end,
+                               &set->matrix};
+    char *line = NULL;
     int rc = 0;
 
-    if (set->results_file)
+    if (!set->begun || set->finished)
     {
-        if (set->fsync_enabled)
-            sync_to_disk(set->results_file);
-        if (fclose(set->results_file) != 0)
-        {
-            dmlconf_set_why(set->error, sizeof(set->error), "cannot close %s/%s: %s", set->dir,
-                            DMLCONF_REPORT_RESULTS_JSONL, strerror(errno));
-            rc = -1;
-        }
-        set->results_file = NULL;
+        dmlconf_set_why(set->error, sizeof(set->error), "%s",
+                        set->finished ? "the reports are finished already" : "the run never began: nothing to report");
+        return -1;
     }
+    set->finished = true;
+    /* A run said to have no end (DMLCONF_END_NONE: reports written while it
+     * goes on) gets no completion record. */
+    line = end->kind == DMLCONF_END_NONE ? NULL : dmlconf_results_end_line(end);
+    if (!line && end->kind != DMLCONF_END_NONE)
+    {
+        dmlconf_set_why(set->error, sizeof(set->error), "out of memory");
+        rc = -1;
+    }
+    else if (line && (write_line(set->results_file, line) != 0 || fflush(set->results_file) != 0 ||
+                      (set->fsync_enabled && dmlconf_sync_file(set->results_file) != 0)))
+    {
+        dmlconf_set_why(set->error, sizeof(set->error), "cannot write %s/%s: %s", set->dir,
+                        DMLCONF_REPORT_RESULTS_JSONL, strerror(errno));
+        rc = -1;
+    }
+    free(line);
+    if (fclose(set->results_file) != 0 && rc == 0)
+    {
+        dmlconf_set_why(set->error, sizeof(set->error), "cannot close %s/%s: %s", set->dir,
+                        DMLCONF_REPORT_RESULTS_JSONL, strerror(errno));
+        rc = -1;
+    }
+    set->results_file = NULL;
+    dmlconf_matrix_set_completeness(&set->matrix, set->info.planned_cases, set->load_errors.count, end);
     if (write_final_reports(set->dir, &in, rc == 0 ? set->error : NULL, sizeof(set->error)) != 0)
         rc = -1;
-    set->finished = true;
     return rc;
+}
+
+/* The completion record of a run that ends now. */
+static void end_now(const dmlconf_report_set *set, dmlconf_run_end_kind kind, const char *reason, dmlconf_run_end *end)
+{
+    double now = dmlconf_clock_seconds();
+
+    memset(end, 0, sizeof(*end));
+    end->kind = kind;
+    end->cases = set->results.count;
+    end->elapsed_seconds = now >= 0.0 && set->begun_at >= 0.0 && now >= set->begun_at ? now - set->begun_at : -1.0;
+    snprintf(end->reason, sizeof(end->reason), "%s", reason ? reason : "");
+}
+
+int dmlconf_reports_finish(dmlconf_report_set *set)
+{
+    dmlconf_run_end end;
+
+    end_now(set, DMLCONF_END_FINISHED, NULL, &end);
+    return finish_with(set, &end);
+}
+
+int dmlconf_reports_finish_interrupted(dmlconf_report_set *set, const char *reason)
+{
+    dmlconf_run_end end;
+
+    end_now(set, DMLCONF_END_INTERRUPTED, reason, &end);
+    return finish_with(set, &end);
 }
 
 const char *dmlconf_reports_error(const dmlconf_report_set *set)
@@ -834,80 +649,45 @@ void dmlconf_reports_close(dmlconf_report_set *set)
         return;
     if (set->results_file)
         fclose(set->results_file);
+    dmlconf_file_lock_release(&set->lock);
     dmlconf_result_list_free(&set->results);
+    dmlconf_load_error_list_free(&set->load_errors);
     dmlconf_matrix_free(&set->matrix);
     free(set->dir);
     free(set);
 }
 
-int dmlconf_reports_write_all(const char *dir, const dmlconf_run_info *info, const dmlconf_case_result *results,
-                              size_t count, char *why, size_t why_size)
+int dmlconf_reports_write_all(const char *dir, const dmlconf_report_input *in, char *why, size_t why_size)
 {
-    dmlconf_matrix matrix;
-    report_inputs in = {info, results, count, &matrix};
-    char *path = NULL;
-    char *temporary = NULL;
-    char *line = NULL;
-    FILE *out = NULL;
+    dmlconf_report_set *set = NULL;
+    dmlconf_run_end end;
     int rc = -1;
 
-    dmlconf_matrix_init(&matrix, info->target_level);
-    if (make_directories(dir, why, why_size) != 0)
-        goto fail;
-    path = join_path(dir, DMLCONF_REPORT_RESULTS_JSONL, "");
-    temporary = join_path(dir, DMLCONF_REPORT_RESULTS_JSONL, ".tmp");
-    line = dmlconf_results_header_line(info);
-    if (!path || !temporary || !line)
+    if (in->end)
+        end = *in->end;
+    else
     {
-        dmlconf_set_why(why, why_size, "out of memory");
-        goto fail;
+        memset(&end, 0, sizeof(end));
+        end.kind = DMLCONF_END_FINISHED;
+        end.elapsed_seconds = -1.0;
     }
-    out = fopen(temporary, "wb");
-    if (!out)
-    {
-        dmlconf_set_why(why, why_size, "cannot create %s: %s", temporary, strerror(errno));
+    end.cases = in->count;
+    if (dmlconf_reports_open(dir, &set, why, why_size) != 0)
+        return -1;
+    if (begin(set, in->info, in->load_errors, in->load_error_count) != 0)
         goto fail;
-    }
-    if (write_line(out, line) != 0)
-        goto write_error;
-    for (size_t i = 0; i < count; ++i)
+    for (size_t i = 0; i < in->count; ++i)
     {
-        free(line);
-        line = dmlconf_result_to_json(&results[i]);
-        if (!line || dmlconf_matrix_add(&matrix, &results[i]) != 0)
-        {
-            dmlconf_set_why(why, why_size, "out of memory");
+        if (dmlconf_reports_add(set, &in->results[i]) != 0)
             goto fail;
-        }
-        if (write_line(out, line) != 0)
-            goto write_error;
     }
-    if (fclose(out) != 0)
-    {
-        out = NULL;
-        goto write_error;
-    }
-    out = NULL;
-    if (replace_file(temporary, path) != 0)
-    {
-        dmlconf_set_why(why, why_size, "cannot rename %s to %s: %s", temporary, path, strerror(errno));
+    if (finish_with(set, &end) != 0)
         goto fail;
-    }
-    rc = write_final_reports(dir, &in, why, why_size);
+    rc = 0;
     goto done;
-
-write_error:
-    dmlconf_set_why(why, why_size, "cannot write %s: %s", temporary, strerror(errno));
 fail:
-    if (out)
-    {
-        fclose(out);
-        remove(temporary);
-    }
+    dmlconf_set_why(why, why_size, "%s", set->error);
 done:
-    free(line);
-    free(path);
-    free(temporary);
-    dmlconf_matrix_free(&matrix);
+    dmlconf_reports_close(set);
     return rc;
 }

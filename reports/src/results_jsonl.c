@@ -1,6 +1,11 @@
 /*
- * results.jsonl: a header line with the run info, then one JSON object per
- * case. Encoding and decoding of results, and the reader that tolerates the
+ * results.jsonl: a header line saying what the run is (its run info and the
+ * errors in case files that kept cases out), one JSON object per case, and a
+ * completion record saying how the run ended:
+ *   {"format":"dmlconf-results","format_version":2,"run":{...},"load_errors":[...]}
+ *   {"id":"...","status":"pass",...}
+ *   {"record":"end","end":"finished","cases":4,"elapsed_seconds":0.5,"reason":""}
+ * Encoding and decoding of results, and the reader that tolerates the
  * truncated last line of a crashed run.
  *
  * Encodings that plain JSON numbers cannot carry: non-finite doubles are the
@@ -16,7 +21,9 @@
 #include <string.h>
 
 #define RESULTS_FORMAT         "dmlconf-results"
-#define RESULTS_FORMAT_VERSION 1
+#define RESULTS_FORMAT_VERSION 2
+/* The "record" of the completion record. */
+#define END_RECORD "end"
 
 /* ---- encoding ---------------------------------------------------------------- */
 
@@ -103,24 +110,63 @@ static json_t *json_name_or_number(const char *name, long long value)
     return name ? json_string(name) : json_integer(value);
 }
 
+/* The environment's lines as an array of "NAME=VALUE" strings. */
+static json_t *json_environment(const dmlconf_run_info *info)
+{
+    json_t *array = json_array();
+    size_t total = dmlconf_bounded_length(info->environment, sizeof(info->environment));
+
+    for (size_t at = 0; array && at < total;)
+    {
+        const char *line = info->environment + at;
+        const char *end = memchr(line, '\n', total - at);
+        size_t length = end ? (size_t)(end - line) : total - at;
+        if (length > 0 && json_array_append_new(array, dmlconf_json_text(line, length)) != 0)
+        {
+            json_decref(array);
+            return NULL;
+        }
+        at += length + 1;
+    }
+    return array;
+}
+
 json_t *dmlconf_json_run_info(const dmlconf_run_info *info)
 {
     json_t *obj = json_object();
-    bool ok = obj != NULL;
+    json_t *shard = json_object();
+    json_t *corpus = json_object();
+    bool ok = obj && shard && corpus;
     char seed[24];
 
-    if (!obj)
+    if (!ok)
+    {
+        json_decref(obj);
+        json_decref(shard);
+        json_decref(corpus);
         return NULL;
+    }
     snprintf(seed, sizeof(seed), "%llu", (unsigned long long)info->seed);
+    dmlconf_json_put(shard, "index", json_integer(info->shard_index), &ok);
+    dmlconf_json_put(shard, "count", json_integer(info->shard_count ? info->shard_count : 1), &ok);
+    dmlconf_json_put(corpus, "digest", dmlconf_json_text(info->corpus_digest, sizeof(info->corpus_digest)), &ok);
+    dmlconf_json_put(corpus, "cases", dmlconf_json_u64(info->corpus_cases), &ok);
     dmlconf_json_put(obj, "dmlconf_version", dmlconf_json_text(info->dmlconf_version, sizeof(info->dmlconf_version)),
                      &ok);
     dmlconf_json_put(obj, "backend", dmlconf_json_text(info->backend, sizeof(info->backend)), &ok);
     dmlconf_json_put(obj, "adapter", dmlconf_json_text(info->adapter, sizeof(info->adapter)), &ok);
+    dmlconf_json_put(obj, "adapter_requested",
+                     dmlconf_json_text(info->adapter_requested, sizeof(info->adapter_requested)), &ok);
     dmlconf_json_put(obj, "driver", dmlconf_json_text(info->driver, sizeof(info->driver)), &ok);
     dmlconf_json_put(obj, "runtime", dmlconf_json_text(info->runtime, sizeof(info->runtime)), &ok);
     dmlconf_json_put(obj, "software_adapter", json_boolean(info->software_adapter), &ok);
     dmlconf_json_put(obj, "target_level", dmlconf_json_level(info->target_level), &ok);
     dmlconf_json_put(obj, "seed", json_string(seed), &ok);
+    dmlconf_json_put(obj, "shard", shard, &ok);
+    dmlconf_json_put(obj, "corpus", corpus, &ok);
+    dmlconf_json_put(obj, "planned_cases", dmlconf_json_u64(info->planned_cases), &ok);
+    dmlconf_json_put(obj, "environment", json_environment(info), &ok);
+    dmlconf_json_put(obj, "environment_incomplete", json_boolean(info->environment_incomplete), &ok);
     dmlconf_json_put(obj, "command_line", dmlconf_json_text(info->command_line, sizeof(info->command_line)), &ok);
     dmlconf_json_put(obj, "started_utc", dmlconf_json_text(info->started_utc, sizeof(info->started_utc)), &ok);
     dmlconf_json_put(obj, "host", dmlconf_json_text(info->host, sizeof(info->host)), &ok);
@@ -132,7 +178,55 @@ json_t *dmlconf_json_run_info(const dmlconf_run_info *info)
     return obj;
 }
 
-char *dmlconf_results_header_line(const dmlconf_run_info *info)
+json_t *dmlconf_json_load_errors(const dmlconf_load_error *errors, size_t count)
+{
+    json_t *array = json_array();
+
+    for (size_t i = 0; array && i < count; ++i)
+    {
+        json_t *obj = json_object();
+        bool ok = obj != NULL;
+        if (ok)
+        {
+            dmlconf_json_put(obj, "file", errors[i].file ? dmlconf_json_text(errors[i].file, SIZE_MAX) : json_null(),
+                             &ok);
+            dmlconf_json_put(obj, "line", json_integer(errors[i].line), &ok);
+            dmlconf_json_put(obj, "column", json_integer(errors[i].column), &ok);
+            dmlconf_json_put(obj, "message", dmlconf_json_text(errors[i].message, SIZE_MAX), &ok);
+        }
+        if (!ok || json_array_append_new(array, obj) != 0)
+        {
+            if (!ok)
+                json_decref(obj);
+            json_decref(array);
+            return NULL;
+        }
+    }
+    return array;
+}
+
+json_t *dmlconf_json_run_end(const dmlconf_run_end *end)
+{
+    json_t *obj = json_object();
+    const char *name = dmlconf_run_end_name(end->kind);
+    bool ok = obj != NULL;
+
+    if (!obj)
+        return NULL;
+    dmlconf_json_put(obj, "end", json_string(name ? name : "none"), &ok);
+    dmlconf_json_put(obj, "cases", dmlconf_json_u64(end->cases), &ok);
+    dmlconf_json_put(obj, "elapsed_seconds",
+                     end->elapsed_seconds >= 0.0 ? json_real(end->elapsed_seconds) : json_null(), &ok);
+    dmlconf_json_put(obj, "reason", dmlconf_json_text(end->reason, sizeof(end->reason)), &ok);
+    if (!ok)
+    {
+        json_decref(obj);
+        return NULL;
+    }
+    return obj;
+}
+
+char *dmlconf_results_header_line(const dmlconf_run_info *info, const dmlconf_load_error *errors, size_t count)
 {
     json_t *obj = json_object();
     bool ok = obj != NULL;
@@ -143,10 +237,65 @@ char *dmlconf_results_header_line(const dmlconf_run_info *info)
     dmlconf_json_put(obj, "format", json_string(RESULTS_FORMAT), &ok);
     dmlconf_json_put(obj, "format_version", json_integer(RESULTS_FORMAT_VERSION), &ok);
     dmlconf_json_put(obj, "run", dmlconf_json_run_info(info), &ok);
+    dmlconf_json_put(obj, "load_errors", dmlconf_json_load_errors(errors, count), &ok);
     if (ok)
         line = json_dumps(obj, JSON_COMPACT);
     json_decref(obj);
     return line;
+}
+
+char *dmlconf_results_end_line(const dmlconf_run_end *end)
+{
+    json_t *fields = dmlconf_json_run_end(end);
+    json_t *obj = json_object();
+    bool ok = obj && fields;
+    char *line = NULL;
+
+    if (!ok)
+    {
+        json_decref(fields);
+        json_decref(obj);
+        return NULL;
+    }
+    /* "record" first, so that a reader sees at once that this is no case. */
+    dmlconf_json_put(obj, "record", json_string(END_RECORD), &ok);
+    if (ok && json_object_update(obj, fields) != 0)
+        ok = false;
+    json_decref(fields);
+    if (ok)
+        line = json_dumps(obj, JSON_COMPACT);
+    json_decref(obj);
+    return line;
+}
+
+json_t *dmlconf_json_counts(const uint64_t *counts, size_t n)
+{
+    json_t *array = json_array();
+
+    for (size_t i = 0; array && i < n; ++i)
+    {
+        if (json_array_append_new(array, dmlconf_json_u64(counts[i])) != 0)
+        {
+            json_decref(array);
+            return NULL;
+        }
+    }
+    return array;
+}
+
+json_t *dmlconf_json_doubles(const double *values, size_t n)
+{
+    json_t *array = json_array();
+
+    for (size_t i = 0; array && i < n; ++i)
+    {
+        if (json_array_append_new(array, dmlconf_json_double(values[i])) != 0)
+        {
+            json_decref(array);
+            return NULL;
+        }
+    }
+    return array;
 }
 
 static json_t *json_mismatch(dmlconf_data_type type, const dmlconf_mismatch *mismatch)
@@ -223,6 +372,13 @@ static json_t *json_comparison(dmlconf_data_type type, const dmlconf_comparison 
     dmlconf_json_put(obj, "worst", comparison->has_worst ? json_mismatch(type, &comparison->worst) : json_null(), &ok);
     dmlconf_json_put(obj, "samples", samples, &ok);
     dmlconf_json_put(obj, "histogram", histogram, &ok);
+    dmlconf_json_put(obj, "ulp_histogram", dmlconf_json_counts(comparison->ulp_histogram, DMLCONF_ULP_BINS), &ok);
+    dmlconf_json_put(obj, "position_mismatches",
+                     dmlconf_json_counts(comparison->position_mismatches, DMLCONF_POSITION_BINS), &ok);
+    dmlconf_json_put(obj, "position_max_fraction",
+                     dmlconf_json_doubles(comparison->position_max_fraction, DMLCONF_POSITION_BINS), &ok);
+    dmlconf_json_put(obj, "position_max_ulps",
+                     dmlconf_json_doubles(comparison->position_max_ulps, DMLCONF_POSITION_BINS), &ok);
     if (!ok)
     {
         json_decref(obj);
@@ -248,6 +404,8 @@ char *dmlconf_result_to_json(const dmlconf_case_result *result)
     dmlconf_json_put(obj, "dimension_count", json_integer(result->dimension_count), &ok);
     dmlconf_json_put(obj, "min_feature_level", dmlconf_json_level(result->min_feature_level), &ok);
     dmlconf_json_put(obj, "negative", json_boolean(result->negative), &ok);
+    dmlconf_json_put(obj, "exclusive", json_boolean(result->exclusive), &ok);
+    dmlconf_json_put(obj, "direction", json_string(result->decreasing ? "decreasing" : "increasing"), &ok);
     dmlconf_json_put(obj, "status", json_name_or_number(dmlconf_status_name(result->status), (long long)result->status),
                      &ok);
     dmlconf_json_put(obj, "message", dmlconf_json_text(result->message, sizeof(result->message)), &ok);
@@ -497,11 +655,61 @@ static int get_optional_mismatch(const json_t *obj, const char *key, bool *has, 
     return 0;
 }
 
+/* An optional array of exactly n counts in comparison[key]. */
+static int get_counts(const json_t *obj, const char *key, uint64_t *out, size_t n, char *why, size_t why_size)
+{
+    const json_t *array = json_object_get(obj, key);
+
+    if (!array)
+        return 0;
+    if (!json_is_array(array) || json_array_size(array) != n)
+    {
+        dmlconf_set_why(why, why_size, "comparison: '%s' is not an array of %zu counts", key, n);
+        return -1;
+    }
+    for (size_t i = 0; i < n; ++i)
+    {
+        const json_t *bin = json_array_get(array, i);
+        uint64_t value = 0;
+        if (json_is_integer(bin) && json_integer_value(bin) >= 0)
+            value = (uint64_t)json_integer_value(bin);
+        else if (!json_is_string(bin) || !parse_u64(json_string_value(bin), &value))
+        {
+            dmlconf_set_why(why, why_size, "comparison: '%s'[%zu] is not a count", key, i);
+            return -1;
+        }
+        out[i] = value;
+    }
+    return 0;
+}
+
+/* An optional array of exactly n numbers in comparison[key]. */
+static int get_doubles(const json_t *obj, const char *key, double *out, size_t n, char *why, size_t why_size)
+{
+    const json_t *array = json_object_get(obj, key);
+
+    if (!array)
+        return 0;
+    if (!json_is_array(array) || json_array_size(array) != n)
+    {
+        dmlconf_set_why(why, why_size, "comparison: '%s' is not an array of %zu numbers", key, n);
+        return -1;
+    }
+    for (size_t i = 0; i < n; ++i)
+    {
+        if (!double_from_json(json_array_get(array, i), &out[i]))
+        {
+            dmlconf_set_why(why, why_size, "comparison: '%s'[%zu] is not a number", key, i);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static int get_comparison(const json_t *obj, dmlconf_comparison *out, char *why, size_t why_size)
 {
     const char *where = "comparison: ";
     const json_t *samples = json_object_get(obj, "samples");
-    const json_t *histogram = json_object_get(obj, "histogram");
 
     if (!json_is_object(obj))
     {
@@ -535,28 +743,13 @@ static int get_comparison(const json_t *obj, dmlconf_comparison *out, char *why,
         }
         out->sample_count = (uint32_t)count;
     }
-    if (histogram)
-    {
-        if (!json_is_array(histogram) || json_array_size(histogram) != DMLCONF_HISTOGRAM_BINS)
-        {
-            dmlconf_set_why(why, why_size, "comparison: 'histogram' is not an array of %d counts",
-                            DMLCONF_HISTOGRAM_BINS);
-            return -1;
-        }
-        for (size_t i = 0; i < DMLCONF_HISTOGRAM_BINS; ++i)
-        {
-            const json_t *bin = json_array_get(histogram, i);
-            uint64_t value = 0;
-            if (json_is_integer(bin) && json_integer_value(bin) >= 0)
-                value = (uint64_t)json_integer_value(bin);
-            else if (!json_is_string(bin) || !parse_u64(json_string_value(bin), &value))
-            {
-                dmlconf_set_why(why, why_size, "comparison: 'histogram'[%zu] is not a count", i);
-                return -1;
-            }
-            out->histogram[i] = value;
-        }
-    }
+    if (get_counts(obj, "histogram", out->histogram, DMLCONF_HISTOGRAM_BINS, why, why_size) != 0 ||
+        get_counts(obj, "ulp_histogram", out->ulp_histogram, DMLCONF_ULP_BINS, why, why_size) != 0 ||
+        get_counts(obj, "position_mismatches", out->position_mismatches, DMLCONF_POSITION_BINS, why, why_size) != 0 ||
+        get_doubles(obj, "position_max_fraction", out->position_max_fraction, DMLCONF_POSITION_BINS, why, why_size) !=
+            0 ||
+        get_doubles(obj, "position_max_ulps", out->position_max_ulps, DMLCONF_POSITION_BINS, why, why_size) != 0)
+        return -1;
     return 0;
 }
 
@@ -611,28 +804,33 @@ static bool parse_status(const char *name, int *out)
     return true;
 }
 
-int dmlconf_result_from_json(const char *text, size_t length, dmlconf_case_result *out, char *why, size_t why_size)
+static bool parse_direction(const char *name, int *out)
 {
-    json_error_t error;
-    json_t *obj = json_loadb(text, length, 0, &error);
+    if (!strcmp(name, "increasing"))
+        *out = 0;
+    else if (!strcmp(name, "decreasing"))
+        *out = 1;
+    else
+        return false;
+    return true;
+}
+
+/* Decodes a case line already parsed. */
+static int result_from_object(const json_t *obj, dmlconf_case_result *out, char *why, size_t why_size)
+{
     const json_t *comparison;
     int op = 0;
     int type = 0;
     int status = 0;
-    int rc = -1;
+    int direction = 0;
 
     memset(out, 0, sizeof(*out));
     out->backend_seconds = -1.0;
     out->wall_seconds = -1.0;
-    if (!obj)
-    {
-        dmlconf_set_why(why, why_size, "not JSON: %s (column %d)", error.text, error.column);
-        return -1;
-    }
     if (!json_is_object(obj))
     {
         dmlconf_set_why(why, why_size, "not a JSON object");
-        goto fail;
+        return -1;
     }
     if (get_text(obj, "", "id", out->id, sizeof(out->id), true, why, why_size) != 0 ||
         get_text(obj, "", "file", out->file, sizeof(out->file), false, why, why_size) != 0 ||
@@ -642,89 +840,225 @@ int dmlconf_result_from_json(const char *text, size_t length, dmlconf_case_resul
         get_u32(obj, "", "dimension_count", &out->dimension_count, why, why_size) != 0 ||
         get_level(obj, "", "min_feature_level", &out->min_feature_level, why, why_size) != 0 ||
         get_bool(obj, "", "negative", &out->negative, why, why_size) != 0 ||
+        get_bool(obj, "", "exclusive", &out->exclusive, why, why_size) != 0 ||
+        get_enum(obj, "direction", false, &direction, parse_direction, why, why_size) != 0 ||
         get_enum(obj, "status", true, &status, parse_status, why, why_size) != 0 ||
         get_text(obj, "", "message", out->message, sizeof(out->message), false, why, why_size) != 0 ||
         get_u32(obj, "", "attempts", &out->attempts, why, why_size) != 0 ||
         get_double(obj, "", "backend_seconds", &out->backend_seconds, why, why_size) != 0 ||
         get_double(obj, "", "wall_seconds", &out->wall_seconds, why, why_size) != 0 ||
         get_text(obj, "", "repro_path", out->repro_path, sizeof(out->repro_path), false, why, why_size) != 0)
-        goto fail;
+        return -1;
+    if (direction > 1)
+    {
+        dmlconf_set_why(why, why_size, "'direction' has an unknown value");
+        return -1;
+    }
     out->op = (dmlconf_operator)op;
     out->data_type = (dmlconf_data_type)type;
     out->status = (dmlconf_status)status;
+    out->decreasing = direction == 1;
     comparison = json_object_get(obj, "comparison");
     if (comparison && get_comparison(comparison, &out->comparison, why, why_size) != 0)
-        goto fail;
-    rc = 0;
-fail:
+        return -1;
+    return 0;
+}
+
+int dmlconf_result_from_json(const char *text, size_t length, dmlconf_case_result *out, char *why, size_t why_size)
+{
+    json_error_t error;
+    json_t *obj = json_loadb(text, length, 0, &error);
+    int rc;
+
+    if (!obj)
+    {
+        memset(out, 0, sizeof(*out));
+        dmlconf_set_why(why, why_size, "not JSON: %s (column %d)", error.text, error.column);
+        return -1;
+    }
+    rc = result_from_object(obj, out, why, why_size);
     json_decref(obj);
     return rc;
+}
+
+/* The environment array back into "NAME=VALUE" lines. */
+static int get_environment(const json_t *obj, dmlconf_run_info *info, char *why, size_t why_size)
+{
+    const json_t *array = json_object_get(obj, "environment");
+    size_t used = 0;
+
+    if (!array)
+        return 0;
+    if (!json_is_array(array))
+    {
+        dmlconf_set_why(why, why_size, "run: 'environment' is not an array of strings");
+        return -1;
+    }
+    for (size_t i = 0; i < json_array_size(array); ++i)
+    {
+        const json_t *entry = json_array_get(array, i);
+        const char *text = json_string_value(entry);
+        size_t length = text ? strlen(text) : 0;
+        if (!json_is_string(entry) || strpbrk(text, "\n\r"))
+        {
+            dmlconf_set_why(why, why_size, "run: 'environment'[%zu] is not one line of text", i);
+            return -1;
+        }
+        if ((used ? 1 : 0) + length + 1 > sizeof(info->environment) - used)
+        {
+            info->environment_incomplete = true;
+            continue;
+        }
+        snprintf(info->environment + used, sizeof(info->environment) - used, "%s%s", used ? "\n" : "", text);
+        used += (used ? 1 : 0) + length;
+    }
+    return 0;
 }
 
 static int read_run_info(const json_t *obj, dmlconf_run_info *info, char *why, size_t why_size)
 {
     const char *where = "run: ";
+    const json_t *shard;
+    const json_t *corpus;
     uint64_t seed = 0;
 
     memset(info, 0, sizeof(*info));
+    info->shard_count = 1;
     if (!json_is_object(obj))
     {
         dmlconf_set_why(why, why_size, "'run' is not an object");
+        return -1;
+    }
+    shard = json_object_get(obj, "shard");
+    corpus = json_object_get(obj, "corpus");
+    if ((shard && !json_is_object(shard)) || (corpus && !json_is_object(corpus)))
+    {
+        dmlconf_set_why(why, why_size, "run: '%s' is not an object",
+                        shard && !json_is_object(shard) ? "shard" : "corpus");
         return -1;
     }
     if (get_text(obj, where, "dmlconf_version", info->dmlconf_version, sizeof(info->dmlconf_version), false, why,
                  why_size) != 0 ||
         get_text(obj, where, "backend", info->backend, sizeof(info->backend), false, why, why_size) != 0 ||
         get_text(obj, where, "adapter", info->adapter, sizeof(info->adapter), false, why, why_size) != 0 ||
+        get_text(obj, where, "adapter_requested", info->adapter_requested, sizeof(info->adapter_requested), false, why,
+                 why_size) != 0 ||
         get_text(obj, where, "driver", info->driver, sizeof(info->driver), false, why, why_size) != 0 ||
         get_text(obj, where, "runtime", info->runtime, sizeof(info->runtime), false, why, why_size) != 0 ||
         get_bool(obj, where, "software_adapter", &info->software_adapter, why, why_size) != 0 ||
         get_level(obj, where, "target_level", &info->target_level, why, why_size) != 0 ||
         get_u64(obj, where, "seed", &seed, why, why_size) != 0 ||
+        (shard && (get_u32(shard, "run.shard: ", "index", &info->shard_index, why, why_size) != 0 ||
+                   get_u32(shard, "run.shard: ", "count", &info->shard_count, why, why_size) != 0)) ||
+        (corpus && (get_text(corpus, "run.corpus: ", "digest", info->corpus_digest, sizeof(info->corpus_digest), false,
+                             why, why_size) != 0 ||
+                    get_u64(corpus, "run.corpus: ", "cases", &info->corpus_cases, why, why_size) != 0)) ||
+        get_u64(obj, where, "planned_cases", &info->planned_cases, why, why_size) != 0 ||
+        get_environment(obj, info, why, why_size) != 0 ||
+        get_bool(obj, where, "environment_incomplete", &info->environment_incomplete, why, why_size) != 0 ||
         get_text(obj, where, "command_line", info->command_line, sizeof(info->command_line), false, why, why_size) !=
             0 ||
         get_text(obj, where, "started_utc", info->started_utc, sizeof(info->started_utc), false, why, why_size) != 0 ||
         get_text(obj, where, "host", info->host, sizeof(info->host), false, why, why_size) != 0)
         return -1;
+    if (info->shard_count == 0 || info->shard_index >= info->shard_count)
+    {
+        dmlconf_set_why(why, why_size, "run: shard %u of %u does not exist", (unsigned)info->shard_index,
+                        (unsigned)info->shard_count);
+        return -1;
+    }
     info->seed = seed;
     return 0;
 }
 
-static int read_header(const char *text, size_t length, dmlconf_run_info *info, char *why, size_t why_size)
+static int read_load_errors(const json_t *array, dmlconf_load_error_list *list, char *why, size_t why_size)
 {
-    json_error_t error;
-    json_t *obj = json_loadb(text, length, 0, &error);
-    const json_t *format;
-    const json_t *version;
-    dmlconf_run_info scratch;
-    int rc = -1;
-
-    if (!obj)
+    if (!array)
+        return 0;
+    if (!json_is_array(array))
     {
-        dmlconf_set_why(why, why_size, "the header is not JSON: %s", error.text);
+        dmlconf_set_why(why, why_size, "'load_errors' is not an array");
         return -1;
     }
-    format = json_object_get(obj, "format");
-    version = json_object_get(obj, "format_version");
+    for (size_t i = 0; i < json_array_size(array); ++i)
+    {
+        const json_t *entry = json_array_get(array, i);
+        const json_t *file = json_object_get(entry, "file");
+        const json_t *message = json_object_get(entry, "message");
+        uint32_t line = 0;
+        uint32_t column = 0;
+        if (!json_is_object(entry) || (file && !json_is_null(file) && !json_is_string(file)) ||
+            !json_is_string(message) || get_u32(entry, "load_errors: ", "line", &line, why, why_size) != 0 ||
+            get_u32(entry, "load_errors: ", "column", &column, why, why_size) != 0)
+        {
+            dmlconf_set_why(why, why_size, "'load_errors'[%zu] is not {file, line, column, message}", i);
+            return -1;
+        }
+        if (dmlconf_load_error_list_add(list, json_is_string(file) ? json_string_value(file) : NULL, line, column,
+                                        json_string_value(message)) != 0)
+        {
+            dmlconf_set_why(why, why_size, "out of memory");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int read_header(const json_t *obj, dmlconf_results_file *out, char *why, size_t why_size)
+{
+    const json_t *format = json_object_get(obj, "format");
+    const json_t *version = json_object_get(obj, "format_version");
+
     if (!json_is_string(format) || strcmp(json_string_value(format), RESULTS_FORMAT) != 0)
     {
         dmlconf_set_why(why, why_size, "not a dmlconf results file (the header's 'format' is not \"%s\")",
                         RESULTS_FORMAT);
-        goto fail;
+        return -1;
     }
     if (!json_is_integer(version) || json_integer_value(version) < 1 ||
         json_integer_value(version) > RESULTS_FORMAT_VERSION)
     {
-        dmlconf_set_why(why, why_size, "format_version is not %d (written by another dmlconf version?)",
+        dmlconf_set_why(why, why_size, "format_version is not 1 to %d (written by a newer dmlconf?)",
                         RESULTS_FORMAT_VERSION);
-        goto fail;
+        return -1;
     }
-    if (read_run_info(json_object_get(obj, "run"), info ? info : &scratch, why, why_size) != 0)
-        goto fail;
-    rc = 0;
-fail:
-    json_decref(obj);
-    return rc;
+    if (read_run_info(json_object_get(obj, "run"), &out->info, why, why_size) != 0 ||
+        read_load_errors(json_object_get(obj, "load_errors"), &out->load_errors, why, why_size) != 0)
+        return -1;
+    return 0;
+}
+
+/* Whether a parsed line is the completion record. */
+static bool is_end_record(const json_t *obj)
+{
+    const json_t *record = json_object_get(obj, "record");
+    return json_is_string(record) && !strcmp(json_string_value(record), END_RECORD);
+}
+
+static int read_end(const json_t *obj, dmlconf_run_end *end, char *why, size_t why_size)
+{
+    const json_t *kind = json_object_get(obj, "end");
+    const json_t *elapsed = json_object_get(obj, "elapsed_seconds");
+    dmlconf_run_end_kind value;
+
+    memset(end, 0, sizeof(*end));
+    end->elapsed_seconds = -1.0;
+    if (!json_is_string(kind) || !dmlconf_run_end_from_name(json_string_value(kind), &value) ||
+        value == DMLCONF_END_NONE)
+    {
+        dmlconf_set_why(why, why_size, "the completion record's 'end' is not finished, interrupted or partial");
+        return -1;
+    }
+    end->kind = value;
+    if (get_u64(obj, "completion record: ", "cases", &end->cases, why, why_size) != 0 ||
+        get_text(obj, "completion record: ", "reason", end->reason, sizeof(end->reason), false, why, why_size) != 0)
+        return -1;
+    if (elapsed && !json_is_null(elapsed) && !double_from_json(elapsed, &end->elapsed_seconds))
+    {
+        dmlconf_set_why(why, why_size, "the completion record's 'elapsed_seconds' is not a number");
+        return -1;
+    }
+    return 0;
 }
 
 /* Reads one line into a growing buffer, without its newline (and a CR
@@ -781,21 +1115,22 @@ static bool blank(const char *text, size_t length)
     return true;
 }
 
-int dmlconf_results_read_jsonl(const char *path, dmlconf_run_info *info, dmlconf_result_list *results, size_t *warnings,
-                               char *why, size_t why_size)
+int dmlconf_results_file_read(const char *path, dmlconf_results_file *out, char *why, size_t why_size)
 {
     FILE *file = fopen(path, "rb");
     char *buffer = NULL;
     size_t capacity = 0;
     size_t length = 0;
     size_t line_number = 0;
+    size_t end_line = 0;
     bool have_header = false;
     dmlconf_case_result *result = NULL;
-    char reason[384];
+    char reason[384] = "";
     int rc = -1;
 
-    if (warnings)
-        *warnings = 0;
+    memset(out, 0, sizeof(*out));
+    out->end.kind = DMLCONF_END_NONE;
+    out->end.elapsed_seconds = -1.0;
     if (!file)
     {
         dmlconf_set_why(why, why_size, "%s: cannot open: %s", path, strerror(errno));
@@ -810,7 +1145,10 @@ int dmlconf_results_read_jsonl(const char *path, dmlconf_run_info *info, dmlconf
     for (;;)
     {
         bool newline;
+        json_error_t error;
+        json_t *obj;
         int got = read_line(file, &buffer, &capacity, &length, &newline);
+        int status;
 
         if (got < 0)
         {
@@ -822,29 +1160,56 @@ int dmlconf_results_read_jsonl(const char *path, dmlconf_run_info *info, dmlconf
         ++line_number;
         if (blank(buffer, length))
             continue;
-        if (!have_header)
+        obj = json_loadb(buffer, length, 0, &error);
+        if (!obj && !newline && have_header)
         {
-            if (read_header(buffer, length, info, reason, sizeof(reason)) != 0)
-            {
-                dmlconf_set_why(why, why_size, "%s:%zu: %s", path, line_number, reason);
-                goto fail;
-            }
-            have_header = true;
-            continue;
+            /* The last line of a run that died while writing it. */
+            ++out->dropped_lines;
+            break;
         }
-        if (dmlconf_result_from_json(buffer, length, result, reason, sizeof(reason)) != 0)
+        if (!obj)
         {
-            if (!newline)
-            {
-                /* The last line of a run that died while writing it. */
-                if (warnings)
-                    ++*warnings;
-                break;
-            }
+            dmlconf_set_why(why, why_size, "%s:%zu: not JSON: %s (column %d)", path, line_number, error.text,
+                            error.column);
+            goto fail;
+        }
+        if (end_line)
+            status = -2;
+        else if (!have_header)
+            status = read_header(obj, out, reason, sizeof(reason));
+        else if (is_end_record(obj))
+            status = read_end(obj, &out->end, reason, sizeof(reason));
+        else
+            status = result_from_object(obj, result, reason, sizeof(reason));
+        json_decref(obj);
+        if (status == -2)
+        {
+            dmlconf_set_why(why, why_size, "%s:%zu: a line after the completion record (line %zu)", path, line_number,
+                            end_line);
+            goto fail;
+        }
+        if (status != 0)
+        {
             dmlconf_set_why(why, why_size, "%s:%zu: %s", path, line_number, reason);
             goto fail;
         }
-        if (dmlconf_result_list_append(results, result) != 0)
+        if (!have_header)
+        {
+            have_header = true;
+            continue;
+        }
+        if (out->end.kind != DMLCONF_END_NONE)
+        {
+            end_line = line_number;
+            if (out->end.cases != out->results.count)
+            {
+                dmlconf_set_why(why, why_size, "%s:%zu: the completion record counts %llu cases, the file has %zu",
+                                path, line_number, (unsigned long long)out->end.cases, out->results.count);
+                goto fail;
+            }
+            continue;
+        }
+        if (dmlconf_result_list_append(&out->results, result) != 0)
         {
             dmlconf_set_why(why, why_size, "%s:%zu: out of memory", path, line_number);
             goto fail;
@@ -861,4 +1226,13 @@ fail:
     free(buffer);
     fclose(file);
     return rc;
+}
+
+void dmlconf_results_file_free(dmlconf_results_file *file)
+{
+    if (!file)
+        return;
+    dmlconf_result_list_free(&file->results);
+    dmlconf_load_error_list_free(&file->load_errors);
+    memset(file, 0, sizeof(*file));
 }

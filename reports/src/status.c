@@ -1,7 +1,9 @@
 /*
- * Names of the result statuses: the stable tokens of results.jsonl, the
- * baselines and the reports.
+ * Names of the result statuses, of the run verdicts and of the ways a run
+ * ends: the stable tokens of results.jsonl, summary.json, the baselines and
+ * the reports.
  */
+#include <dmlconf/reports.h>
 #include <dmlconf/result.h>
 
 #include <stddef.h>
@@ -74,6 +76,51 @@ bool dmlconf_status_is_failure(dmlconf_status status)
     case DMLCONF_STATUS_FLAKE:
     case DMLCONF_STATUS_COUNT:
         break;
+    }
+    return false;
+}
+
+/* Indexed by dmlconf_run_status. */
+static const char *const run_status_names[DMLCONF_RUN_STATUS_COUNT] = {
+    [DMLCONF_RUN_CONFORMANT] = "conformant",
+    [DMLCONF_RUN_NOT_CONFORMANT] = "not-conformant",
+    [DMLCONF_RUN_INCOMPLETE] = "incomplete",
+    [DMLCONF_RUN_INTERRUPTED] = "interrupted",
+};
+
+const char *dmlconf_run_status_name(dmlconf_run_status status)
+{
+    if ((unsigned)status >= (unsigned)DMLCONF_RUN_STATUS_COUNT)
+        return NULL;
+    return run_status_names[status];
+}
+
+/* Indexed by dmlconf_run_end_kind. */
+static const char *const run_end_names[DMLCONF_END_KIND_COUNT] = {
+    [DMLCONF_END_NONE] = "none",
+    [DMLCONF_END_FINISHED] = "finished",
+    [DMLCONF_END_INTERRUPTED] = "interrupted",
+    [DMLCONF_END_PARTIAL] = "partial",
+};
+
+const char *dmlconf_run_end_name(dmlconf_run_end_kind kind)
+{
+    if ((unsigned)kind >= (unsigned)DMLCONF_END_KIND_COUNT)
+        return NULL;
+    return run_end_names[kind];
+}
+
+bool dmlconf_run_end_from_name(const char *name, dmlconf_run_end_kind *kind)
+{
+    if (!name)
+        return false;
+    for (unsigned i = 0; i < (unsigned)DMLCONF_END_KIND_COUNT; ++i)
+    {
+        if (name_equal(name, run_end_names[i]))
+        {
+            *kind = (dmlconf_run_end_kind)i;
+            return true;
+        }
     }
     return false;
 }

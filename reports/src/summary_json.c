@@ -1,14 +1,15 @@
 /*
- * summary.json: the run in one object for machines: run info, counts per
- * status, the per-feature-level matrix, the verdict, the error/tolerance
- * histogram and the failing ids.
+ * summary.json: the run in one object for machines: run info, the verdict
+ * and how complete the run is, counts per status, the per-feature-level
+ * matrix, the error/tolerance and ULP histograms, the times, the case files
+ * that did not load, the failure groups and the failing ids.
  */
 #include "report_internal.h"
 
 #include <stdlib.h>
 
 #define SUMMARY_FORMAT         "dmlconf-summary"
-#define SUMMARY_FORMAT_VERSION 1
+#define SUMMARY_FORMAT_VERSION 2
 
 static json_t *json_cell(const dmlconf_matrix_cell *cell)
 {
@@ -107,6 +108,7 @@ static json_t *json_verdict(const dmlconf_matrix *matrix)
     if (!obj)
         return NULL;
     dmlconf_matrix_verdict(matrix, &verdict);
+    dmlconf_json_put(obj, "status", json_string(dmlconf_run_status_name(verdict.status)), &ok);
     dmlconf_json_put(obj, "conformant", json_boolean(verdict.conformant), &ok);
     dmlconf_json_put(obj, "level", dmlconf_json_level(verdict.level), &ok);
     dmlconf_json_put(obj, "target_level", dmlconf_json_level(verdict.target_level), &ok);
@@ -175,17 +177,137 @@ static json_t *json_histogram(const dmlconf_matrix *matrix)
     return obj;
 }
 
-int dmlconf_write_summary_json(FILE *out, const dmlconf_run_info *info, const dmlconf_case_result *results,
-                               size_t count, const dmlconf_matrix *matrix, char *why, size_t why_size)
+static json_t *json_completion(const dmlconf_report_input *in)
 {
+    json_t *obj = dmlconf_json_run_end(in->end);
+    bool ok = obj != NULL;
+
+    if (!obj)
+        return NULL;
+    dmlconf_json_put(obj, "planned_cases", dmlconf_json_u64(in->info->planned_cases), &ok);
+    dmlconf_json_put(obj, "recorded_cases", dmlconf_json_u64(in->count), &ok);
+    dmlconf_json_put(obj, "load_errors", dmlconf_json_u64(in->load_error_count), &ok);
+    if (!ok)
+    {
+        json_decref(obj);
+        return NULL;
+    }
+    return obj;
+}
+
+static json_t *json_times(const dmlconf_report_input *in)
+{
+    const dmlconf_matrix *matrix = in->matrix;
+    json_t *obj = json_object();
+    bool ok = obj != NULL;
+
+    if (!obj)
+        return NULL;
+    dmlconf_json_put(obj, "note",
+                     json_string("sums of each case's own times; the workers run in parallel, so the sums may exceed "
+                                 "the run's elapsed time"),
+                     &ok);
+    dmlconf_json_put(obj, "case_wall_seconds", dmlconf_json_double(matrix->wall_seconds), &ok);
+    dmlconf_json_put(obj, "case_device_seconds", dmlconf_json_double(matrix->device_seconds), &ok);
+    dmlconf_json_put(obj, "cases_with_device_time", dmlconf_json_u64(matrix->device_timed), &ok);
+    dmlconf_json_put(obj, "elapsed_seconds",
+                     in->end->elapsed_seconds >= 0.0 ? json_real(in->end->elapsed_seconds) : json_null(), &ok);
+    if (!ok)
+    {
+        json_decref(obj);
+        return NULL;
+    }
+    return obj;
+}
+
+static json_t *json_ulp_histogram(const dmlconf_matrix *matrix)
+{
+    json_t *obj = json_object();
+    bool ok = obj != NULL;
+
+    if (!obj)
+        return NULL;
+    dmlconf_json_put(obj, "bins",
+                     json_string("bin 0: exact; bin k: [2^(k-1), 2^k) ulps (bin 1 also below 1 ulp); the last bin: "
+                                 "2^22 ulps or more, or infinite"),
+                     &ok);
+    dmlconf_json_put(obj, "counts", dmlconf_json_counts(matrix->ulp_histogram, DMLCONF_ULP_BINS), &ok);
+    if (!ok)
+    {
+        json_decref(obj);
+        return NULL;
+    }
+    return obj;
+}
+
+/* One failure group: its key, its size and its ids (worst first). */
+static json_t *json_group(const dmlconf_report_input *in, const dmlconf_failure_group *group)
+{
+    const char *op = dmlconf_operator_name(group->op);
+    const char *type = dmlconf_data_type_name(group->data_type);
+    json_t *obj = json_object();
+    json_t *ids = json_array();
+    bool ok = obj && ids;
+
+    if (!ok)
+    {
+        json_decref(obj);
+        json_decref(ids);
+        return NULL;
+    }
+    for (size_t i = 0; i < group->count; ++i)
+    {
+        const dmlconf_case_result *result = &in->results[group->members[i]];
+        if (json_array_append_new(ids, dmlconf_json_text(result->id, sizeof(result->id))) != 0)
+            ok = false;
+    }
+    dmlconf_json_put(obj, "cause", json_string(dmlconf_failure_cause_token(group->cause)), &ok);
+    dmlconf_json_put(obj, "cause_text", json_string(dmlconf_failure_cause_text(group->cause)), &ok);
+    dmlconf_json_put(obj, "op", op ? json_string(op) : json_integer((json_int_t)group->op), &ok);
+    dmlconf_json_put(obj, "dtype", type ? json_string(type) : json_integer((json_int_t)group->data_type), &ok);
+    dmlconf_json_put(obj, "exclusive", json_boolean(group->exclusive), &ok);
+    dmlconf_json_put(obj, "direction", json_string(group->decreasing ? "decreasing" : "increasing"), &ok);
+    dmlconf_json_put(obj, "cases", dmlconf_json_u64(group->count), &ok);
+    dmlconf_json_put(obj, "mismatches", dmlconf_json_u64(group->mismatches), &ok);
+    dmlconf_json_put(obj, "max_error_ulps", dmlconf_json_double(group->max_error_ulps), &ok);
+    dmlconf_json_put(obj, "max_tolerance_fraction", dmlconf_json_double(group->max_tolerance_fraction), &ok);
+    dmlconf_json_put(obj, "ids", ids, &ok);
+    if (!ok)
+    {
+        json_decref(obj);
+        return NULL;
+    }
+    return obj;
+}
+
+static json_t *json_groups(const dmlconf_report_input *in, const dmlconf_failure_groups *groups)
+{
+    json_t *array = json_array();
+
+    for (size_t i = 0; array && i < groups->count; ++i)
+    {
+        json_t *group = json_group(in, &groups->items[i]);
+        if (!group || json_array_append_new(array, group) != 0)
+        {
+            json_decref(array);
+            return NULL;
+        }
+    }
+    return array;
+}
+
+int dmlconf_write_summary_json(FILE *out, const dmlconf_report_input *in, char *why, size_t why_size)
+{
+    const dmlconf_matrix *matrix = in->matrix;
     json_t *root = json_object();
     json_t *failing = json_array();
     bool ok = root && failing;
     size_t n = 0;
-    size_t *order = dmlconf_select_sorted(results, count, dmlconf_result_is_failing, &n);
+    size_t *order = dmlconf_select_sorted(in->results, in->count, dmlconf_result_is_failing, &n);
+    dmlconf_failure_groups groups;
     int rc = -1;
 
-    if (!ok || n == SIZE_MAX)
+    if (dmlconf_failure_groups_build(in->results, in->count, &groups) != 0 || !ok || n == SIZE_MAX)
     {
         json_decref(failing);
         dmlconf_set_why(why, why_size, "out of memory");
@@ -193,18 +315,22 @@ int dmlconf_write_summary_json(FILE *out, const dmlconf_run_info *info, const dm
     }
     for (size_t i = 0; i < n; ++i)
     {
-        const dmlconf_case_result *result = &results[order[i]];
+        const dmlconf_case_result *result = &in->results[order[i]];
         if (json_array_append_new(failing, dmlconf_json_text(result->id, sizeof(result->id))) != 0)
             ok = false;
     }
     dmlconf_json_put(root, "format", json_string(SUMMARY_FORMAT), &ok);
     dmlconf_json_put(root, "format_version", json_integer(SUMMARY_FORMAT_VERSION), &ok);
-    dmlconf_json_put(root, "run", dmlconf_json_run_info(info), &ok);
+    dmlconf_json_put(root, "run", dmlconf_json_run_info(in->info), &ok);
     dmlconf_json_put(root, "verdict", json_verdict(matrix), &ok);
+    dmlconf_json_put(root, "completion", json_completion(in), &ok);
     dmlconf_json_put(root, "counts", json_counts(matrix), &ok);
-    dmlconf_json_put(root, "wall_seconds", dmlconf_json_double(matrix->wall_seconds), &ok);
+    dmlconf_json_put(root, "times", json_times(in), &ok);
     dmlconf_json_put(root, "matrix", json_matrix(matrix), &ok);
     dmlconf_json_put(root, "histogram", json_histogram(matrix), &ok);
+    dmlconf_json_put(root, "ulp_histogram", json_ulp_histogram(matrix), &ok);
+    dmlconf_json_put(root, "load_errors", dmlconf_json_load_errors(in->load_errors, in->load_error_count), &ok);
+    dmlconf_json_put(root, "failure_groups", json_groups(in, &groups), &ok);
     dmlconf_json_put(root, "failing_ids", failing, &ok);
     if (!ok)
     {
@@ -218,6 +344,7 @@ int dmlconf_write_summary_json(FILE *out, const dmlconf_run_info *info, const dm
     }
     rc = 0;
 fail:
+    dmlconf_failure_groups_free(&groups);
     free(order);
     json_decref(root);
     return rc;

@@ -46,7 +46,8 @@ static const char run_usage[] =
     "                            this process, without crash isolation)\n"
     "      --baseline DIR        known failures, flakes and skips (failures.txt, flakes.txt,\n"
     "                            skips.txt); a listed failure that passes fails the run\n"
-    "  -o, --report-dir DIR      where the reports go (default: dmlconf-results)\n"
+    "  -o, --report-dir DIR      where the reports go (default: dmlconf-results); checked\n"
+    "                            and locked before any case runs\n"
     "      --seed N              mix N into every generated input (default 0: the\n"
     "                            corpus' own data)\n"
     "      --timeout SECONDS     per case, and per batch of small cases (default 120; 0:\n"
@@ -57,8 +58,9 @@ static const char run_usage[] =
     "  -h, --help                this help\n"
     "\n"
     "exit status: 0 when every required case passed (or matched the baseline), 1 when a\n"
-    "case failed, errored, crashed or timed out, or a baseline failure passed, 2 on a\n"
-    "usage error or an invalid case file.\n";
+    "case failed, errored, crashed or timed out, a baseline failure passed or cases are\n"
+    "missing, 2 on a usage error, an invalid case file, or a report folder that cannot be\n"
+    "written or that another run is using.\n";
 
 typedef struct run_state
 {
@@ -67,6 +69,7 @@ typedef struct run_state
     bool have_baseline;
     dmlconf_report_set *reports;
     dmlconf_run_info info;
+    dmlconf_load_error_list load_errors;
     bool report_error;
     char report_why[256];
     size_t total, done;
@@ -93,6 +96,81 @@ static void print_progress(run_state *state, bool final)
     fflush(stderr);
 }
 
+#ifdef _WIN32
+static char **process_environment(void)
+{
+    return _environ;
+}
+#else
+extern char **environ;
+static char **process_environment(void)
+{
+    return environ;
+}
+#endif
+
+/* Whether an environment variable can change what a run on `backend` does:
+ * dmlconf's own (not the test harness's), and those of the layers under the
+ * backend. A backend that reads others adds its prefixes here. */
+static bool affects_run(const char *entry, const char *backend)
+{
+    static const char *const d3d12_prefixes[] = {"VKD3D_", "VK_", "MESA_", "LP_", "RADV_", "__GL"};
+    if (!strncmp(entry, "DMLCONF_", 8))
+        return strncmp(entry, "DMLCONF_TEST_", 13) != 0;
+    if (strcmp(backend, "d3d12") != 0)
+        return false;
+    for (size_t i = 0; i < sizeof(d3d12_prefixes) / sizeof(d3d12_prefixes[0]); ++i)
+    {
+        if (!strncmp(entry, d3d12_prefixes[i], strlen(d3d12_prefixes[i])))
+            return true;
+    }
+    return false;
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Records the environment variables that affect the run, sorted by name (so
+ * that shards of one run record the same). */
+static void record_environment(dmlconf_run_info *info)
+{
+    char **environment = process_environment();
+    size_t count = 0;
+    for (size_t i = 0; environment && environment[i]; ++i)
+        count += affects_run(environment[i], info->backend);
+    if (!count)
+        return;
+    const char **chosen = malloc(count * sizeof(*chosen));
+    if (!chosen)
+    {
+        info->environment_incomplete = true;
+        return;
+    }
+    count = 0;
+    for (size_t i = 0; environment[i]; ++i)
+    {
+        if (affects_run(environment[i], info->backend))
+            chosen[count++] = environment[i];
+    }
+    qsort(chosen, count, sizeof(*chosen), compare_strings);
+    for (size_t i = 0; i < count; ++i)
+    {
+        const char *equals = strchr(chosen[i], '=');
+        char name[256];
+        if (!equals || (size_t)(equals - chosen[i]) >= sizeof(name))
+        {
+            info->environment_incomplete = true;
+            continue;
+        }
+        memcpy(name, chosen[i], (size_t)(equals - chosen[i]));
+        name[equals - chosen[i]] = '\0';
+        dmlconf_run_info_add_environment(info, name, equals + 1);
+    }
+    free(chosen);
+}
+
 static void on_info(void *context, const dmlconf_backend_info *backend, dmlconf_feature_level level)
 {
     run_state *state = context;
@@ -103,8 +181,12 @@ static void on_info(void *context, const dmlconf_backend_info *backend, dmlconf_
     snprintf(info->runtime, sizeof(info->runtime), "%s", backend->runtime);
     info->software_adapter = backend->software;
     info->target_level = level;
-    if (dmlconf_reports_open(state->report_dir, info, &state->reports, state->report_why, sizeof(state->report_why)))
+    record_environment(info);
+    if (dmlconf_reports_begin(state->reports, info, &state->load_errors) && !state->report_error)
+    {
         state->report_error = true;
+        snprintf(state->report_why, sizeof(state->report_why), "%s", dmlconf_reports_error(state->reports));
+    }
 }
 
 /* Where a case ran: the baseline's say on its status, and its line for
@@ -120,7 +202,7 @@ static char *on_finish(void *context, dmlconf_case_result *result)
 /* Records one finished result: stream it and count it. */
 static void record(run_state *state, const dmlconf_case_result *result, const char *encoded)
 {
-    if (state->reports && dmlconf_reports_add_encoded(state->reports, result, encoded) && !state->report_error)
+    if (dmlconf_reports_add_encoded(state->reports, result, encoded) && !state->report_error)
     {
         state->report_error = true;
         snprintf(state->report_why, sizeof(state->report_why), "%s", dmlconf_reports_error(state->reports));
@@ -138,12 +220,28 @@ static void on_result(void *context, size_t case_index, const dmlconf_case_resul
     record(context, result, encoded);
 }
 
-static void fill_run_info(run_state *state, int argc, char **argv, uint64_t seed)
+/* What the run is, before the backend says what it runs on. */
+typedef struct run_identity
+{
+    const char *adapter_requested; /* NULL: the backend chose */
+    uint32_t shard_index, shard_count;
+    const char *corpus_digest;
+    uint64_t corpus_cases, planned_cases;
+} run_identity;
+
+static void fill_run_info(run_state *state, int argc, char **argv, uint64_t seed, const run_identity *identity)
 {
     dmlconf_run_info *info = &state->info;
     memset(info, 0, sizeof(*info));
     snprintf(info->dmlconf_version, sizeof(info->dmlconf_version), "%s", DMLCONF_VERSION);
     info->seed = seed;
+    snprintf(info->adapter_requested, sizeof(info->adapter_requested), "%s",
+             identity->adapter_requested ? identity->adapter_requested : "");
+    info->shard_index = identity->shard_index;
+    info->shard_count = identity->shard_count;
+    snprintf(info->corpus_digest, sizeof(info->corpus_digest), "%s", identity->corpus_digest);
+    info->corpus_cases = identity->corpus_cases;
+    info->planned_cases = identity->planned_cases;
     size_t used = 0;
     for (int i = 0; i < argc && used < sizeof(info->command_line); ++i)
         used += (size_t)snprintf(info->command_line + used, sizeof(info->command_line) - used, "%s%s", i ? " " : "",
@@ -474,8 +572,24 @@ int command_run(int argc, char **argv)
         state.have_baseline = true;
     }
 
+    /* The report folder is taken before anything runs: a folder that cannot
+     * be written, or that another run is writing, stops this run now. */
+    {
+        char why[512];
+        if (dmlconf_reports_open(state.report_dir, &state.reports, why, sizeof(why)))
+        {
+            fprintf(stderr, "dmlconf run: reports: %s\n", why);
+            goto done;
+        }
+    }
+
     dmlconf_case_corpus corpus;
     size_t load_errors = runner_load_corpus(&corpus, argv + optind, (size_t)(argc - optind));
+    if (runner_corpus_load_errors(&corpus, &state.load_errors))
+    {
+        dmlconf_case_corpus_free(&corpus);
+        goto oom;
+    }
     size_t all_count = 0;
     const dmlconf_case **all = runner_corpus_cases(&corpus, &all_count);
     const dmlconf_case **selected = malloc((all_count ? all_count : 1) * sizeof(*selected));
@@ -529,7 +643,10 @@ int command_run(int argc, char **argv)
         goto finish;
     }
 
-    fill_run_info(&state, argc + 1, argv - 1, seed);
+    char digest[24];
+    runner_corpus_digest(&corpus, &filter, digest, sizeof(digest));
+    run_identity identity = {adapter, shard_index, shard_count, digest, matched, selected_count};
+    fill_run_info(&state, argc + 1, argv - 1, seed, &identity);
     state.seed = seed;
     state.total = selected_count;
     state.progress = !quiet && dmlconf_stream_is_terminal(stderr);
@@ -584,6 +701,10 @@ int command_run(int argc, char **argv)
     {
         fprintf(stderr, "dmlconf run: %s\n", why);
         exit_code = EXIT_FAILED;
+        /* Results already streamed still get their reports, which say the
+         * run is incomplete. */
+        if (dmlconf_reports_begun(state.reports))
+            dmlconf_reports_finish(state.reports);
         goto finish;
     }
     /* Baseline skips, recorded after the run so the stream stays in order of
@@ -599,7 +720,7 @@ int command_run(int argc, char **argv)
     }
     if (state.progress)
         print_progress(&state, true);
-    if (state.reports && dmlconf_reports_finish(state.reports) && !state.report_error)
+    if (dmlconf_reports_begun(state.reports) && dmlconf_reports_finish(state.reports) && !state.report_error)
     {
         state.report_error = true;
         snprintf(state.report_why, sizeof(state.report_why), "%s", dmlconf_reports_error(state.reports));
@@ -621,12 +742,9 @@ int command_run(int argc, char **argv)
         if (load_errors)
             printf("; %zu error%s in the case files (see above)", load_errors, load_errors == 1 ? "" : "s");
         printf("\n\n");
-        if (state.reports)
-            dmlconf_matrix_print(stdout, dmlconf_reports_matrix(state.reports), color);
-        const dmlconf_case_result *results = NULL;
+        dmlconf_matrix_print(stdout, dmlconf_reports_matrix(state.reports), color);
         size_t result_count = 0;
-        if (state.reports)
-            results = dmlconf_reports_results(state.reports, &result_count);
+        const dmlconf_case_result *results = dmlconf_reports_results(state.reports, &result_count);
         print_failures(&state, results, result_count);
         printf("\nreports: %s/ (results.jsonl, summary.json, junit.xml, summary.md, report.html, failures.txt)\n",
                state.report_dir);
@@ -638,10 +756,13 @@ int command_run(int argc, char **argv)
                 "dmlconf run: every one of the %zu cases selected was skipped (see the reasons in %s/): nothing "
                 "was judged\n",
                 state.done, state.report_dir);
+    /* A run whose results do not cover it never passes. */
+    dmlconf_run_verdict verdict;
+    dmlconf_matrix_verdict(dmlconf_reports_matrix(state.reports), &verdict);
+    failed |= verdict.status == DMLCONF_RUN_INCOMPLETE || verdict.status == DMLCONF_RUN_INTERRUPTED;
     exit_code = load_errors || all_skipped ? EXIT_USAGE : failed || state.report_error ? EXIT_FAILED : EXIT_PASSED;
 
 finish:
-    dmlconf_reports_close(state.reports);
     free(to_run);
     free(selected);
     free(selected_numbers);
@@ -649,6 +770,8 @@ finish:
     free(all);
     dmlconf_case_corpus_free(&corpus);
 done:
+    dmlconf_reports_close(state.reports);
+    dmlconf_load_error_list_free(&state.load_errors);
     runner_filter_free(&filter);
     if (state.have_baseline)
         runner_baseline_free(&state.baseline);

@@ -120,3 +120,55 @@ const dmlconf_case **runner_corpus_cases(const dmlconf_case_corpus *corpus, size
     *count = n;
     return cases;
 }
+
+/* FNV-1a over bytes: enough to tell two corpora apart by accident, which is
+ * all the digest is for (it is no defence against a forged corpus). */
+static uint64_t fnv1a(uint64_t hash, const void *data, size_t size)
+{
+    const unsigned char *bytes = data;
+    for (size_t i = 0; i < size; ++i)
+        hash = (hash ^ bytes[i]) * UINT64_C(0x100000001b3);
+    return hash;
+}
+
+void runner_corpus_digest(const dmlconf_case_corpus *corpus, const runner_filter *filter, char *out, size_t size)
+{
+    uint64_t hash = UINT64_C(0xcbf29ce484222325);
+    for (size_t f = 0; f < corpus->file_count; ++f)
+    {
+        const dmlconf_case_file *file = &corpus->files[f];
+        unsigned char content[8];
+        for (unsigned b = 0; b < 8; ++b)
+            content[b] = (unsigned char)(file->source_hash >> (8 * b));
+        for (size_t i = 0; i < file->case_count; ++i)
+        {
+            const char *id = file->cases[i].id;
+            if (!runner_filter_matches(filter, id))
+                continue;
+            hash = fnv1a(hash, id, strlen(id) + 1);
+            hash = fnv1a(hash, content, sizeof(content));
+        }
+    }
+    snprintf(out, size, "%016llx", (unsigned long long)hash);
+}
+
+int runner_corpus_load_errors(const dmlconf_case_corpus *corpus, dmlconf_load_error_list *errors)
+{
+    for (size_t f = 0; f <= corpus->file_count; ++f)
+    {
+        const dmlconf_diagnostics *list = f < corpus->file_count ? &corpus->files[f].diagnostics : &corpus->diagnostics;
+        for (size_t i = 0; i < list->count; ++i)
+        {
+            const dmlconf_diagnostic *d = &list->items[i];
+            if (d->severity != DMLCONF_SEVERITY_ERROR)
+                continue;
+            if (dmlconf_load_error_list_add(errors, d->file, d->line, d->column, d->message))
+                return -1;
+        }
+    }
+    /* An error the loader counted but could not keep (memory ran out). */
+    if (errors->count < corpus->error_count &&
+        dmlconf_load_error_list_add(errors, NULL, 0, 0, "more errors than could be recorded (out of memory)"))
+        return -1;
+    return 0;
+}

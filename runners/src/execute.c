@@ -34,6 +34,8 @@ void runner_result_init(dmlconf_case_result *result, const dmlconf_case *c, dmlc
     result->dimension_count = c->desc.input.dimension_count;
     result->min_feature_level = c->min_feature_level;
     result->negative = c->expect_error.set;
+    result->exclusive = c->desc.exclusive;
+    result->decreasing = c->desc.direction == DMLCONF_AXIS_DIRECTION_DECREASING;
     result->status = status;
     copy_text(result->message, sizeof(result->message), message);
     result->attempts = 1;
@@ -149,7 +151,7 @@ typedef struct prepared_case
     void *output_buffer; /* laid out by the output desc */
     uint64_t input_bytes, output_bytes;
     dmlconf_reason expected_reason; /* negative cases: the oracle's reason at the target level */
-    double started;
+    double own_seconds;             /* preparing and judging this case (not the batch's backend call) */
 } prepared_case;
 
 static void release_case(prepared_case *p)
@@ -210,7 +212,6 @@ static void prepare_case(runner_backend *backend, const runner_config *config, p
 {
     const dmlconf_case *c = p->c;
     char why[256];
-    p->started = dmlconf_clock_seconds();
     p->runs = false;
     memset(job, 0, sizeof(*job));
     job->desc = &c->desc;
@@ -462,13 +463,19 @@ void runner_execute(runner_backend *backend, const runner_config *config, const 
             continue;
         }
         size_t job_count = 0;
+        uint64_t run_weight = 0; /* of the cases in the backend call */
         for (size_t i = 0; i < n; ++i)
         {
+            double preparing = dmlconf_clock_seconds();
             prepared[i].c = cases[first + i];
             prepared[i].result = &results[first + i];
             prepare_case(backend, config, &prepared[i], &jobs[job_count]);
+            prepared[i].own_seconds = dmlconf_clock_seconds() - preparing;
             if (prepared[i].runs)
+            {
                 job_case[job_count++] = i;
+                run_weight += case_weight(prepared[i].c);
+            }
         }
         double started = dmlconf_clock_seconds();
         if (job_count)
@@ -477,18 +484,21 @@ void runner_execute(runner_backend *backend, const runner_config *config, const 
         for (size_t j = 0; j < job_count; ++j)
         {
             prepared_case *p = &prepared[job_case[j]];
+            double judging = dmlconf_clock_seconds();
             judge(backend, p, &jobs[j]);
             if (p->result->status == DMLCONF_STATUS_FAIL)
                 follow_up_failure(backend, config, p);
+            p->own_seconds += dmlconf_clock_seconds() - judging;
         }
         for (size_t i = 0; i < n; ++i)
         {
-            /* The batch's execution time is shared out by weight; each
-             * case's own preparation and judging time is its own. */
-            double share = batch_seconds * (double)case_weight(prepared[i].c) / (double)weight;
-            prepared[i].result->wall_seconds = dmlconf_clock_seconds() - prepared[i].started - batch_seconds + share;
-            if (prepared[i].result->wall_seconds < 0.0)
-                prepared[i].result->wall_seconds = share;
+            /* A case's wall time is its own preparation and judging, and its
+             * share by weight of the one backend call that ran the batch
+             * (which times no case on its own); the shares add up to the
+             * call, so the cases' times add up to the batch's. */
+            double share =
+                prepared[i].runs ? batch_seconds * (double)case_weight(prepared[i].c) / (double)run_weight : 0.0;
+            prepared[i].result->wall_seconds = prepared[i].own_seconds + share;
             release_case(&prepared[i]);
         }
         free(prepared);

@@ -7,6 +7,7 @@
 
 #include <dmlconf/backend.h>
 #include <dmlconf/case.h>
+#include <dmlconf/reports.h>
 #include <dmlconf/result.h>
 
 #include <stdbool.h>
@@ -223,6 +224,15 @@ size_t runner_load_corpus_quietly(dmlconf_case_corpus *corpus, char *const *path
 /* Every valid case of the corpus in load order, as a new array (freed by the
  * caller) of `*count` pointers into the corpus; NULL when memory runs out. */
 const dmlconf_case **runner_corpus_cases(const dmlconf_case_corpus *corpus, size_t *count);
+
+/* A digest (16 hex digits) of the cases the filter selects, before any
+ * sharding: their ids and the contents of their files. Shards of one run
+ * have the same; merge refuses shards whose digests differ. */
+void runner_corpus_digest(const dmlconf_case_corpus *corpus, const runner_filter *filter, char *out, size_t size);
+
+/* Appends the corpus's errors (not its notes) to `errors`, for the reports.
+ * Returns 0, or -1 when memory runs out. */
+int runner_corpus_load_errors(const dmlconf_case_corpus *corpus, dmlconf_load_error_list *errors);
 
 /* ---- printing tensors (tensor_format.c) ------------------------------------ */
 

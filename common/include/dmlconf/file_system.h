@@ -77,6 +77,24 @@ int dmlconf_replace_file(const char *from, const char *to, char *why, size_t why
 /* Flushes a stream and asks the system to put it on disk. Returns 0 or -1. */
 int dmlconf_sync_file(FILE *file);
 
+/* An exclusive lock on a file, held by this process until released or
+ * until the process ends, however it ends (a POSIX record lock; on Windows
+ * a LockFileEx lock, released by the system when the handle closes). A
+ * process this one forks does not hold it. */
+typedef struct dmlconf_file_lock
+{
+    intptr_t handle; /* the open lock file; -1 when no lock is held */
+} dmlconf_file_lock;
+
+/* Creates `path` if needed and locks it without waiting. Returns 0; -1
+ * with `why` saying which process holds it (when the system can tell:
+ * *held_by gets its id, else 0); or -2 with `why` when the file cannot be
+ * created or locked for another reason. */
+int dmlconf_file_lock_take(const char *path, dmlconf_file_lock *lock, long *held_by, char *why, size_t why_size);
+
+/* Releases a lock (the file stays); one not held is ignored. */
+void dmlconf_file_lock_release(dmlconf_file_lock *lock);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,11 +1,12 @@
 /*
  * dmlconf reports: what a run leaves behind for people and for CI.
  *
- * A report set streams results.jsonl as cases finish (one JSON object per
- * line, flushed after each case, so a crash loses nothing) and, when the run
- * finishes, writes summary.json, junit.xml, summary.md, report.html and
- * failures.txt next to it. results.jsonl files from shards are read back
- * with dmlconf_results_read_jsonl and merged with dmlconf_reports_write_all.
+ * A report set locks its folder, then streams results.jsonl as cases finish
+ * (a header saying what the run is, one JSON object per case, flushed after
+ * each, so a crash loses nothing, and a completion record at the end) and,
+ * when the run ends, writes summary.json, junit.xml, summary.md, report.html
+ * and failures.txt next to it. results.jsonl files are read back with
+ * dmlconf_results_file_read (to merge shards, or to resume a run).
  *
  * The per-feature-level matrix and the verdict
  * --------------------------------------------
@@ -19,19 +20,30 @@
  *   failed:  fail, error, crash, timeout, unexpected-pass
  *   skipped: skip
  *
- * The verdict is "conformant at level X" for the highest level X, among the
- * matrix's column levels that are not above the run's target level and the
- * target level itself, such that every case whose min_feature_level is at or
- * below X passed. These break conformance at the case's level and above:
- * fail, error, crash, timeout, unexpected-pass, and skip (a case at or below
- * the target that was skipped is one the backend does not support, e.g. its
- * data type). expected-fail and flake count as passed: expected-fail exists
- * only when a baseline listed the case as a known failure, and a flake passed
- * when rerun; the verdict says how many of each it accepted. A case above
- * the target level never counts against the verdict, nor does a negative
- * case that the run skipped because its desc is valid at the target level
- * (it checks a rejection at a lower level). With no case at or
- * below the target there is no verdict (not conformant).
+ * The verdict of a run is one of four (dmlconf_run_status):
+ *   "interrupted"  the run was stopped before its end (SIGINT, SIGTERM);
+ *   "incomplete"   otherwise, when the results do not cover the run: a case
+ *                  file did not load (completely), the results file has no
+ *                  completion record (the run died), fewer results than the
+ *                  cases it set out to run, or a partial merge of shards;
+ *   "conformant at level X", for the highest level X, among the matrix's
+ *                  column levels that are not above the run's target level
+ *                  and the target level itself, such that every case whose
+ *                  min_feature_level is at or below X passed;
+ *   "not conformant" when there is no such level, or no case at or below
+ *                  the target at all.
+ * An interrupted or incomplete run has no conformance verdict, whatever its
+ * results say so far (the detail says that too).
+ *
+ * These break conformance at the case's level and above: fail, error,
+ * crash, timeout, unexpected-pass, and skip (a case at or below the target
+ * that was skipped is one the backend does not support, e.g. its data type).
+ * expected-fail and flake count as passed: expected-fail exists only when a
+ * baseline listed the case as a known failure, and a flake passed when
+ * rerun; the verdict says how many of each it accepted. A case above the
+ * target level never counts against the verdict, nor does a negative case
+ * that the run skipped because its desc is valid at the target level (it
+ * checks a rejection at a lower level).
  *
  * Strings in the records (ids, messages, file names, run info) are escaped
  * for every format they are written in; invalid UTF-8 becomes U+FFFD.
@@ -75,6 +87,69 @@ int dmlconf_result_list_append(dmlconf_result_list *list, const dmlconf_case_res
 /* Frees the items and zeroes the list. NULL is ignored. */
 void dmlconf_result_list_free(dmlconf_result_list *list);
 
+/* ---- what a run is beyond its results ------------------------------------ */
+
+/* One error in the case files that kept a case (or a whole file) out of the
+ * run. Strings are owned (malloc'ed) by the list holding the error. */
+typedef struct dmlconf_load_error
+{
+    char *file; /* the case file, or NULL for the corpus as a whole (an unreadable folder) */
+    uint32_t line;
+    uint32_t column; /* 1-based; 0: no position */
+    char *message;
+} dmlconf_load_error;
+
+/* A growable array of load errors: (items, count, capacity). Start it
+ * zeroed. */
+typedef struct dmlconf_load_error_list
+{
+    dmlconf_load_error *items;
+    size_t count;
+    size_t capacity;
+} dmlconf_load_error_list;
+
+/* Appends a copy of the error (file may be NULL). Returns 0, or -1 when
+ * memory runs out (the list is left as it was). */
+int dmlconf_load_error_list_add(dmlconf_load_error_list *list, const char *file, uint32_t line, uint32_t column,
+                                const char *message);
+/* Frees the items and their strings and zeroes the list. NULL is ignored. */
+void dmlconf_load_error_list_free(dmlconf_load_error_list *list);
+
+/* How a run ended: the completion record that closes results.jsonl. */
+typedef enum dmlconf_run_end_kind
+{
+    DMLCONF_END_NONE,        /* no completion record: the run died, or is still running */
+    DMLCONF_END_FINISHED,    /* it ran to its end */
+    DMLCONF_END_INTERRUPTED, /* it was stopped early (SIGINT, SIGTERM) */
+    DMLCONF_END_PARTIAL,     /* a merge of shards that accepted missing, unfinished or repeated ones */
+    DMLCONF_END_KIND_COUNT
+} dmlconf_run_end_kind;
+
+typedef struct dmlconf_run_end
+{
+    dmlconf_run_end_kind kind;
+    uint64_t cases;         /* the case lines before the record */
+    double elapsed_seconds; /* from the header to the record; < 0 when unknown */
+    char reason[256];       /* interrupted: by what; partial: what was missing; else "" */
+} dmlconf_run_end;
+
+/* "none", "finished", "interrupted", "partial"; NULL outside the enum. */
+const char *dmlconf_run_end_name(dmlconf_run_end_kind kind);
+bool dmlconf_run_end_from_name(const char *name, dmlconf_run_end_kind *kind);
+
+/* Adds NAME=VALUE to info->environment. Returns 0, or -1 (and sets
+ * info->environment_incomplete) when it does not fit or holds a line break:
+ * the variable is then left out, and the reports say that one was. */
+int dmlconf_run_info_add_environment(dmlconf_run_info *info, const char *name, const char *value);
+
+/* Whether two results files come from one run and may be merged (or one
+ * resumed into the other): the same dmlconf version, backend, adapter,
+ * driver, runtime, target level, seed, environment, corpus digest, corpus
+ * size and shard count. The host, the start time, the command line and the
+ * shard index may differ. Returns true, or false with why set ("backend
+ * 'oracle' against 'd3d12'"). */
+bool dmlconf_run_info_same_run(const dmlconf_run_info *a, const dmlconf_run_info *b, char *why, size_t why_size);
+
 /* ---- results.jsonl: one JSON object per line ------------------------------ */
 
 /* Encodes one result as a single line of JSON (no newline). Non-finite
@@ -88,19 +163,32 @@ char *dmlconf_result_to_json(const dmlconf_case_result *result);
  * result (backend_seconds and wall_seconds default to -1); id and status are
  * required. Strings longer than their buffers are truncated at a character
  * boundary. Returns 0, or -1 with why set (may be NULL) when the text is not
- * a JSON object or a field has the wrong type or an unknown name. */
+ * a JSON object or a field has the wrong type. */
 int dmlconf_result_from_json(const char *text, size_t length, dmlconf_case_result *out, char *why, size_t why_size);
 
-/* Reads a results.jsonl file: the header line into *info (may be NULL), and
- * each case line appended to *results (call it once per shard to merge
- * shards into one list). A last line that does not end in a newline and is
- * not valid JSON is what a crashed run leaves: it is dropped and counted in
- * *warnings (may be NULL; set to 0 first). Returns 0, or -1 with why set
- * ("path:line: ...") when the file cannot be read, the header is missing or
- * another line is malformed; the results appended before the error stay in
- * the list, which the caller frees in every case. */
-int dmlconf_results_read_jsonl(const char *path, dmlconf_run_info *info, dmlconf_result_list *results, size_t *warnings,
-                               char *why, size_t why_size);
+/* Everything one results.jsonl holds: the header (run info and load
+ * errors), the results in file order and the completion record. */
+typedef struct dmlconf_results_file
+{
+    dmlconf_run_info info;
+    dmlconf_load_error_list load_errors;
+    dmlconf_result_list results;
+    dmlconf_run_end end;  /* kind DMLCONF_END_NONE when the file has no completion record */
+    size_t dropped_lines; /* a last line cut short by a crash, left out */
+} dmlconf_results_file;
+
+/* Reads a results.jsonl file into *out (overwritten; free it with
+ * dmlconf_results_file_free whatever the result). A last line that does not
+ * end in a newline and is not valid JSON is what a crashed run leaves: it is
+ * dropped and counted in out->dropped_lines. Returns 0, or -1 with why set
+ * ("path:line: ...") when the file cannot be read, the header is missing,
+ * another line is malformed, a line follows the completion record or the
+ * record's count disagrees with the case lines. Reading is how a resumed run
+ * finds the cases already done (out->results[i].id) and how merge checks the
+ * shards. */
+int dmlconf_results_file_read(const char *path, dmlconf_results_file *out, char *why, size_t why_size);
+/* Frees what the file holds and zeroes it. NULL is ignored. */
+void dmlconf_results_file_free(dmlconf_results_file *file);
 
 /* ---- the per-feature-level matrix ----------------------------------------- */
 
@@ -156,17 +244,41 @@ typedef struct dmlconf_matrix
     uint64_t flakes;         /* ... that are flake */
     bool has_broken;
     dmlconf_feature_level lowest_broken_level; /* lowest min_feature_level of a breaking case */
+    uint64_t ulp_histogram[DMLCONF_ULP_BINS];  /* sum of the comparisons' ULP histograms */
+    double device_seconds;                     /* sum of backend_seconds >= 0 */
+    uint64_t device_timed;                     /* cases with a backend time */
+    /* Completeness (dmlconf_matrix_set_completeness); a new matrix has none
+     * of it and judges its results as a whole run. */
+    bool planned_known;
+    uint64_t planned;     /* cases the run set out to run */
+    uint64_t load_errors; /* errors in case files that kept cases out */
+    dmlconf_run_end end;
 } dmlconf_matrix;
 
-/* The verdict of a run; see the rule at the top of this header. */
+/* The four verdicts of a run; see the rule at the top of this header. */
+typedef enum dmlconf_run_status
+{
+    DMLCONF_RUN_CONFORMANT,
+    DMLCONF_RUN_NOT_CONFORMANT,
+    DMLCONF_RUN_INCOMPLETE,
+    DMLCONF_RUN_INTERRUPTED,
+    DMLCONF_RUN_STATUS_COUNT
+} dmlconf_run_status;
+
+/* The stable token of a verdict for machines: "conformant",
+ * "not-conformant", "incomplete", "interrupted"; NULL outside the enum. */
+const char *dmlconf_run_status_name(dmlconf_run_status status);
+
+/* The verdict of a run. */
 typedef struct dmlconf_run_verdict
 {
-    bool conformant;             /* at some level */
+    dmlconf_run_status status;
+    bool conformant;             /* status is DMLCONF_RUN_CONFORMANT (at some level) */
     dmlconf_feature_level level; /* the highest conformant level, NONE when not conformant */
     dmlconf_feature_level target_level;
-    bool at_target;   /* level == target_level */
-    char text[64];    /* "conformant at level 4_0", "not conformant at any level" */
-    char detail[384]; /* one sentence: target, what broke, what the baseline excused */
+    bool at_target;   /* conformant, and level == target_level: the only verdict a gate passes */
+    char text[64];    /* "conformant at level 4_0", "not conformant", "incomplete", "interrupted" */
+    char detail[640]; /* one sentence: target, what broke, what the baseline excused, what is missing */
 } dmlconf_run_verdict;
 
 /* Starts an empty matrix for a run whose target level is `target`
@@ -179,6 +291,11 @@ int dmlconf_matrix_add(dmlconf_matrix *matrix, const dmlconf_case_result *result
 /* Whether every judged case of the column passed: false for a column above
  * the target level or one that a breaking case reaches. */
 bool dmlconf_matrix_column_conformant(const dmlconf_matrix *matrix, size_t column);
+/* Tells the matrix how complete its results are: the cases the run set out
+ * to run, the errors in case files that kept cases out, and how the run
+ * ended (end->cases is not used: the matrix counts its own). */
+void dmlconf_matrix_set_completeness(dmlconf_matrix *matrix, uint64_t planned, uint64_t load_errors,
+                                     const dmlconf_run_end *end);
 /* Computes the verdict from what was added so far. */
 void dmlconf_matrix_verdict(const dmlconf_matrix *matrix, dmlconf_run_verdict *out);
 /* Frees the rows and zeroes the matrix. NULL is ignored. */
@@ -206,32 +323,54 @@ size_t dmlconf_report_format_value(dmlconf_data_type type, uint64_t bits, char *
 size_t dmlconf_report_format_bits(dmlconf_data_type type, uint64_t bits, char *buf, size_t size);
 /* "[0, 2, 1]". */
 size_t dmlconf_report_format_coordinates(const dmlconf_mismatch *mismatch, char *buf, size_t size);
-/* The command that reruns one case: "dmlconf run --filter 'ID'", the id
- * quoted for a POSIX shell. */
-size_t dmlconf_report_format_repro(const char *id, char *buf, size_t size);
+/* The command that reruns one case as the run ran it, for a POSIX shell:
+ * the environment variables the run recorded, then "dmlconf run" with its
+ * backend, the adapter as it was asked for, the target level, the seed (when
+ * not 0), "--filter 'ID'" and the case's file, every word quoted where it
+ * needs to be. When the run left an environment variable out, a last
+ * comment says so. */
+size_t dmlconf_report_format_repro(const dmlconf_run_info *info, const dmlconf_case_result *result, char *buf,
+                                   size_t size);
 
 /* ---- the individual writers ----------------------------------------------- */
 
-/* Each writes one report to an open stream from a list of results and the
- * matrix built from the same list; the stream stays the caller's. They
- * return 0, or -1 with why set (may be NULL) when memory runs out or the
- * stream reports a write error. */
+/* What every report is written from: the run, its load errors, its results,
+ * how it ended, and the matrix built from all of them (with its
+ * completeness set). Nothing here is owned by the struct. */
+typedef struct dmlconf_report_input
+{
+    const dmlconf_run_info *info;
+    const dmlconf_load_error *load_errors;
+    size_t load_error_count;
+    const dmlconf_case_result *results;
+    size_t count;
+    const dmlconf_run_end *end;
+    const dmlconf_matrix *matrix;
+} dmlconf_report_input;
 
-/* summary.json: run info, counts per status, the matrix, the verdict, the
- * error/tolerance histogram and the failing ids (sorted). */
-int dmlconf_write_summary_json(FILE *out, const dmlconf_run_info *info, const dmlconf_case_result *results,
-                               size_t count, const dmlconf_matrix *matrix, char *why, size_t why_size);
-/* junit.xml: one testsuite per operator and data type, one testcase per
- * case; the run info as properties. */
-int dmlconf_write_junit(FILE *out, const dmlconf_run_info *info, const dmlconf_case_result *results, size_t count,
-                        char *why, size_t why_size);
-/* summary.md: run info, verdict, matrix, histogram and failing cases. */
-int dmlconf_write_markdown(FILE *out, const dmlconf_run_info *info, const dmlconf_case_result *results, size_t count,
-                           const dmlconf_matrix *matrix, char *why, size_t why_size);
+/* Each writes one report to an open stream; the stream stays the caller's.
+ * They return 0, or -1 with why set (may be NULL) when memory runs out or
+ * the stream reports a write error. */
+
+/* summary.json: run info, the verdict and the run's completeness, counts per
+ * status, the matrix, the error/tolerance and ULP histograms, the times,
+ * the load errors, the failure groups and the failing ids (sorted). */
+int dmlconf_write_summary_json(FILE *out, const dmlconf_report_input *in, char *why, size_t why_size);
+/* junit.xml: a "dmlconf" testsuite whose "verdict" testcase fails when the
+ * run is not conformant at its target and errors when it is incomplete or
+ * interrupted; a "dmlconf.corpus" testsuite with one erroring testcase per
+ * case file that did not load; then one testsuite per operator and data
+ * type, one testcase per case, the run info and the verdict as
+ * properties. */
+int dmlconf_write_junit(FILE *out, const dmlconf_report_input *in, char *why, size_t why_size);
+/* summary.md: verdict, run info, matrix, histograms, the case files that did
+ * not load, and the failures grouped by operator, data type, mode and cause,
+ * most severe first, with a few examples per group. */
+int dmlconf_write_markdown(FILE *out, const dmlconf_report_input *in, char *why, size_t why_size);
 /* report.html: one self-contained page (inline CSS and SVG, no script, no
- * external resource). */
-int dmlconf_write_html(FILE *out, const dmlconf_run_info *info, const dmlconf_case_result *results, size_t count,
-                       const dmlconf_matrix *matrix, char *why, size_t why_size);
+ * external resource), with charts of where the errors fall along the scan
+ * axis and of their size in ulps. */
+int dmlconf_write_html(FILE *out, const dmlconf_report_input *in, char *why, size_t why_size);
 /* failures.txt: "id,status" for every case that still fails (fail, error,
  * crash, timeout; expected-fail is written as "fail"), sorted by id, ready
  * to be committed as the next baseline's known failures. Unexpected passes
@@ -240,48 +379,77 @@ int dmlconf_write_failures(FILE *out, const dmlconf_case_result *results, size_t
 
 /* ---- the streaming report set --------------------------------------------- */
 
+/* The lock file that keeps a second run out of a report folder. */
+#define DMLCONF_REPORT_LOCK ".dmlconf.lock"
+
 typedef struct dmlconf_report_set dmlconf_report_set;
 
-/* Creates `dir` (and its parents) if needed, removes the final reports of an
- * earlier run there, and starts results.jsonl with a header line holding
- * *info (copied). Returns 0 with *out set, or -1 with why set (may be NULL)
- * and *out NULL. Close the set with dmlconf_reports_close. */
-int dmlconf_reports_open(const char *dir, const dmlconf_run_info *info, dmlconf_report_set **out, char *why,
-                         size_t why_size);
+/* Opens a report folder for a new run, before any case runs: creates `dir`
+ * (and its parents) if needed, locks it against other dmlconf processes
+ * (DMLCONF_REPORT_LOCK; the lock belongs to the process and goes with it,
+ * even when it is killed; a process is trusted not to open one folder
+ * twice), checks that files can be written there, and removes results.jsonl
+ * and the final reports of an earlier run. Returns 0 with *out set, or -1
+ * with why set (may be NULL) and *out NULL: "DIR is in use by another dmlconf
+ * (process N)", or why DIR cannot be written. Close the set with
+ * dmlconf_reports_close. */
+int dmlconf_reports_open(const char *dir, dmlconf_report_set **out, char *why, size_t why_size);
+/* Like dmlconf_reports_open for a run that goes on where an earlier one
+ * stopped: results.jsonl is read into *previous (overwritten; free it with
+ * dmlconf_results_file_free in every case) and then removed with the final
+ * reports. The caller checks that the earlier run is the same run
+ * (dmlconf_run_info_same_run), then calls dmlconf_reports_begin and adds
+ * previous->results back before the new ones. */
+int dmlconf_reports_open_resume(const char *dir, dmlconf_results_file *previous, dmlconf_report_set **out, char *why,
+                                size_t why_size);
+/* Starts results.jsonl with its header: *info and the load errors (copied;
+ * load_errors may be NULL). Call it once, when the backend is known. Returns
+ * 0, or -1 (dmlconf_reports_error says why). */
+int dmlconf_reports_begin(dmlconf_report_set *set, const dmlconf_run_info *info,
+                          const dmlconf_load_error_list *load_errors);
+/* Whether dmlconf_reports_begin succeeded. */
+bool dmlconf_reports_begun(const dmlconf_report_set *set);
 /* With enabled, every line is also fsync'ed to the disk (off by default: a
  * flushed line survives a crash of the process, an fsync'ed one a crash of
  * the machine). */
 void dmlconf_reports_set_fsync(dmlconf_report_set *set, bool enabled);
 /* Appends one result to results.jsonl and flushes it, and keeps a copy for
  * the final reports. Returns 0, or -1 (dmlconf_reports_error says why) when
- * the line cannot be written or memory runs out. */
+ * the set has not begun, the line cannot be written or memory runs out. */
 int dmlconf_reports_add(dmlconf_report_set *set, const dmlconf_case_result *result);
 /* Like dmlconf_reports_add, with the result already encoded by
  * dmlconf_result_to_json (`encoded`, one line without its newline), so that
  * the encoding can happen elsewhere (in the worker that ran the case).
  * A NULL `encoded` encodes here. */
 int dmlconf_reports_add_encoded(dmlconf_report_set *set, const dmlconf_case_result *result, const char *encoded);
-/* Writes summary.json, junit.xml, summary.md, report.html and failures.txt
- * (each to a temporary name, then renamed into place). Returns 0, or -1
- * (dmlconf_reports_error says why) when one cannot be written; the others
- * are still attempted. */
+/* Ends results.jsonl with the completion record ("finished") and writes
+ * summary.json, junit.xml, summary.md, report.html and failures.txt (each to
+ * a temporary name, then renamed into place). Returns 0, or -1
+ * (dmlconf_reports_error says why) when the set has not begun or a file
+ * cannot be written; the other files are still attempted. */
 int dmlconf_reports_finish(dmlconf_report_set *set);
+/* The same for a run stopped early (by a signal: call it after the run has
+ * stopped, not from the handler): the completion record says "interrupted"
+ * with `reason` (e.g. "SIGINT"; may be NULL), and every report says
+ * "interrupted", with the results written so far. */
+int dmlconf_reports_finish_interrupted(dmlconf_report_set *set, const char *reason);
 /* The last error of the set, or "" when there was none. */
 const char *dmlconf_reports_error(const dmlconf_report_set *set);
 /* The matrix of the results added so far (for dmlconf_matrix_print); owned
- * by the set. */
+ * by the set. After a finish its completeness is set. */
 const dmlconf_matrix *dmlconf_reports_matrix(const dmlconf_report_set *set);
 /* The results added so far; owned by the set. */
 const dmlconf_case_result *dmlconf_reports_results(const dmlconf_report_set *set, size_t *count);
-/* Closes results.jsonl and frees the set (finished or not). NULL is
- * ignored. */
+/* Closes results.jsonl, releases the folder's lock and frees the set
+ * (finished or not). NULL is ignored. */
 void dmlconf_reports_close(dmlconf_report_set *set);
 
 /* Writes every report, results.jsonl included, into `dir` (created if
- * needed) from a list of results, e.g. one merged from shards. Returns 0, or
- * -1 with why set (may be NULL). */
-int dmlconf_reports_write_all(const char *dir, const dmlconf_run_info *info, const dmlconf_case_result *results,
-                              size_t count, char *why, size_t why_size);
+ * needed, and locked while it is written) from a run's records, e.g. shards
+ * merged into one: in->matrix is not used (the matrix is built here) and
+ * in->end says how the run ended. Returns 0, or -1 with why set (may be
+ * NULL). */
+int dmlconf_reports_write_all(const char *dir, const dmlconf_report_input *in, char *why, size_t why_size);
 
 #ifdef __cplusplus
 }
