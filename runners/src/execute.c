@@ -367,7 +367,7 @@ static void judge_output(const runner_backend *backend, prepared_case *p, const 
         r->message[0] = '\0';
         return;
     }
-    char first[200] = "";
+    char first[DMLCONF_MISMATCH_TEXT_SIZE] = "";
     if (r->comparison.has_first)
         dmlconf_format_mismatch(c->desc.output.data_type, &r->comparison.first, first, sizeof(first));
     r->status = DMLCONF_STATUS_FAIL;

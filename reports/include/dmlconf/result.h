@@ -7,6 +7,7 @@
 #ifndef DMLCONF_RESULT_H
 #define DMLCONF_RESULT_H
 
+#include <dmlconf/comparison.h>
 #include <dmlconf/oracle.h>
 
 #include <stdbool.h>
@@ -38,44 +39,6 @@ bool dmlconf_status_from_name(const char *name, dmlconf_status *status);
 /* True for the statuses that make a run fail (fail, error, crash, timeout,
  * unexpected-pass). */
 bool dmlconf_status_is_failure(dmlconf_status status);
-
-/* Bins of the error/tolerance histogram: bin i < 10 counts judged elements
- * whose |error| / tolerance lies in [i/10, (i+1)/10); bin 10 counts those
- * above 1 (failures). Exact matches count in bin 0. */
-#define DMLCONF_HISTOGRAM_BINS 11
-/* Mismatches kept per case for the reports' diffs. */
-#define DMLCONF_MISMATCH_SAMPLES 8
-
-/* One mismatching (or worst) element. Bits hold the raw element (zero
- * extended), so every type prints exactly. */
-typedef struct dmlconf_mismatch
-{
-    uint64_t logical_index; /* packed row-major index */
-    uint32_t coordinates[DMLCONF_MAX_DIMENSIONS];
-    uint32_t dimension_count;
-    uint64_t expected_bits;
-    uint64_t actual_bits;
-    double error_ulps;         /* |actual - expected| in ulps of expected's format; 0 for integers equal */
-    double tolerance_fraction; /* |actual - expected| / tolerance; +inf when the tolerance is 0 */
-    double tolerance;          /* the tolerance used, absolute */
-} dmlconf_mismatch;
-
-/* The comparator's findings for one case. */
-typedef struct dmlconf_comparison
-{
-    uint64_t elements;   /* output elements compared */
-    uint64_t mismatches; /* elements outside tolerance */
-    uint64_t unjudged;   /* range-ambiguous elements accepted without judgement */
-    double max_error_ulps;
-    double max_tolerance_fraction;
-    bool has_first; /* first mismatch in logical order */
-    dmlconf_mismatch first;
-    bool has_worst; /* largest tolerance fraction (a mismatch if any, else the closest call) */
-    dmlconf_mismatch worst;
-    uint32_t sample_count; /* the first mismatches in logical order, for diffs */
-    dmlconf_mismatch samples[DMLCONF_MISMATCH_SAMPLES];
-    uint64_t histogram[DMLCONF_HISTOGRAM_BINS];
-} dmlconf_comparison;
 
 /* Everything recorded for one case. Strings are owned by the struct (fixed
  * buffers, truncated if longer). */

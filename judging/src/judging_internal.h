@@ -1,0 +1,19 @@
+/*
+ * What the judging library's files share and nobody else needs.
+ */
+#ifndef DMLCONF_JUDGING_INTERNAL_H
+#define DMLCONF_JUDGING_INTERNAL_H
+
+#include <dmlconf/oracle.h>
+
+#if defined(__GNUC__)
+#define JUDGING_PRINTF_LIKE(format_index, first_arg) __attribute__((format(printf, format_index, first_arg)))
+#else
+#define JUDGING_PRINTF_LIKE(format_index, first_arg)
+#endif
+
+/* Formats a message into err->message (err may be NULL: nothing), cut to
+ * fit the fixed message buffer with "..." at the end when it is longer. */
+void judging_set_error(dmlconf_error *err, const char *format, ...) JUDGING_PRINTF_LIKE(2, 3);
+
+#endif /* DMLCONF_JUDGING_INTERNAL_H */
