@@ -136,7 +136,8 @@ static void describe_rule(dmlconf_data_type type, const dmlconf_mismatch *m, cha
         snprintf(text, size, "rule: integers are bit-exact; %s", distance);
         return;
     case DMLCONF_RULE_BIT_EXACT:
-        snprintf(text, size, "rule: bit-exact (the tolerance asks for it); %s", distance);
+        snprintf(text, size, "rule: bit-exact (a bit_exact tolerance, or a backend that claims exact results); %s",
+                 distance);
         return;
     case DMLCONF_RULE_EXACT:
         if (m->tolerance > 0.0)

@@ -79,6 +79,19 @@ bool dmlconf_tolerance_default(dmlconf_data_type type, dmlconf_tolerance *tol)
     }
 }
 
+/* "float32" for FLOAT32, as case files write types ("unknown" for none). */
+static const char *lower_type_name(dmlconf_data_type type, char *buffer, size_t size)
+{
+    const char *name = dmlconf_data_type_name(type);
+    size_t i = 0;
+    if (!name)
+        name = "unknown";
+    for (; name[i] && i + 1 < size; ++i)
+        buffer[i] = name[i] >= 'A' && name[i] <= 'Z' ? (char)(name[i] - 'A' + 'a') : name[i];
+    buffer[i] = '\0';
+    return buffer;
+}
+
 /* Records the field at fault and returns -1. */
 static int fault(dmlconf_tolerance_field *field, dmlconf_tolerance_field which)
 {
@@ -101,16 +114,17 @@ static int check_bound(dmlconf_data_type type, const dmlconf_tolerance *tol, dml
         judging_set_error(err, "tolerance ulp must be a finite number >= 0, not %g", tol->ulp);
         return fault(field, DMLCONF_TOLERANCE_FIELD_ULP);
     }
+    char name[16];
     if (tol->accumulation != DMLCONF_DATA_TYPE_FLOAT32 && tol->accumulation != DMLCONF_DATA_TYPE_FLOAT16)
     {
-        const char *acc = dmlconf_data_type_name(tol->accumulation);
-        judging_set_error(err, "tolerance accumulation must be FLOAT32 or FLOAT16, not %s", acc ? acc : "(unknown)");
+        judging_set_error(err, "tolerance accumulation must be float32 or float16, not %s",
+                          lower_type_name(tol->accumulation, name, sizeof(name)));
         return fault(field, DMLCONF_TOLERANCE_FIELD_ACCUMULATION);
     }
     if (tol->accumulation == DMLCONF_DATA_TYPE_FLOAT16 && type != DMLCONF_DATA_TYPE_FLOAT16)
     {
-        judging_set_error(err, "float16 accumulation applies to FLOAT16 data only, not to %s",
-                          dmlconf_data_type_name(type));
+        judging_set_error(err, "accumulation float16 applies to float16 data only, not to %s",
+                          lower_type_name(type, name, sizeof(name)));
         return fault(field, DMLCONF_TOLERANCE_FIELD_ACCUMULATION);
     }
     return 0;
@@ -119,7 +133,7 @@ static int check_bound(dmlconf_data_type type, const dmlconf_tolerance *tol, dml
 int dmlconf_tolerance_check(dmlconf_data_type type, const dmlconf_tolerance *tol, dmlconf_tolerance_field *field,
                             dmlconf_error *err)
 {
-    const char *name = dmlconf_data_type_name(type);
+    char name[16];
     if (field)
         *field = DMLCONF_TOLERANCE_FIELD_NONE;
     if (!tol)
@@ -129,7 +143,8 @@ int dmlconf_tolerance_check(dmlconf_data_type type, const dmlconf_tolerance *tol
     }
     if (!dmlconf_data_type_is_computable(type))
     {
-        judging_set_error(err, "data type %s has no tolerance: it is not computable", name ? name : "(unknown)");
+        judging_set_error(err, "data type %s has no tolerance: it is not computable",
+                          lower_type_name(type, name, sizeof(name)));
         return -1;
     }
     if (type != DMLCONF_DATA_TYPE_FLOAT32 && type != DMLCONF_DATA_TYPE_FLOAT16)
@@ -165,8 +180,7 @@ int dmlconf_tolerance_check(dmlconf_data_type type, const dmlconf_tolerance *tol
     return -1;
 }
 
-/* The form a field belongs to; COUNT for fields of every form. */
-static dmlconf_tolerance_form form_of(dmlconf_tolerance_field field)
+dmlconf_tolerance_form dmlconf_tolerance_field_form(dmlconf_tolerance_field field)
 {
     switch (field)
     {
@@ -194,10 +208,10 @@ static int select_form(const bool set[DMLCONF_TOLERANCE_FIELD_COUNT], dmlconf_to
     *form = DMLCONF_TOLERANCE_FORM_BOUND;
     for (unsigned f = 0; f < DMLCONF_TOLERANCE_FIELD_COUNT; ++f)
     {
-        dmlconf_tolerance_form of = form_of((dmlconf_tolerance_field)f);
+        dmlconf_tolerance_form of = dmlconf_tolerance_field_form((dmlconf_tolerance_field)f);
         if (!set[f] || of == DMLCONF_TOLERANCE_FORM_COUNT)
             continue;
-        if (first != DMLCONF_TOLERANCE_FIELD_NONE && of != form_of(first))
+        if (first != DMLCONF_TOLERANCE_FIELD_NONE && of != dmlconf_tolerance_field_form(first))
         {
             judging_set_error(err,
                               "%s cannot be combined with %s: a tolerance is either the accumulation bound (ulp, "

@@ -1593,7 +1593,7 @@ START_TEST(test_tolerance_resolve)
     o.values.accumulation = DMLCONF_DATA_TYPE_FLOAT16;
     ck_assert_int_eq(dmlconf_tolerance_resolve(DMLCONF_DATA_TYPE_FLOAT32, &o, &tol, &field, &err), -1);
     ck_assert_int_eq(field, DMLCONF_TOLERANCE_FIELD_ACCUMULATION);
-    ck_assert_str_eq(err.message, "float16 accumulation applies to FLOAT16 data only, not to FLOAT32");
+    ck_assert_str_eq(err.message, "accumulation float16 applies to float16 data only, not to float32");
     ck_assert_int_eq(dmlconf_tolerance_resolve(DMLCONF_DATA_TYPE_FLOAT16, &o, &tol, &field, &err), 0);
     ck_assert_int_eq(dmlconf_tolerance_resolve(DMLCONF_DATA_TYPE_UINT64, &o, &tol, &field, &err), 0);
     ck_assert(tol.bit_exact);
@@ -1626,6 +1626,11 @@ START_TEST(test_tolerance_resolve)
         ck_assert_ptr_nonnull(dmlconf_tolerance_field_name((dmlconf_tolerance_field)f));
     ck_assert_ptr_null(dmlconf_tolerance_field_name(DMLCONF_TOLERANCE_FIELD_COUNT));
     ck_assert_str_eq(dmlconf_tolerance_form_name(DMLCONF_TOLERANCE_FORM_ABSOLUTE_RELATIVE), "absolute_relative");
+    ck_assert_int_eq(dmlconf_tolerance_field_form(DMLCONF_TOLERANCE_FIELD_FTZ), DMLCONF_TOLERANCE_FORM_BOUND);
+    ck_assert_int_eq(dmlconf_tolerance_field_form(DMLCONF_TOLERANCE_FIELD_RTOL),
+                     DMLCONF_TOLERANCE_FORM_ABSOLUTE_RELATIVE);
+    ck_assert_int_eq(dmlconf_tolerance_field_form(DMLCONF_TOLERANCE_FIELD_ULP_COUNT), DMLCONF_TOLERANCE_FORM_ULP_COUNT);
+    ck_assert_int_eq(dmlconf_tolerance_field_form(DMLCONF_TOLERANCE_FIELD_BIT_EXACT), DMLCONF_TOLERANCE_FORM_COUNT);
     ck_assert_ptr_null(dmlconf_tolerance_form_name(DMLCONF_TOLERANCE_FORM_COUNT));
 }
 END_TEST

@@ -124,24 +124,7 @@ void *runner_read_input(const dmlconf_case *c, uint64_t seed, char *why, size_t 
 
 void runner_case_tolerance(const dmlconf_case *c, bool exact, dmlconf_tolerance *tol)
 {
-    const dmlconf_case_tolerance *over = &c->tolerance;
-    dmlconf_tolerance_default(c->desc.output.data_type, tol);
-    if (over->ulp_set)
-        tol->ulp = over->ulp;
-    if (over->accumulation_set)
-        tol->accumulation =
-            over->accumulation == DMLCONF_ACCUMULATION_FLOAT16 ? DMLCONF_DATA_TYPE_FLOAT16 : DMLCONF_DATA_TYPE_FLOAT32;
-    if (over->ftz_set)
-        tol->ftz = over->ftz;
-    if (over->signed_zero_set)
-        tol->strict_signed_zero = over->signed_zero_strict;
-    if (over->bit_exact_set)
-        tol->bit_exact = over->bit_exact;
-    if (exact)
-    {
-        tol->bit_exact = true;
-        tol->strict_signed_zero = true;
-    }
+    dmlconf_case_judging_tolerance(c, exact, tol);
 }
 
 /* One case on its way through a batch. */

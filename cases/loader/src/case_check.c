@@ -31,6 +31,10 @@ int loader_draft_copy_defaults(loader_draft *draft, const loader_draft *defaults
     {
         draft->from_defaults[i] = defaults->set[i];
     }
+    for (i = 0; i < DMLCONF_TOLERANCE_FIELD_COUNT; ++i)
+    {
+        draft->tolerance.from_defaults[i] = defaults->tolerance.overrides.set[i];
+    }
     if (defaults->notes && !(draft->notes = loader_strdup(defaults->notes)))
     {
         return -1;
@@ -543,14 +547,7 @@ void loader_finish_case(loader *L, loader_draft *d, size_t errors_before)
                          "the input's sizes");
         }
     }
-    if (d->set[DMLCONF_CASE_FIELD_TOLERANCE] && !d->from_defaults[DMLCONF_CASE_FIELD_TOLERANCE] &&
-        d->set[DMLCONF_CASE_FIELD_DTYPE] && !d->bad[DMLCONF_CASE_FIELD_DTYPE] &&
-        d->dtype != DMLCONF_DATA_TYPE_FLOAT32 && d->dtype != DMLCONF_DATA_TYPE_FLOAT16)
-    {
-        loader_error(L, d->key_marks[DMLCONF_CASE_FIELD_TOLERANCE],
-                     "tolerance applies to float32 and float16 cases; %s results are compared bit for bit",
-                     type_name(d->dtype, name, sizeof(name)));
-    }
+    loader_check_tolerance(L, d, negative);
     /* The desc, as far as the keys that are fine allow. */
     desc.op = d->op;
     desc.axis = (uint32_t)d->axis;

@@ -277,6 +277,14 @@ size_t loader_find_id(const loader *L, const char *id);
  * the draft's memory into it). */
 void loader_finish_case(loader *L, loader_draft *draft, size_t errors_before);
 
+/* ---- the tolerance (case_tolerance.c) ----------------------------------------- */
+
+/* Checks a positive case's tolerance for its dtype with the comparator's own
+ * check and reports a problem at the field at fault (naming the case when the
+ * field came from the defaults). Drops the defaults' fields of another form
+ * than the case's own fields choose. */
+void loader_check_tolerance(loader *L, loader_draft *draft, bool negative);
+
 /* ---- case memory (case.c) ----------------------------------------------------- */
 
 void loader_case_free(dmlconf_case *c);

@@ -84,6 +84,7 @@ static const char *const bad_files[] = {
     "syntax_error",
     "tab_indent",
     "tags_errors",
+    "tolerance_defaults",
     "tolerance_errors",
     "too_many_elements",
     "top_level_keys",
@@ -329,6 +330,7 @@ START_TEST(test_good_forms)
     const dmlconf_case *c;
     uint32_t bits[8];
     void *values;
+    const dmlconf_tolerance_overrides *over;
 
     snprintf(path, sizeof(path), "%s/good/forms.yaml", DMLCONF_LOADER_TESTS_DIR);
     load_clean(&file, path);
@@ -400,12 +402,16 @@ START_TEST(test_good_forms)
     c = find_case(&file, "forms.generator");
     ck_assert_int_eq(c->input.kind, DMLCONF_CASE_DATA_GENERATOR);
     ck_assert_int_eq(c->input.generator.kind, DMLCONF_DATAGEN_UNIFORM);
-    ck_assert(c->tolerance.ulp_set && c->tolerance.ulp == 2);
-    ck_assert(c->tolerance.accumulation_set && c->tolerance.accumulation == DMLCONF_ACCUMULATION_FLOAT16);
-    ck_assert(c->tolerance.ftz_set && !c->tolerance.ftz);
-    ck_assert(c->tolerance.signed_zero_set && c->tolerance.signed_zero_strict);
-    ck_assert(c->tolerance.bit_exact_set && c->tolerance.bit_exact);
-    ck_assert_uint_eq(c->tolerance.marks[1].line, c->marks[DMLCONF_CASE_FIELD_TOLERANCE].line);
+    over = &c->tolerance.overrides;
+    ck_assert(over->set[DMLCONF_TOLERANCE_FIELD_ULP] && over->values.ulp == 2.0);
+    ck_assert(over->set[DMLCONF_TOLERANCE_FIELD_ACCUMULATION] &&
+              over->values.accumulation == DMLCONF_DATA_TYPE_FLOAT16);
+    ck_assert(over->set[DMLCONF_TOLERANCE_FIELD_FTZ] && !over->values.ftz);
+    ck_assert(over->set[DMLCONF_TOLERANCE_FIELD_SIGNED_ZERO] && over->values.strict_signed_zero);
+    ck_assert(over->set[DMLCONF_TOLERANCE_FIELD_BIT_EXACT] && over->values.bit_exact);
+    ck_assert(!over->set[DMLCONF_TOLERANCE_FIELD_ATOL] && !over->set[DMLCONF_TOLERANCE_FIELD_ULP_COUNT]);
+    ck_assert_uint_eq(c->tolerance.marks[DMLCONF_TOLERANCE_FIELD_ACCUMULATION].line,
+                      c->marks[DMLCONF_CASE_FIELD_TOLERANCE].line);
     ck_assert(c->min_feature_level_explicit);
     ck_assert_int_eq(c->min_feature_level, DMLCONF_FEATURE_LEVEL_5_0);
     values = read_all(c, &c->input);
@@ -430,6 +436,64 @@ START_TEST(test_good_forms)
     ck_assert_uint_eq(c->desc.output.sizes[2], 4);
     ck_assert_int_eq(c->min_feature_level, DMLCONF_FEATURE_LEVEL_2_1);
     ck_assert(c->min_feature_level_explicit);
+    dmlconf_case_file_free(&file);
+}
+END_TEST
+
+/* Every tolerance form, the defaults' fields merged or replaced, and what a
+ * run judges each case with. */
+START_TEST(test_good_tolerances)
+{
+    char path[512];
+    dmlconf_case_file file;
+    const dmlconf_case *c;
+    dmlconf_tolerance tol;
+
+    snprintf(path, sizeof(path), "%s/good/tolerances.yaml", DMLCONF_LOADER_TESTS_DIR);
+    load_clean(&file, path);
+    ck_assert_uint_eq(file.case_count, 5);
+
+    c = find_case(&file, "tolerances.defaults");
+    ck_assert(c->tolerance.from_defaults[DMLCONF_TOLERANCE_FIELD_ULP]);
+    ck_assert_uint_eq(c->tolerance.marks[DMLCONF_TOLERANCE_FIELD_ULP].line, 7);
+    dmlconf_case_judging_tolerance(c, false, &tol);
+    ck_assert_int_eq(tol.form, DMLCONF_TOLERANCE_FORM_BOUND);
+    ck_assert_double_eq(tol.ulp, 3.0);
+    ck_assert(tol.strict_signed_zero && !tol.bit_exact);
+    /* The oracle backend: no expected values of the case's own, so bit for bit. */
+    dmlconf_case_judging_tolerance(c, true, &tol);
+    ck_assert(tol.bit_exact && tol.strict_signed_zero);
+
+    c = find_case(&file, "tolerances.absolute.relative");
+    ck_assert(!c->tolerance.overrides.set[DMLCONF_TOLERANCE_FIELD_ULP]);
+    ck_assert(c->tolerance.overrides.set[DMLCONF_TOLERANCE_FIELD_SIGNED_ZERO]);
+    ck_assert(!c->tolerance.from_defaults[DMLCONF_TOLERANCE_FIELD_ATOL]);
+    ck_assert_uint_eq(c->tolerance.marks[DMLCONF_TOLERANCE_FIELD_RTOL].line, 18);
+    ck_assert_uint_eq(c->tolerance.marks[DMLCONF_TOLERANCE_FIELD_RTOL].column, 35);
+    dmlconf_case_judging_tolerance(c, false, &tol);
+    ck_assert_int_eq(tol.form, DMLCONF_TOLERANCE_FORM_ABSOLUTE_RELATIVE);
+    ck_assert_double_eq(tol.atol, 1e-5);
+    ck_assert_double_eq(tol.rtol, 0.001);
+    ck_assert(tol.strict_signed_zero);
+    /* Its golden values are judged with its tolerance, even on the oracle. */
+    dmlconf_case_judging_tolerance(c, true, &tol);
+    ck_assert(!tol.bit_exact);
+    ck_assert_int_eq(tol.form, DMLCONF_TOLERANCE_FORM_ABSOLUTE_RELATIVE);
+
+    c = find_case(&file, "tolerances.webnn");
+    dmlconf_case_judging_tolerance(c, false, &tol);
+    ck_assert_int_eq(tol.form, DMLCONF_TOLERANCE_FORM_ULP_COUNT);
+    ck_assert(tol.ulp_count_axis_length_minus_1);
+
+    c = find_case(&file, "tolerances.count");
+    dmlconf_case_judging_tolerance(c, false, &tol);
+    ck_assert_int_eq(tol.form, DMLCONF_TOLERANCE_FORM_ULP_COUNT);
+    ck_assert_double_eq(tol.ulp_count, 16.0);
+    ck_assert(!tol.ulp_count_axis_length_minus_1);
+
+    c = find_case(&file, "tolerances.integer");
+    dmlconf_case_judging_tolerance(c, false, &tol);
+    ck_assert(tol.bit_exact);
     dmlconf_case_file_free(&file);
 }
 END_TEST
@@ -929,6 +993,7 @@ static Suite *loader_suite(void)
 
     tc = tcase_create("good_files");
     tcase_add_test(tc, test_good_forms);
+    tcase_add_test(tc, test_good_tolerances);
     tcase_add_test(tc, test_chunks_equal_one_shot);
     tcase_add_test(tc, test_npy_input);
     suite_add_tcase(suite, tc);

@@ -86,6 +86,12 @@ typedef struct dmlconf_tolerance_overrides
  * "ulp_count"; NULL outside the enum. */
 const char *dmlconf_tolerance_field_name(dmlconf_tolerance_field field);
 
+/* The form a field belongs to: BOUND for ulp, accumulation and ftz,
+ * ABSOLUTE_RELATIVE for atol and rtol, ULP_COUNT for ulp_count;
+ * DMLCONF_TOLERANCE_FORM_COUNT for the fields of every form (signed_zero,
+ * bit_exact) and outside the enum. */
+dmlconf_tolerance_form dmlconf_tolerance_field_form(dmlconf_tolerance_field field);
+
 /* "bound", "absolute_relative", "ulp_count"; NULL outside the enum. */
 const char *dmlconf_tolerance_form_name(dmlconf_tolerance_form form);
 

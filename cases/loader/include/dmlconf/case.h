@@ -22,6 +22,7 @@
 
 #include <dmlconf/datagen.h>
 #include <dmlconf/oracle.h>
+#include <dmlconf/tolerance.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -170,28 +171,16 @@ typedef struct dmlconf_case_data
     dmlconf_datagen_spec generator;
 } dmlconf_case_data;
 
-/* Accumulation format in dmlconf_case_tolerance. */
-typedef enum dmlconf_accumulation
-{
-    DMLCONF_ACCUMULATION_FLOAT32 = 0,
-    DMLCONF_ACCUMULATION_FLOAT16 = 1,
-} dmlconf_accumulation;
-
-/* Tolerance overrides: each field counts only when its *_set flag is true;
- * the comparator's defaults apply to the others. */
+/* A case's tolerance: the fields it gives (itself or through the file's
+ * defaults) as overrides of the comparator's defaults (dmlconf/tolerance.h).
+ * The loader has checked them with dmlconf_tolerance_resolve for the case's
+ * dtype, so they always resolve; a case's own fields of one form replace
+ * the defaults' fields of another form. */
 typedef struct dmlconf_case_tolerance
 {
-    bool ulp_set;
-    uint32_t ulp; /* U: allowed ULPs of the output format */
-    bool accumulation_set;
-    dmlconf_accumulation accumulation; /* u_acc */
-    bool ftz_set;
-    bool ftz; /* flush-to-zero allowed */
-    bool signed_zero_set;
-    bool signed_zero_strict; /* false: +0 equals -0 */
-    bool bit_exact_set;
-    bool bit_exact;
-    dmlconf_mark marks[5]; /* ulp, accumulation, ftz, signed_zero, bit_exact */
+    dmlconf_tolerance_overrides overrides;
+    dmlconf_mark marks[DMLCONF_TOLERANCE_FIELD_COUNT]; /* each field's value; line 0 when not given */
+    bool from_defaults[DMLCONF_TOLERANCE_FIELD_COUNT]; /* the field came from the file's defaults */
 } dmlconf_case_tolerance;
 
 /* A negative case's expectation. */
@@ -234,6 +223,15 @@ uint64_t dmlconf_case_element_count(const dmlconf_case *c);
 /* Size of one element of the case's dtype in bytes (4, 2 or 8); 0 for a dtype
  * that has no values (negative cases only). */
 size_t dmlconf_case_element_size(const dmlconf_case *c);
+
+/* The tolerance to judge the case's output with: the output type's
+ * defaults and the case's tolerance fields (checked when the case loaded).
+ * `exact_backend`: the results come from a backend that claims the
+ * oracle's exact values (the oracle itself); they must then match bit for
+ * bit, signed zeros included, unless the case gives both expected values
+ * and a tolerance: expected values written by hand (a peer suite's golden
+ * values) are judged with the case's own tolerance. */
+void dmlconf_case_judging_tolerance(const dmlconf_case *c, bool exact_backend, dmlconf_tolerance *tol);
 
 /* Copies logical elements [first, first + count) of `data` (the case's input
  * or expected) into `out` as packed little-endian elements of the case's

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# End-to-end checks of what the case loader promises the runner: a case's
+# own tolerance on the oracle backend. Every command runs under a time
+# limit, so a hang fails the test instead of stalling it.
+# Usage: test_case_checks.sh DMLCONF WORK_DIR
+set -u
+dmlconf=$(realpath "$1")
+work=$2
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work" || exit 1
+
+failures=0
+passed=0
+pass() {
+    passed=$((passed + 1))
+}
+fail() {
+    echo "FAIL: $1"
+    failures=$((failures + 1))
+}
+# run_dmlconf OUTPUT ARGS...: runs dmlconf for at most 20 seconds, output
+# (stdout and stderr) into OUTPUT; the status is dmlconf's (124: it hung).
+run_dmlconf() {
+    local output=$1
+    shift
+    timeout 20 "$dmlconf" "$@" > "$output" 2>&1
+}
+# expect_status DESCRIPTION EXPECTED ACTUAL
+expect_status() {
+    if [ "$2" = "$3" ]; then pass; else fail "$1: exit status $3, expected $2"; fi
+}
+# expect_text DESCRIPTION FILE TEXT: FILE holds TEXT (a fixed string)
+expect_text() {
+    if grep -qF -- "$3" "$2"; then pass; else fail "$1: '$3' not in $2:"; sed 's/^/    /' "$2"; fi
+}
+# result_of ID: "status message" of a case in out/results.jsonl
+result_of() {
+    python3 - "$1" <<'PY'
+import json, sys
+for line in open("out/results.jsonl"):
+    record = json.loads(line)
+    if record.get("id") == sys.argv[1]:
+        print(record["status"], record["message"])
+PY
+}
+
+# ---- a peer suite's golden values on the oracle backend ------------------------------
+cat > peer.yaml <<'YAML'
+defaults: {op: cumulative_summation, dtype: float32, sizes: [4], axis: 0}
+cases:
+  # 10 + 1 ulp where the oracle says 10: a golden value printed short.
+  - {id: peer.within, input: [1, 2, 3, 4], expected: [1, 3, 6, 0x1.400002p+3], tolerance: {atol: 1e-5, rtol: 1e-3}}
+  - {id: peer.outside, input: [1, 2, 3, 4], expected: [1, 3, 6, 0x1.400002p+3], tolerance: {atol: 1e-7}}
+  - {id: peer.no.tolerance, input: [1, 2, 3, 4], expected: [1, 3, 6, 0x1.400002p+3]}
+  - {id: peer.ulps, input: [1, 2, 3, 4], expected: [1, 3, 6, 0x1.400002p+3], tolerance: {ulp_count: axis_length_minus_1}}
+  - {id: peer.ulps.short, sizes: [2], input: [1, 2], expected: [1, 0x1.800004p+1], tolerance: {ulp_count: axis_length_minus_1}}
+  - {id: peer.oracle.only, input: [1, 2, 3, 4], tolerance: {atol: 1}}
+YAML
+run_dmlconf run.txt run -q --backend oracle -o out peer.yaml
+expect_status "run with peer tolerances" 1 $?
+expect_text "within atol + rtol" <(result_of peer.within) "pass"
+expect_text "outside atol" <(result_of peer.outside) "fail"
+expect_text "outside atol names its rule" <(result_of peer.outside) "rule: atol + rtol |expected| = 1e-07; error 9.54e-07 (1 ulp) = 9.54x the bound"
+expect_text "hand-written values without a tolerance: bit for bit" <(result_of peer.no.tolerance) "rule: bit-exact"
+expect_text "3 ulps allowed along an axis of 4" <(result_of peer.ulps) "pass"
+expect_text "1 ulp allowed along an axis of 2" <(result_of peer.ulps.short) "rule: at most 1 ulp apart, no accumulation allowance; error 2 ulp = 2x the bound"
+expect_text "no expected values: the oracle's own bits" <(result_of peer.oracle.only) "pass"
+
+echo "$passed passed, $failures failed"
+[ "$failures" -eq 0 ]
