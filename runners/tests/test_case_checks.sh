@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end checks of what the case loader promises the runner: a case's
-# own tolerance on the oracle backend. Every command runs under a time
-# limit, so a hang fails the test instead of stalling it.
+# own tolerance on the oracle backend; named pipes, devices and directories
+# where files belong. Every command runs under a time limit, so a hang fails
+# the test instead of stalling it.
 # Usage: test_case_checks.sh DMLCONF WORK_DIR
 set -u
 dmlconf=$(realpath "$1")
@@ -66,6 +67,34 @@ expect_text "hand-written values without a tolerance: bit for bit" <(result_of p
 expect_text "3 ulps allowed along an axis of 4" <(result_of peer.ulps) "pass"
 expect_text "1 ulp allowed along an axis of 2" <(result_of peer.ulps.short) "rule: at most 1 ulp apart, no accumulation allowance; error 2 ulp = 2x the bound"
 expect_text "no expected values: the oracle's own bits" <(result_of peer.oracle.only) "pass"
+
+# ---- named pipes, devices and directories where files belong ------------------------
+mkfifo pipe.yaml pipe.npy
+mkdir folder.npy
+cat > special.yaml <<'YAML'
+defaults: {op: cumulative_summation, dtype: float32, sizes: [4], axis: 0}
+cases:
+  - {id: special.pipe, input: {npy: pipe.npy}}
+  - {id: special.folder, input: {npy: folder.npy}}
+  - {id: special.device, input: {npy: /dev/null}}
+  - {id: special.fine, input: [1, 2, 3, 4]}
+YAML
+for command in validate list run; do
+    arguments=("$command")
+    [ "$command" = run ] && arguments+=(-q --backend oracle -o "out-$command")
+    run_dmlconf "$command-pipe.txt" "${arguments[@]}" pipe.yaml
+    expect_status "$command on a named pipe (124: it hung)" 2 $?
+    expect_text "$command names the pipe" "$command-pipe.txt" "pipe.yaml: error: is a named pipe (FIFO), not a regular file"
+    run_dmlconf "$command-device.txt" "${arguments[@]}" /dev/zero
+    expect_status "$command on a device" 2 $?
+    expect_text "$command names the device" "$command-device.txt" "/dev/zero: error: is a character device, not a regular file"
+    run_dmlconf "$command-npy.txt" "${arguments[@]}" special.yaml
+    expect_status "$command on .npy paths that are not files (124: it hung)" 2 $?
+    expect_text "$command: npy pipe" "$command-npy.txt" "special.yaml:3:37: error: input: pipe.npy: is a named pipe (FIFO), not a regular file"
+    expect_text "$command: npy folder" "$command-npy.txt" "special.yaml:4:39: error: input: folder.npy: is a directory, not a regular file"
+    expect_text "$command: npy device" "$command-npy.txt" "special.yaml:5:39: error: input: /dev/null: is a character device, not a regular file"
+done
+expect_text "list still lists the good case" list-npy.txt "special.fine"
 
 echo "$passed passed, $failures failed"
 [ "$failures" -eq 0 ]

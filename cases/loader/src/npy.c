@@ -4,6 +4,7 @@
  * header that is a Python dict literal padded with spaces and ending in '\n'
  * (ASCII, UTF-8 in 3.0), then the raw data.
  */
+#include "regular_file.h"
 #include "why.h"
 
 #include <dmlconf/npy.h>
@@ -471,11 +472,12 @@ static size_t read_bytes(FILE *file, void *buffer, size_t size)
 static FILE *open_and_check(const char *path, dmlconf_npy_header *header, uint64_t *data_available, char *why,
                             size_t why_size)
 {
-    FILE *file = fopen(path, "rb");
+    char opened[160];
+    FILE *file = cases_open_regular_file(path, NULL, opened, sizeof(opened));
     char *text = NULL;
     if (!file)
     {
-        cases_set_why(why, why_size, "%s: cannot open: %s", path, strerror(errno));
+        cases_set_why(why, why_size, "%s: %s", path, opened);
         return NULL;
     }
     unsigned char preamble[12];

@@ -875,6 +875,99 @@ START_TEST(test_file_too_large)
 }
 END_TEST
 
+/* The diagnostics of a load, relative to `dir`, as one string (freed by
+ * the caller). */
+static char *load_diagnostics(const char *path, const char *dir, size_t *errors)
+{
+    dmlconf_case_file file;
+    char *text;
+
+    *errors = dmlconf_case_file_load(&file, path, NULL);
+    text = dmlconf_diagnostics_format(&file.diagnostics, dir);
+    ck_assert(text != NULL);
+    dmlconf_case_file_free(&file);
+    return text;
+}
+
+/* A named pipe, a device or a directory where a case file or a .npy file
+ * belongs is refused with what it is, without blocking (the test case's
+ * timeout fails a hang). */
+START_TEST(test_not_regular_files)
+{
+    static const char *const npy_case = "cases:\n"
+                                        "  - id: npy.fifo\n"
+                                        "    op: cumulative_summation\n"
+                                        "    dtype: float32\n"
+                                        "    sizes: [4]\n"
+                                        "    axis: 0\n"
+                                        "    input: {npy: pipe.npy}\n"
+                                        "  - id: npy.folder\n"
+                                        "    op: cumulative_summation\n"
+                                        "    dtype: float32\n"
+                                        "    sizes: [4]\n"
+                                        "    axis: 0\n"
+                                        "    input: {npy: folder.npy}\n"
+                                        "  - id: npy.device\n"
+                                        "    op: cumulative_summation\n"
+                                        "    dtype: float32\n"
+                                        "    sizes: [4]\n"
+                                        "    axis: 0\n"
+                                        "    input: {npy: /dev/null}\n";
+    char *dir = make_temp_dir("special"), *fifo = join(dir, "fifo.yaml"), *folder = join(dir, "folder.yaml");
+    char *pipe_npy = join(dir, "pipe.npy"), *folder_npy = join(dir, "folder.npy"), *cases = join(dir, "npy.yaml");
+    char *text;
+    size_t errors;
+
+    ck_assert(!mkfifo(fifo, 0600));
+    ck_assert(!mkfifo(pipe_npy, 0600));
+    ck_assert(!mkdir(folder, 0700));
+    ck_assert(!mkdir(folder_npy, 0700));
+    write_text(cases, npy_case);
+
+    text = load_diagnostics(fifo, dir, &errors);
+    ck_assert_uint_eq(errors, 1);
+    ck_assert_str_eq(text, "fifo.yaml: error: is a named pipe (FIFO), not a regular file\n");
+    free(text);
+    text = load_diagnostics(folder, dir, &errors);
+    ck_assert_str_eq(text, "folder.yaml: error: is a directory, not a regular file\n");
+    free(text);
+    text = load_diagnostics("/dev/null", NULL, &errors);
+    ck_assert_str_eq(text, "/dev/null: error: is a character device, not a regular file\n");
+    free(text);
+
+    text = load_diagnostics(cases, dir, &errors);
+    ck_assert_uint_eq(errors, 3);
+    ck_assert_str_eq(text, "npy.yaml:7:18: error: input: pipe.npy: is a named pipe (FIFO), not a regular file\n"
+                           "    input: {npy: pipe.npy}\n"
+                           "                 ^\n"
+                           "npy.yaml:13:18: error: input: folder.npy: is a directory, not a regular file\n"
+                           "    input: {npy: folder.npy}\n"
+                           "                 ^\n"
+                           "npy.yaml:19:18: error: input: /dev/null: is a character device, not a regular file\n"
+                           "    input: {npy: /dev/null}\n"
+                           "                 ^\n");
+    free(text);
+
+    /* A folder of the corpus: the pipe named like a case file is reported,
+     * not skipped and not waited on; the folder named like one is searched. */
+    dmlconf_case_corpus corpus;
+    const char *paths[] = {dir};
+    ck_assert_uint_eq(dmlconf_case_corpus_load(&corpus, paths, 1, NULL), 4);
+    ck_assert_uint_eq(corpus.file_count, 2);
+    ck_assert_str_eq(corpus.files[0].path, fifo);
+    ck_assert_str_eq(corpus.files[0].diagnostics.items[0].message, "is a named pipe (FIFO), not a regular file");
+    dmlconf_case_corpus_free(&corpus);
+
+    remove_tree(dir);
+    free(dir);
+    free(fifo);
+    free(folder);
+    free(pipe_npy);
+    free(folder_npy);
+    free(cases);
+}
+END_TEST
+
 START_TEST(test_long_scalar)
 {
     size_t length = DMLCONF_CASE_MAX_SCALAR_BYTES + 10, prefix;
@@ -1005,6 +1098,11 @@ static Suite *loader_suite(void)
 
     tc = tcase_create("corpus");
     tcase_add_test(tc, test_corpus);
+    suite_add_tcase(suite, tc);
+
+    tc = tcase_create("special_files");
+    tcase_set_timeout(tc, 10); /* a load that waits on a named pipe fails here */
+    tcase_add_test(tc, test_not_regular_files);
     suite_add_tcase(suite, tc);
 
     tc = tcase_create("hostile");
