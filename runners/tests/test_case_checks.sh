@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end checks of what the case loader promises the runner: a case's
 # own tolerance on the oracle backend; named pipes, devices and directories
-# where files belong. Every command runs under a time limit, so a hang fails
+# where files belong; control characters in case files. Every command runs under a time limit, so a hang fails
 # the test instead of stalling it.
 # Usage: test_case_checks.sh DMLCONF WORK_DIR
 set -u
@@ -95,6 +95,22 @@ for command in validate list run; do
     expect_text "$command: npy device" "$command-npy.txt" "special.yaml:5:39: error: input: /dev/null: is a character device, not a regular file"
 done
 expect_text "list still lists the good case" list-npy.txt "special.fine"
+
+# ---- control characters from a case file never reach the terminal raw ---------------
+cat > escapes.yaml <<'YAML'
+cases:
+  - {id: escapes.op, op: "cumulative\e]0;owned\a_summation", dtype: float32, sizes: [2], axis: 0, input: [1, 2]}
+YAML
+for command in validate list; do
+    run_dmlconf "$command-escapes.txt" "$command" escapes.yaml
+    expect_status "$command with escapes in a scalar" 2 $?
+    expect_text "$command shows the escape" "$command-escapes.txt" "unknown op 'cumulative\x1b]0;owned\x07_summation'"
+    if LC_ALL=C grep -q "$(printf '[\033\007]')" "$command-escapes.txt"; then
+        fail "$command printed a raw control character"
+    else
+        pass
+    fi
+done
 
 echo "$passed passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -554,6 +554,22 @@ static int read_tags(loader *L, loader_draft *draft)
     }
 }
 
+/* Notes are printed later (show, reports): plain text, tabs and line breaks
+ * allowed, no character a terminal would act on. */
+static int read_notes(loader *L, loader_draft *draft)
+{
+    dmlconf_mark mark = loader_event_mark(L);
+    uint32_t code;
+    int status = read_string(L, "notes (text)", &draft->notes);
+
+    if (status == 1 && (code = loader_control_character(draft->notes, true)))
+    {
+        loader_error(L, mark, "notes hold the control character U+%04" PRIX32 "; write notes as plain text", code);
+        return 0;
+    }
+    return status;
+}
+
 static int read_feature_level(loader *L, dmlconf_feature_level *level)
 {
     char buffer[48];
@@ -1008,7 +1024,7 @@ bool loader_read_field(loader *L, loader_draft *draft, dmlconf_case_field field)
         status = read_tags(L, draft);
         break;
     case DMLCONF_CASE_FIELD_NOTES:
-        status = read_string(L, "notes (text)", &draft->notes);
+        status = read_notes(L, draft);
         break;
     case DMLCONF_CASE_FIELD_COUNT:
     default:

@@ -266,6 +266,14 @@ static void finish_npy(loader *L, const dmlconf_scan_desc *desc, loader_data *da
         loader_error(L, data->npy_mark, "%s: the npy path is empty", what);
         return;
     }
+    uint32_t code = loader_control_character(data->npy_text, false);
+    if (code)
+    {
+        loader_error(L, data->npy_mark,
+                     "%s: the npy path holds the control character U+%04" PRIX32 "; a path must be printable text",
+                     what, code);
+        return;
+    }
     out->npy_text = loader_strdup(data->npy_text);
     out->npy_path = malloc(folder + length + 1);
     if (!out->npy_text || !out->npy_path)

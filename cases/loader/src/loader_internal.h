@@ -28,6 +28,14 @@ char *loader_vformat(const char *format, va_list args);
 int loader_diagnostics_push(dmlconf_diagnostics *list, dmlconf_severity severity, const char *file, uint32_t line,
                             uint32_t column, char *message, char *snippet);
 
+/* The first character of text that a terminal would act on rather than
+ * show (a C0 control, DEL, a C1 control, an invisible bidirectional or
+ * line-breaking format character), as a code point; 0 when there is none.
+ * Tab and newline count as text when allow_tab_and_newline. Diagnostics
+ * escape such characters; values kept and printed later (notes, .npy
+ * paths, file paths) are refused with it. */
+uint32_t loader_control_character(const char *text, bool allow_tab_and_newline);
+
 /* Names a related place on the last diagnostic of the list (see
  * dmlconf_diagnostic). Returns 0 or -1. */
 int loader_diagnostics_relate(dmlconf_diagnostics *list, const char *label, const char *file, uint32_t line,

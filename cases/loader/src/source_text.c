@@ -432,11 +432,14 @@ char *loader_source_snippet(const loader_source *source, dmlconf_mark mark)
         memcpy(snippet + out, "...", 3);
         out += 3;
     }
-    /* Bytes that are not printable UTF-8 are shown as '?'. */
+    /* Bytes that are not printable UTF-8, and invisible characters that
+     * reorder or break the line, are shown as '?'. */
     for (i = from; i < to;)
     {
         length = utf8_decode(text + i, to - i, &code);
-        if (!length || (code < 0x20 && code != '\t') || code == 0x7f || (code >= 0x80 && code < 0xa0))
+        if (!length || (code < 0x20 && code != '\t') || code == 0x7f || (code >= 0x80 && code < 0xa0) ||
+            code == 0x200e || code == 0x200f || (code >= 0x2028 && code <= 0x202e) ||
+            (code >= 0x2066 && code <= 0x2069))
         {
             snippet[out++] = '?';
             ++i;

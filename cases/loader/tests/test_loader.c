@@ -54,6 +54,7 @@ static const char *const bad_files[] = {
     "duplicate_key",
     "empty_file",
     "empty_values",
+    "escapes",
     "expect_error_mismatch",
     "expected_in_negative",
     "feature_level_names",
@@ -968,6 +969,34 @@ START_TEST(test_not_regular_files)
 }
 END_TEST
 
+/* Nothing from a case file acts on the terminal: diagnostics escape control
+ * characters in messages and paths; a path with one is not loaded. */
+START_TEST(test_control_characters_escaped)
+{
+    dmlconf_diagnostics list = {0};
+    dmlconf_case_file file;
+    char *text;
+
+    dmlconf_diagnostics_add(&list, DMLCONF_SEVERITY_ERROR, "dir\x1b[2J/a.yaml", 3, 4,
+                            "C0 \x01\x1b\x7f, C1 \xc2\x9b, bidi \xe2\x80\xae and \xe2\x81\xa6, not UTF-8 \xff\xc3, "
+                            "text \xc3\xa9 \xe2\x82\xac \xf0\x9f\x99\x82, breaks \t\r\n, line separator \xe2\x80\xa8");
+    text = dmlconf_diagnostics_format(&list, NULL);
+    ck_assert_str_eq(text, "dir\\x1b[2J/a.yaml:3:4: error: C0 \\x01\\x1b\\x7f, C1 \\u009b, bidi \\u202e and "
+                           "\\u2066, not UTF-8 \\xff\\xc3, text \xc3\xa9 \xe2\x82\xac \xf0\x9f\x99\x82, breaks "
+                           "\\t\\r\\n, line separator \\u2028\n");
+    free(text);
+    dmlconf_diagnostics_free(&list);
+
+    ck_assert_uint_eq(dmlconf_case_file_load_buffer(&file, "evil\x1b]0;title\a.yaml", "cases: []\n", 10, NULL), 1);
+    ck_assert(file.stopped);
+    text = dmlconf_diagnostics_format(&file.diagnostics, NULL);
+    ck_assert_str_eq(text, "evil\\x1b]0;title\\x07.yaml: error: the file's path holds the control character U+001B; "
+                           "name case files with printable text\n");
+    free(text);
+    dmlconf_case_file_free(&file);
+}
+END_TEST
+
 START_TEST(test_long_scalar)
 {
     size_t length = DMLCONF_CASE_MAX_SCALAR_BYTES + 10, prefix;
@@ -1109,6 +1138,7 @@ static Suite *loader_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_file_too_large);
     tcase_add_test(tc, test_long_scalar);
+    tcase_add_test(tc, test_control_characters_escaped);
     tcase_add_test(tc, test_huge_inline_list);
     suite_add_tcase(suite, tc);
 
