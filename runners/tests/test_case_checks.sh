@@ -96,6 +96,19 @@ for command in validate list run; do
 done
 expect_text "list still lists the good case" list-npy.txt "special.fine"
 
+# ---- overlapping output strides are an error before anything runs --------------------
+cat > overlap.yaml <<'YAML'
+cases:
+  - {id: overlap.rows, op: cumulative_summation, dtype: float32, sizes: [2, 3], axis: 1, output_strides: [2, 1], input: [1, 2, 3, 4, 5, 6]}
+YAML
+for command in validate run; do
+    arguments=("$command")
+    [ "$command" = run ] && arguments+=(-q --backend oracle -o "out-overlap")
+    run_dmlconf "$command-overlap.txt" "${arguments[@]}" overlap.yaml
+    expect_status "$command with overlapping output strides" 2 $?
+    expect_text "$command names two elements" "$command-overlap.txt" "overlap.yaml:2:106: error: output_strides [2, 1] put output elements [0, 2] and [1, 0] in the same place"
+done
+
 # ---- control characters from a case file never reach the terminal raw ---------------
 cat > escapes.yaml <<'YAML'
 cases:

@@ -470,7 +470,7 @@ void loader_finish_case(loader *L, loader_draft *d, size_t errors_before)
     dmlconf_scan_desc desc;
     dmlconf_validation v;
     dmlconf_feature_level derived = DMLCONF_FEATURE_LEVEL_NONE;
-    char name[32], text[128], text2[128];
+    char name[32], text[128], text2[128], overlap[512];
     const char *missing[8];
     size_t missing_count, used;
     const char *id = d->id ? d->id : "(no id)";
@@ -606,6 +606,14 @@ void loader_finish_case(loader *L, loader_draft *d, size_t errors_before)
                 break;
             }
         }
+    }
+
+    if (rules_ok && !negative && loader_output_overlaps(&desc.output, overlap, sizeof(overlap)))
+    {
+        /* Each element's value would depend on the order of the writes:
+         * no backend can be judged on it. */
+        case_error(L, d, DMLCONF_CASE_FIELD_OUTPUT_STRIDES, d->marks[DMLCONF_CASE_FIELD_OUTPUT_STRIDES], "%s", overlap);
+        rules_ok = false;
     }
 
     /* The rules. */

@@ -57,24 +57,6 @@ static dmlconf_mark item_mark(const loader *L, const loader_data *data, uint64_t
     return data->mark;
 }
 
-/* A logical element and where the input's strides store it. */
-typedef struct storage_slot
-{
-    uint64_t offset;
-    uint64_t index;
-} storage_slot;
-
-static int compare_slots(const void *a, const void *b)
-{
-    const storage_slot *x = a, *y = b;
-
-    if (x->offset != y->offset)
-    {
-        return x->offset < y->offset ? -1 : 1;
-    }
-    return x->index < y->index ? -1 : x->index > y->index;
-}
-
 /* Checks that logical input elements stored at the same place (strides with
  * 0 or overlapping entries) have the same bits. */
 static void check_shared_storage(loader *L, loader_data *data, const dmlconf_scan_desc *desc, const void *values,
@@ -82,37 +64,20 @@ static void check_shared_storage(loader *L, loader_data *data, const dmlconf_sca
 {
     const dmlconf_tensor_desc *tensor = &desc->input;
     size_t size = dmlconf_value_size(tensor->data_type), first;
-    uint32_t coordinates[DMLCONF_MAX_DIMENSIONS] = {0}, dims = tensor->dimension_count, d;
     char a[DMLCONF_VALUE_TEXT_SIZE], b[DMLCONF_VALUE_TEXT_SIZE], strides[128];
-    uint64_t i, offset = 0;
-    storage_slot *slots;
+    loader_storage_slot *slots;
+    uint64_t i;
 
     if (!tensor->has_strides || !dmlconf_tensor_self_overlaps(tensor))
     {
         return;
     }
-    if (count > SIZE_MAX / sizeof(*slots) || !(slots = malloc((size_t)count * sizeof(*slots))))
+    if (!(slots = loader_storage_slots(tensor)))
     {
         loader_out_of_memory(L);
         return;
     }
-    for (i = 0; i < count; ++i)
-    {
-        slots[i].offset = offset;
-        slots[i].index = i;
-        for (d = dims; d-- > 0;)
-        {
-            offset += tensor->strides[d];
-            if (++coordinates[d] < tensor->sizes[d])
-            {
-                break;
-            }
-            offset -= (uint64_t)tensor->strides[d] * tensor->sizes[d];
-            coordinates[d] = 0;
-        }
-    }
-    qsort(slots, (size_t)count, sizeof(*slots), compare_slots);
-    format_dims(tensor->strides, dims, strides, sizeof(strides));
+    format_dims(tensor->strides, tensor->dimension_count, strides, sizeof(strides));
     for (i = 1, first = 0; i < count; ++i)
     {
         if (slots[i].offset != slots[first].offset)

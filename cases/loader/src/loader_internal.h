@@ -285,6 +285,28 @@ size_t loader_find_id(const loader *L, const char *id);
  * the draft's memory into it). */
 void loader_finish_case(loader *L, loader_draft *draft, size_t errors_before);
 
+/* ---- layouts (case_layout.c) ------------------------------------------------- */
+
+/* Tensors up to this many elements are listed element by element to find
+ * two that share a place (as the oracle's dmlconf_tensor_self_overlaps). */
+#define LOADER_MAX_LISTED_LAYOUT (UINT64_C(1) << 22)
+
+/* A logical element and the place (element offset) its strides give it. */
+typedef struct loader_storage_slot
+{
+    uint64_t offset;
+    uint64_t index;
+} loader_storage_slot;
+
+/* Every logical element of the tensor with its place, sorted by place then
+ * index (malloc'ed, element_count entries); NULL when memory runs out. */
+loader_storage_slot *loader_storage_slots(const dmlconf_tensor_desc *tensor);
+
+/* Whether the output's strides put two output elements in one place; when
+ * they do, writes a message naming two such elements (or why none can be
+ * named) into message. */
+bool loader_output_overlaps(const dmlconf_tensor_desc *output, char *message, size_t size);
+
 /* ---- the tolerance (case_tolerance.c) ----------------------------------------- */
 
 /* Checks a positive case's tolerance for its dtype with the comparator's own

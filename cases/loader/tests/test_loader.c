@@ -72,6 +72,7 @@ static const char *const bad_files[] = {
     "missing_keys",
     "negative_only_keys",
     "nested_mismatch",
+    "output_overlap",
     "non_scalar_keys",
     "not_integer",
     "npy_errors",
@@ -495,6 +496,66 @@ START_TEST(test_good_tolerances)
     c = find_case(&file, "tolerances.integer");
     dmlconf_case_judging_tolerance(c, false, &tol);
     ck_assert(tol.bit_exact);
+    dmlconf_case_file_free(&file);
+}
+END_TEST
+
+/* The bytes of a case's buffers, from its descs alone. */
+START_TEST(test_buffer_bytes)
+{
+    static const char *const text =
+        "cases:\n"
+        "  - {id: b.strided, op: cumulative_summation, dtype: float16, sizes: [3, 4], axis: 1,\n"
+        "     input_strides: [0, 1], output_strides: [8, 1], input: [1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4]}\n"
+        "  - {id: b.in.place, op: cumulative_product, dtype: int64, sizes: [5], axis: 0, in_place: true,\n"
+        "     input: [1, 2, 3, 4, 5], expected: [1, 2, 6, 24, 120]}\n"
+        "  - {id: b.negative, op: cumulative_summation, dtype: uint16, sizes: [2], axis: 0,\n"
+        "     expect_error: data_type_unsupported}\n";
+    dmlconf_case_file file;
+    dmlconf_case_buffers buffers;
+
+    ck_assert_uint_eq(dmlconf_case_file_load_buffer(&file, "buffers.yaml", text, strlen(text), NULL), 0);
+    ck_assert(dmlconf_case_buffer_bytes(find_case(&file, "b.strided"), &buffers));
+    ck_assert_uint_eq(buffers.input, 8);   /* 4 stored elements of 2 bytes */
+    ck_assert_uint_eq(buffers.output, 40); /* rows 8 elements apart: 2 * 8 + 4 elements */
+    ck_assert_uint_eq(buffers.logical, 24);
+    ck_assert_uint_eq(buffers.expected, 0);
+    ck_assert(dmlconf_case_buffer_bytes(find_case(&file, "b.in.place"), &buffers));
+    ck_assert_uint_eq(buffers.input, 40);
+    ck_assert_uint_eq(buffers.output, 0);
+    ck_assert_uint_eq(buffers.logical, 40);
+    ck_assert_uint_eq(buffers.expected, 40);
+    ck_assert(!dmlconf_case_buffer_bytes(find_case(&file, "b.negative"), &buffers));
+    ck_assert_uint_eq(buffers.input + buffers.output + buffers.logical + buffers.expected, 0);
+    dmlconf_case_file_free(&file);
+}
+END_TEST
+
+/* Output strides that interleave on a tensor too large to list are refused
+ * as the oracle refuses them, with a message that says why no two elements
+ * are named. */
+START_TEST(test_output_overlap_unlisted)
+{
+    static const char *const text = "cases:\n"
+                                    "  - id: overlap.large\n"
+                                    "    op: cumulative_summation\n"
+                                    "    dtype: float32\n"
+                                    "    sizes: [3, 2, 700000]\n"
+                                    "    axis: 2\n"
+                                    "    output_strides: [2, 3, 6]\n"
+                                    "    input: {generate: constant, value: 1}\n";
+    dmlconf_case_file file;
+    char *diagnostics;
+
+    ck_assert_uint_eq(dmlconf_case_file_load_buffer(&file, "large.yaml", text, strlen(text), NULL), 1);
+    diagnostics = dmlconf_diagnostics_format(&file.diagnostics, NULL);
+    ck_assert_str_eq(diagnostics,
+                     "large.yaml:7:21: error: output_strides [2, 3, 6] interleave dimensions so that output elements "
+                     "may share a place (the tensor is too large to list its elements one by one); each output "
+                     "element needs a place of its own\n"
+                     "    output_strides: [2, 3, 6]\n"
+                     "                    ^\n");
+    free(diagnostics);
     dmlconf_case_file_free(&file);
 }
 END_TEST
@@ -1116,6 +1177,8 @@ static Suite *loader_suite(void)
     tc = tcase_create("good_files");
     tcase_add_test(tc, test_good_forms);
     tcase_add_test(tc, test_good_tolerances);
+    tcase_add_test(tc, test_buffer_bytes);
+    tcase_add_test(tc, test_output_overlap_unlisted);
     tcase_add_test(tc, test_chunks_equal_one_shot);
     tcase_add_test(tc, test_npy_input);
     suite_add_tcase(suite, tc);

@@ -224,6 +224,25 @@ uint64_t dmlconf_case_element_count(const dmlconf_case *c);
  * that has no values (negative cases only). */
 size_t dmlconf_case_element_size(const dmlconf_case *c);
 
+/* The bytes of a case's buffers, as a run lays them out. */
+typedef struct dmlconf_case_buffers
+{
+    uint64_t input;    /* the input buffer, laid out by its strides: its minimum size
+                        * (dmlconf_tensor_min_size_bytes), or total_size_bytes if larger */
+    uint64_t output;   /* the output buffer, the same way; 0 for in_place (the input's buffer) */
+    uint64_t logical;  /* one packed copy of the tensor (elements x element size): the logical
+                        * input, the oracle's values */
+    uint64_t expected; /* the case's expected values (logical), or 0 when it has none */
+} dmlconf_case_buffers;
+
+/* Computes the bytes of the case's buffers from its descs alone (nothing is
+ * allocated or read). A run needs at most input + output + logical +
+ * expected bytes, plus scratch memory for one line of the scanned axis.
+ * Returns false, with *out zeroed, for a case whose dtype and sizes
+ * describe no tensor of values (a negative case's) or when a size overflows
+ * 64 bits. */
+bool dmlconf_case_buffer_bytes(const dmlconf_case *c, dmlconf_case_buffers *out);
+
 /* The tolerance to judge the case's output with: the output type's
  * defaults and the case's tolerance fields (checked when the case loaded).
  * `exact_backend`: the results come from a backend that claims the
