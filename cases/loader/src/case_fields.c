@@ -473,6 +473,16 @@ static int read_id(loader *L, loader_draft *draft)
         loader_consume(L);
         return 0;
     }
+    if (strlen(scalar_text(L)) > DMLCONF_CASE_MAX_ID_BYTES)
+    {
+        loader_error(L, loader_event_mark(L),
+                     "id '%s' is %zu characters long; an id has at most %u, so that every report and baseline "
+                     "carries it whole",
+                     excerpt(scalar_text(L), buffer, sizeof(buffer)), strlen(scalar_text(L)),
+                     DMLCONF_CASE_MAX_ID_BYTES);
+        loader_consume(L);
+        return 0;
+    }
     return read_string(L, "an id", &draft->id);
 }
 

@@ -568,6 +568,15 @@ static bool path_fits(loader *L, const char *path)
         L->file->stopped = true;
         return false;
     }
+    if (strlen(path) > DMLCONF_CASE_MAX_PATH_BYTES)
+    {
+        dmlconf_diagnostics_add(&L->file->diagnostics, DMLCONF_SEVERITY_ERROR, path, 0, 0,
+                                "the file's path is %zu bytes long; a case file's path has at most %u, so that every "
+                                "report carries it whole",
+                                strlen(path), DMLCONF_CASE_MAX_PATH_BYTES);
+        L->file->stopped = true;
+        return false;
+    }
     return true;
 }
 

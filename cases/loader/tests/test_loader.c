@@ -66,6 +66,7 @@ static const char *const bad_files[] = {
     "invalid_utf8",
     "length_mismatch",
     "list_error_cap",
+    "long_id",
     "long_line",
     "many_errors",
     "min_level_too_low",
@@ -1058,6 +1059,31 @@ START_TEST(test_control_characters_escaped)
 }
 END_TEST
 
+/* A case file's path is at most DMLCONF_CASE_MAX_PATH_BYTES long. */
+START_TEST(test_long_path)
+{
+    static const char *const text = "cases: []\n";
+    char path[DMLCONF_CASE_MAX_PATH_BYTES + 2], *diagnostics;
+    dmlconf_case_file file;
+
+    memset(path, 'p', sizeof(path) - 1);
+    path[sizeof(path) - 1] = '\0';
+    memcpy(path + sizeof(path) - 6, ".yaml", 5);
+    ck_assert_uint_eq(strlen(path), DMLCONF_CASE_MAX_PATH_BYTES + 1);
+    ck_assert_uint_eq(dmlconf_case_file_load_buffer(&file, path, text, strlen(text), NULL), 1);
+    diagnostics = dmlconf_diagnostics_format(&file.diagnostics, NULL);
+    ck_assert_ptr_nonnull(strstr(diagnostics, ".yaml: error: the file's path is 256 bytes long; a case file's path "
+                                              "has at most 255, so that every report carries it whole\n"));
+    free(diagnostics);
+    dmlconf_case_file_free(&file);
+    /* The longest path that fits. */
+    memmove(path + 1, path + 2, sizeof(path) - 2);
+    ck_assert_uint_eq(strlen(path), DMLCONF_CASE_MAX_PATH_BYTES);
+    ck_assert_uint_eq(dmlconf_case_file_load_buffer(&file, path, text, strlen(text), NULL), 0);
+    dmlconf_case_file_free(&file);
+}
+END_TEST
+
 START_TEST(test_long_scalar)
 {
     size_t length = DMLCONF_CASE_MAX_SCALAR_BYTES + 10, prefix;
@@ -1201,6 +1227,7 @@ static Suite *loader_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_file_too_large);
     tcase_add_test(tc, test_long_scalar);
+    tcase_add_test(tc, test_long_path);
     tcase_add_test(tc, test_control_characters_escaped);
     tcase_add_test(tc, test_huge_inline_list);
     suite_add_tcase(suite, tc);

@@ -35,6 +35,11 @@ extern "C" {
 #define DMLCONF_CASE_MAX_ERRORS       100u
 /* Value errors reported per list before the rest are only counted. */
 #define DMLCONF_CASE_MAX_LIST_ERRORS 8u
+/* The longest case id and case file path, in bytes: what every result,
+ * report and baseline line carries whole. A longer one is an error where it
+ * is written (the id) or before the file is read (the path). */
+#define DMLCONF_CASE_MAX_ID_BYTES   128u
+#define DMLCONF_CASE_MAX_PATH_BYTES 255u
 
 /* ---- source positions and diagnostics ------------------------------------ */
 
