@@ -57,6 +57,14 @@ static dmlconf_mark item_mark(const loader *L, const loader_data *data, uint64_t
     return data->mark;
 }
 
+/* The end of a message about an inexact value: round_inputs is the way out
+ * for an input list, and for nothing else (expected values, generator
+ * parameters). */
+static const char *rounding_hint(bool is_input, dmlconf_value_status status)
+{
+    return is_input && status == DMLCONF_VALUE_INEXACT ? " or set round_inputs: true" : "";
+}
+
 /* Checks that logical input elements stored at the same place (strides with
  * 0 or overlapping entries) have the same bits. */
 static void check_shared_storage(loader *L, loader_data *data, const dmlconf_scan_desc *desc, const void *values,
@@ -188,15 +196,17 @@ static void finish_inline(loader *L, const loader_draft *d, const dmlconf_scan_d
     }
     for (i = 0; i < data->count; ++i)
     {
-        if (dmlconf_value_parse(type, data->arena + data->items[i].text, is_input && d->round_inputs, values + i * size,
-                                why, sizeof(why)) != DMLCONF_VALUE_OK)
+        dmlconf_value_status status = dmlconf_value_parse(
+            type, data->arena + data->items[i].text, is_input && d->round_inputs, values + i * size, why, sizeof(why));
+        if (status != DMLCONF_VALUE_OK)
         {
             if (data->errors >= DMLCONF_CASE_MAX_LIST_ERRORS)
             {
                 ++data->errors; /* only counted: finding its mark would cost a walk of the line */
                 continue;
             }
-            loader_data_error(L, data, item_mark(L, data, i), "%s item %zu: %s", what, i, why);
+            loader_data_error(L, data, item_mark(L, data, i), "%s item %zu: %s%s", what, i, why,
+                              rounding_hint(is_input, status));
         }
     }
     loader_data_error_summary(L, data, what);
@@ -363,9 +373,10 @@ void loader_report_inexact(loader *L, const loader_draft *d, loader_data *data)
             data->bad = true;
             break;
         }
-        dmlconf_value_parse(data->direct_type, data->inexact[i].text, false, element, why, sizeof(why));
+        dmlconf_value_status status =
+            dmlconf_value_parse(data->direct_type, data->inexact[i].text, false, element, why, sizeof(why));
         loader_data_error(L, data, loader_source_mark(&L->source, data->inexact[i].line, data->inexact[i].column),
-                          "input item %" PRIu64 ": %s", data->inexact[i].index, why);
+                          "input item %" PRIu64 ": %s%s", data->inexact[i].index, why, rounding_hint(true, status));
     }
     loader_data_error_summary(L, data, "input");
 }
