@@ -5,6 +5,7 @@
  * (ASCII, UTF-8 in 3.0), then the raw data.
  */
 #include "regular_file.h"
+#include "replacement.h"
 #include "why.h"
 
 #include <dmlconf/npy.h>
@@ -710,12 +711,14 @@ int dmlconf_npy_write(const char *path, dmlconf_data_type type, uint32_t ndim, c
     }
     size_t header_length = dict_length + padding + 1u;
 
-    FILE *file = fopen(path, "wb");
-    if (!file)
+    cases_replacement replacement;
+    char reason[160];
+    if (cases_replacement_begin(&replacement, path, reason, sizeof(reason)))
     {
-        cases_set_why(why, why_size, "%s: cannot create: %s", path, strerror(errno));
+        cases_set_why(why, why_size, "%s: %s", path, reason);
         return -1;
     }
+    FILE *file = replacement.file;
     unsigned char head[12];
     memcpy(head, npy_magic, 6);
     head[6] = (unsigned char)major;
@@ -730,16 +733,9 @@ int dmlconf_npy_write(const char *path, dmlconf_data_type type, uint32_t ndim, c
     ok = ok && fputc('\n', file) != EOF;
     if (ok && data_bytes)
         ok = fwrite(data, 1, data_bytes, file) == data_bytes;
-    int error = errno;
-    if (fclose(file) != 0 && ok)
+    if (cases_replacement_finish(&replacement, ok, reason, sizeof(reason)))
     {
-        ok = false;
-        error = errno;
-    }
-    if (!ok)
-    {
-        remove(path);
-        cases_set_why(why, why_size, "%s: write failed: %s", path, strerror(error));
+        cases_set_why(why, why_size, "%s: %s", path, reason);
         return -1;
     }
     return 0;

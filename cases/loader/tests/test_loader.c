@@ -844,6 +844,73 @@ START_TEST(test_bless_npy)
 }
 END_TEST
 
+/* A generated input stays a generator: a large one's expected values go to
+ * an .npy file beside the case file, a small one's inline. A named pipe
+ * where the .npy file goes is not written through (nor waited on). */
+START_TEST(test_bless_generator)
+{
+    static const char *const text = "defaults: {op: cumulative_summation, dtype: float32, axis: 1}\n"
+                                    "cases:\n"
+                                    "  - id: gen.large\n"
+                                    "    sizes: [70, 3000]\n"
+                                    "    input: {generate: dyadic, min: -64, max: 64, scale: 4, seed: 5}\n"
+                                    "  - id: gen.small\n"
+                                    "    sizes: [2, 4]\n"
+                                    "    input: {generate: integers, min: -3, max: 3, seed: 6}\n";
+    char *dir = make_temp_dir("blessgen"), *path = join(dir, "gen.yaml"), *npy = join(dir, "gen.large.expected.npy");
+    char *blessed;
+    dmlconf_diagnostics diags = {0};
+    dmlconf_case_file file;
+    size_t size = 0, i;
+    void *values, *expected;
+
+    /* First with a named pipe in the way: refused, the file left alone. */
+    write_text(path, text);
+    ck_assert(!mkfifo(npy, 0600));
+    load_clean(&file, path);
+    ck_assert_int_eq(dmlconf_case_file_bless(&file, NULL, &diags), -1);
+    dmlconf_case_file_free(&file);
+    ck_assert_uint_eq(diags.count, 1);
+    ck_assert_ptr_nonnull(strstr(diags.items[0].message, "is a named pipe (FIFO), not a regular file; it is not "
+                                                         "replaced"));
+    dmlconf_diagnostics_free(&diags);
+    blessed = read_file(path, NULL);
+    ck_assert_str_eq(blessed, text);
+    free(blessed);
+    ck_assert(!remove(npy));
+
+    load_clean(&file, path);
+    ck_assert_int_eq(dmlconf_case_file_bless(&file, NULL, &diags), 2);
+    dmlconf_case_file_free(&file);
+    blessed = read_file(path, &size);
+    ck_assert_ptr_nonnull(strstr(blessed, "    input: {generate: dyadic, min: -64, max: 64, scale: 4, seed: 5}\n"
+                                          "    expected: {npy: gen.large.expected.npy}\n"));
+    ck_assert_ptr_nonnull(strstr(blessed, "    input: {generate: integers, min: -3, max: 3, seed: 6}\n"
+                                          "    expected: ["));
+    ck_assert_uint_lt(size, strlen(text) + 200); /* no 210,000 values written out */
+    free(blessed);
+
+    load_clean(&file, path);
+    for (i = 0; i < file.case_count; ++i)
+    {
+        const dmlconf_case *c = &file.cases[i];
+        ck_assert_int_eq(c->input.kind, DMLCONF_CASE_DATA_GENERATOR);
+        ck_assert_int_eq(c->expected.kind, i == 0 ? DMLCONF_CASE_DATA_NPY : DMLCONF_CASE_DATA_INLINE);
+        values = read_all(c, &c->expected);
+        expected = oracle_expected(c);
+        ck_assert_mem_eq(values, expected, (size_t)dmlconf_case_element_count(c) * 4);
+        free(values);
+        free(expected);
+    }
+    ck_assert_str_eq(file.cases[0].expected.npy_path, npy);
+    dmlconf_case_file_free(&file);
+    remove_tree(dir);
+    free(dir);
+    free(path);
+    free(npy);
+}
+END_TEST
+
 /* ---- the corpus ----------------------------------------------------------------- */
 
 START_TEST(test_corpus)
@@ -1212,6 +1279,7 @@ static Suite *loader_suite(void)
     tc = tcase_create("bless");
     tcase_add_test(tc, test_bless_round_trip);
     tcase_add_test(tc, test_bless_npy);
+    tcase_add_test(tc, test_bless_generator);
     suite_add_tcase(suite, tc);
 
     tc = tcase_create("corpus");

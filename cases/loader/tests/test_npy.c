@@ -455,7 +455,7 @@ START_TEST(test_write_errors)
     ck_assert_str_eq(why, "w.npy: the array's size overflows");
     ck_assert_int_eq(dmlconf_npy_write("no/such/dir/w.npy", DMLCONF_DATA_TYPE_INT32, 1, shape, &data, why, sizeof(why)),
                      -1);
-    ck_assert_str_eq(why, "no/such/dir/w.npy: cannot create: No such file or directory");
+    ck_assert_str_eq(why, "no/such/dir/w.npy: cannot create a temporary file beside it: No such file or directory");
     FILE *file = fopen("w.npy", "rb");
     ck_assert_ptr_null(file);
 }

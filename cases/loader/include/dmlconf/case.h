@@ -346,6 +346,10 @@ void dmlconf_case_corpus_free(dmlconf_case_corpus *corpus);
 
 /* ---- bless ------------------------------------------------------------------ */
 
+/* A case with a generated input gets its expected values inline up to this
+ * many values, and in an .npy file beside the case file beyond. */
+#define DMLCONF_BLESS_MAX_INLINE_VALUES 1024u
+
 typedef struct dmlconf_bless_options
 {
     bool all; /* also recompute cases that already have an expected */
@@ -355,7 +359,10 @@ typedef struct dmlconf_bless_options
  * without `expected` (every positive case with options->all) gets an inline
  * `expected:` list after its `input` (or in place of its old expected),
  * formatted so that it parses back to the same bits; cases whose input is a
- * .npy file get a sibling "<id>.expected.npy" and `expected: {npy: ...}`.
+ * .npy file get a sibling "<id>.expected.npy" and `expected: {npy: ...}`,
+ * and so do cases with a generated input of more than
+ * DMLCONF_BLESS_MAX_INLINE_VALUES values (the file beside the case file).
+ * Inputs are never rewritten: a generator stays a generator.
  * Negative cases are left alone and every other byte of the file stays as it
  * was, comments included. The file is written to a temporary file beside it
  * and renamed over it.
