@@ -6,7 +6,11 @@
 
 #include <dmlconf/oracle.h>
 
-#if defined(__GNUC__)
+#if defined(__MINGW32__)
+/* mingw-w64 checks "printf" against the Microsoft runtime's formats, which
+ * lack %zu; the project builds with its C99-conforming stdio. */
+#define JUDGING_PRINTF_LIKE(format_index, first_arg) __attribute__((format(gnu_printf, format_index, first_arg)))
+#elif defined(__GNUC__)
 #define JUDGING_PRINTF_LIKE(format_index, first_arg) __attribute__((format(printf, format_index, first_arg)))
 #else
 #define JUDGING_PRINTF_LIKE(format_index, first_arg)

@@ -1,7 +1,8 @@
 /*
  * Whole-or-nothing file writes (replacement.h). The temporary file is
- * created with C11's exclusive mode ("wbx"), so an existing file, a named
- * pipe or a link left at that name is never opened; a few names are tried.
+ * created exclusively (C11's "wbx"; O_EXCL on Windows, whose older C
+ * runtimes lack "x"), so an existing file, a named pipe or a link left at
+ * that name is never opened; a few names are tried.
  */
 #if !defined(_WIN32)
 #define _POSIX_C_SOURCE 200809L
@@ -19,8 +20,30 @@
 #include <sys/types.h>
 #include <time.h>
 
+#if defined(_WIN32)
+#include <fcntl.h>
+#include <io.h>
+#endif
+
 /* Temporary names tried before giving up. */
 #define REPLACEMENT_TRIES 64u
+
+/* Creates `path` for writing, failing (errno EEXIST) when anything is
+ * there already. */
+static FILE *create_new_file(const char *path)
+{
+#if defined(_WIN32)
+    int fd = _open(path, _O_WRONLY | _O_CREAT | _O_EXCL | _O_BINARY, _S_IREAD | _S_IWRITE);
+    if (fd < 0)
+        return NULL;
+    FILE *file = _fdopen(fd, "wb");
+    if (!file)
+        _close(fd);
+    return file;
+#else
+    return fopen(path, "wbx");
+#endif
+}
 
 /* What the target is when it is not a regular file; NULL when it is one or
  * does not exist. */
@@ -71,7 +94,7 @@ int cases_replacement_begin(cases_replacement *r, const char *path, char *why, s
     for (unsigned i = 0; i < REPLACEMENT_TRIES && !r->file; ++i)
     {
         snprintf(r->temp_path, length + 32, "%s.new-%08lx", path, (start + i * 0x9e3779b9ul) & 0xfffffffful);
-        r->file = fopen(r->temp_path, "wbx");
+        r->file = create_new_file(r->temp_path);
         if (!r->file && errno != EEXIST)
             break;
     }
