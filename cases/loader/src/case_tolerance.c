@@ -90,8 +90,22 @@ void loader_check_tolerance(loader *L, loader_draft *d, bool negative)
     char name[32];
     bool from_defaults;
 
-    if (negative || !d->set[DMLCONF_CASE_FIELD_TOLERANCE] || d->bad[DMLCONF_CASE_FIELD_TOLERANCE] ||
-        !d->set[DMLCONF_CASE_FIELD_DTYPE] || d->bad[DMLCONF_CASE_FIELD_DTYPE] ||
+    if (!d->set[DMLCONF_CASE_FIELD_TOLERANCE] || d->bad[DMLCONF_CASE_FIELD_TOLERANCE])
+    {
+        return;
+    }
+    if (negative)
+    {
+        /* A tolerance from the defaults means nothing here either. */
+        if (given_by_case(tolerance))
+        {
+            loader_error(L, d->key_marks[DMLCONF_CASE_FIELD_TOLERANCE],
+                         "a negative case (with expect_error) cannot have a tolerance: DirectML rejects it before "
+                         "anything is compared");
+        }
+        return;
+    }
+    if (!d->set[DMLCONF_CASE_FIELD_DTYPE] || d->bad[DMLCONF_CASE_FIELD_DTYPE] ||
         !dmlconf_data_type_is_computable(d->dtype))
     {
         return;

@@ -312,7 +312,8 @@ bool loader_output_overlaps(const dmlconf_tensor_desc *output, char *message, si
 /* Checks a positive case's tolerance for its dtype with the comparator's own
  * check and reports a problem at the field at fault (naming the case when the
  * field came from the defaults). Drops the defaults' fields of another form
- * than the case's own fields choose. */
+ * than the case's own fields choose. A negative case's own tolerance is an
+ * error. */
 void loader_check_tolerance(loader *L, loader_draft *draft, bool negative);
 
 /* ---- case memory (case.c) ----------------------------------------------------- */
