@@ -109,52 +109,69 @@ int dmlconf_path_examine(const char *path, dmlconf_path_kind *kind, uint64_t *by
     return 0;
 }
 
-/* The sentence for a path that is not a regular file. */
-static void refuse_kind(const char *path, dmlconf_path_kind kind, char *why, size_t why_size)
+#if !defined(_WIN32)
+/* What a file of `mode` is, when not a regular file. */
+static const char *kind_of_mode(mode_t mode)
 {
-    if (kind == DMLCONF_PATH_DIRECTORY)
-        set_why(why, why_size, "%s: is a directory", path);
-    else if (kind == DMLCONF_PATH_MISSING)
-        set_why(why, why_size, "%s: %s", path, strerror(ENOENT));
-    else
-        set_why(why, why_size, "%s: is a FIFO or device, not a regular file", path);
+    if (S_ISDIR(mode))
+        return "a directory";
+    if (S_ISFIFO(mode))
+        return "a named pipe (FIFO)";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return "something other than a regular file";
 }
+#endif
 
 #if defined(_WIN32)
 FILE *dmlconf_open_regular_file(const char *path, uint64_t *bytes, char *why, size_t why_size)
 {
     dmlconf_path_kind kind;
-    if (dmlconf_path_examine(path, &kind, bytes, why, why_size))
+    char reason[512];
+    if (dmlconf_path_examine(path, &kind, bytes, reason, sizeof(reason)))
+    {
+        set_why(why, why_size, "cannot open: %s", strerror(errno));
         return NULL;
+    }
+    if (kind == DMLCONF_PATH_MISSING)
+    {
+        set_why(why, why_size, "cannot open: %s", strerror(ENOENT));
+        return NULL;
+    }
     if (kind != DMLCONF_PATH_REGULAR)
     {
-        refuse_kind(path, kind, why, why_size);
+        set_why(why, why_size, "is %s, not a regular file",
+                kind == DMLCONF_PATH_DIRECTORY ? "a directory" : "a device");
         return NULL;
     }
     HANDLE handle = CreateFileA(path, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
                                 OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
     if (handle == INVALID_HANDLE_VALUE)
     {
-        set_why(why, why_size, "%s: cannot open it (Windows error %lu)", path, (unsigned long)GetLastError());
+        set_why(why, why_size, "cannot open: Windows error %lu", (unsigned long)GetLastError());
         return NULL;
     }
     if (GetFileType(handle) != FILE_TYPE_DISK)
     {
         CloseHandle(handle);
-        refuse_kind(path, DMLCONF_PATH_OTHER, why, why_size);
+        set_why(why, why_size, "is a device, not a regular file");
         return NULL;
     }
     int fd = _open_osfhandle((intptr_t)handle, _O_RDONLY | _O_BINARY);
     if (fd < 0)
     {
         CloseHandle(handle);
-        set_why(why, why_size, "%s: %s", path, strerror(errno));
+        set_why(why, why_size, "cannot open: %s", strerror(errno));
         return NULL;
     }
     FILE *file = _fdopen(fd, "rb");
     if (!file)
     {
-        set_why(why, why_size, "%s: %s", path, strerror(errno));
+        set_why(why, why_size, "cannot open: %s", strerror(errno));
         _close(fd);
     }
     return file;
@@ -162,41 +179,50 @@ FILE *dmlconf_open_regular_file(const char *path, uint64_t *bytes, char *why, si
 #else
 FILE *dmlconf_open_regular_file(const char *path, uint64_t *bytes, char *why, size_t why_size)
 {
-    /* O_NONBLOCK: opening a FIFO with no writer returns at once instead of
-     * waiting for one; the kind is then checked on what was opened. */
+    /* Looked at first, so that nothing that is not a regular file is ever
+     * opened; O_NONBLOCK, so that one swapped in since (a FIFO with no
+     * writer) does not block the open; the kind is checked again on what
+     * was opened. */
+    struct stat info;
+    if (stat(path, &info))
+    {
+        set_why(why, why_size, "cannot open: %s", strerror(errno));
+        return NULL;
+    }
+    if (!S_ISREG(info.st_mode))
+    {
+        set_why(why, why_size, "is %s, not a regular file", kind_of_mode(info.st_mode));
+        return NULL;
+    }
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd < 0)
     {
-        if (errno == EISDIR)
-            refuse_kind(path, DMLCONF_PATH_DIRECTORY, why, why_size);
-        else
-            set_why(why, why_size, "%s: %s", path, strerror(errno));
+        set_why(why, why_size, "cannot open: %s", strerror(errno));
         return NULL;
     }
-    struct stat info;
     if (fstat(fd, &info))
     {
-        set_why(why, why_size, "%s: %s", path, strerror(errno));
+        set_why(why, why_size, "cannot open: %s", strerror(errno));
         close(fd);
         return NULL;
     }
     if (!S_ISREG(info.st_mode))
     {
-        refuse_kind(path, S_ISDIR(info.st_mode) ? DMLCONF_PATH_DIRECTORY : DMLCONF_PATH_OTHER, why, why_size);
+        set_why(why, why_size, "is %s, not a regular file", kind_of_mode(info.st_mode));
         close(fd);
         return NULL;
     }
     int flags = fcntl(fd, F_GETFL);
     if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0)
     {
-        set_why(why, why_size, "%s: %s", path, strerror(errno));
+        set_why(why, why_size, "cannot open: %s", strerror(errno));
         close(fd);
         return NULL;
     }
     FILE *file = fdopen(fd, "rb");
     if (!file)
     {
-        set_why(why, why_size, "%s: %s", path, strerror(errno));
+        set_why(why, why_size, "cannot open: %s", strerror(errno));
         close(fd);
         return NULL;
     }
@@ -474,59 +500,118 @@ int dmlconf_sync_file(FILE *file)
 #endif
 }
 
-int dmlconf_write_file_atomically(const char *path, const void *data, size_t size, bool sync, char *why,
-                                  size_t why_size)
+/* What `path` is when it is something other than a regular file; NULL
+ * when it is one or is missing. *mode gets a regular file's permissions. */
+static const char *not_regular(const char *path, bool *exists, unsigned *mode)
 {
-    unsigned mode = 0666;
-#if !defined(_WIN32)
-    struct stat info;
-    if (!stat(path, &info))
-        mode = (unsigned)(info.st_mode & 07777);
-#endif
-    char *temporary = NULL;
-    int fd = create_temporary_beside(path, mode, &temporary, why, why_size);
-    if (fd < 0)
-        return -1;
-#if !defined(_WIN32)
-    /* The umask applied at creation; set the old file's mode exactly. */
-    if (mode != 0666)
-        (void)fchmod(fd, (mode_t)mode);
-    FILE *file = fdopen(fd, "wb");
+#if defined(_WIN32)
+    struct _stat64 info;
+    *exists = _stat64(path, &info) == 0;
+    if (!*exists)
+        return NULL;
+    *mode = 0666;
+    if ((info.st_mode & _S_IFMT) == _S_IFREG)
+        return NULL;
+    if ((info.st_mode & _S_IFMT) == _S_IFDIR)
+        return "a directory";
+    return "something other than a regular file";
 #else
-    FILE *file = _fdopen(fd, "wb");
+    struct stat info;
+    *exists = stat(path, &info) == 0;
+    if (!*exists)
+        return NULL;
+    *mode = (unsigned)info.st_mode & 07777u;
+    return S_ISREG(info.st_mode) ? NULL : kind_of_mode(info.st_mode);
 #endif
-    if (!file)
+}
+
+int dmlconf_replacement_begin(dmlconf_replacement *r, const char *path, char *why, size_t why_size)
+{
+    bool exists = false;
+    unsigned mode = 0666;
+    memset(r, 0, sizeof(*r));
+    r->path = path;
+    const char *kind = not_regular(path, &exists, &mode);
+    if (kind)
     {
-        set_why(why, why_size, "cannot write %s: %s", temporary, strerror(errno));
+        set_why(why, why_size, "is %s, not a regular file; it is not replaced", kind);
+        return -1;
+    }
+    char reason[512];
+    int fd = create_temporary_beside(path, exists ? mode : 0666, &r->temp_path, reason, sizeof(reason));
+    if (fd < 0)
+    {
+        set_why(why, why_size, "cannot create a temporary file beside it: %s", strerror(errno));
+        return -1;
+    }
+#if defined(_WIN32)
+    r->file = _fdopen(fd, "wb");
+#else
+    /* The umask applied at creation: give the old file's mode exactly. */
+    if (exists)
+        (void)fchmod(fd, (mode_t)mode);
+    r->file = fdopen(fd, "wb");
+#endif
+    if (!r->file)
+    {
+        set_why(why, why_size, "cannot write a temporary file beside it: %s", strerror(errno));
 #if defined(_WIN32)
         _close(fd);
 #else
         close(fd);
 #endif
-        goto fail;
+        remove(r->temp_path);
+        free(r->temp_path);
+        r->temp_path = NULL;
+        return -1;
     }
-    bool failed = size && fwrite(data, 1, size, file) != size;
-    failed = failed || (sync ? dmlconf_sync_file(file) != 0 : fflush(file) != 0);
+    return 0;
+}
+
+int dmlconf_replacement_finish(dmlconf_replacement *r, bool written, bool sync, char *why, size_t why_size)
+{
+    int result = -1;
     int error = errno;
-    if (fclose(file))
+    if (!r->file)
+        return -1;
+    if (written && (sync ? dmlconf_sync_file(r->file) : fflush(r->file)) != 0)
     {
-        failed = true;
+        written = false;
         error = errno;
     }
-    if (failed)
+    if (fclose(r->file) != 0 && written)
     {
-        set_why(why, why_size, "cannot write %s: %s", temporary, strerror(error));
-        goto fail;
+        written = false;
+        error = errno;
     }
-    if (dmlconf_replace_file(temporary, path, why, why_size))
-        goto fail;
-    free(temporary);
-    return 0;
+    r->file = NULL;
+    char reason[512];
+    if (!written)
+        set_why(why, why_size, "cannot write: %s", strerror(error));
+    else if (dmlconf_replace_file(r->temp_path, r->path, reason, sizeof(reason)) == 0)
+        result = 0;
+    else
+        set_why(why, why_size, "cannot replace the file: %s", reason);
+    if (result)
+        remove(r->temp_path);
+    free(r->temp_path);
+    r->temp_path = NULL;
+    return result;
+}
 
-fail:
-    remove(temporary);
-    free(temporary);
-    return -1;
+int dmlconf_write_file_atomically(const char *path, const void *data, size_t size, bool sync, char *why,
+                                  size_t why_size)
+{
+    dmlconf_replacement replacement;
+    char reason[512];
+    if (dmlconf_replacement_begin(&replacement, path, reason, sizeof(reason)) ||
+        dmlconf_replacement_finish(&replacement, !size || fwrite(data, 1, size, replacement.file) == size, sync,
+                                   reason, sizeof(reason)))
+    {
+        set_why(why, why_size, "%s: %s", path, reason);
+        return -1;
+    }
+    return 0;
 }
 
 #if defined(_WIN32)

@@ -95,13 +95,18 @@ START_TEST(test_examine_and_open)
     double started = dmlconf_clock_seconds();
     ck_assert_ptr_null(dmlconf_open_regular_file(fifo, NULL, why, sizeof(why)));
     ck_assert_double_lt(dmlconf_clock_seconds() - started, 1.0);
-    ck_assert_msg(strstr(why, "is a FIFO or device, not a regular file"), "%s", why);
+    ck_assert_str_eq(why, "is a named pipe (FIFO), not a regular file");
     ck_assert_ptr_null(dmlconf_open_regular_file(folder, NULL, why, sizeof(why)));
-    ck_assert_msg(strstr(why, "is a directory"), "%s", why);
+    ck_assert_str_eq(why, "is a directory, not a regular file");
     ck_assert_ptr_null(dmlconf_open_regular_file("/dev/null", NULL, why, sizeof(why)));
-    ck_assert_msg(strstr(why, "not a regular file"), "%s", why);
+    ck_assert_str_eq(why, "is a character device, not a regular file");
     ck_assert_ptr_null(dmlconf_open_regular_file(missing, NULL, why, sizeof(why)));
-    ck_assert_msg(strstr(why, "No such file"), "%s", why);
+    ck_assert_str_eq(why, "cannot open: No such file or directory");
+
+    /* Replacing: never over something that is not a regular file. */
+    dmlconf_replacement replacement;
+    ck_assert_int_eq(dmlconf_replacement_begin(&replacement, fifo, why, sizeof(why)), -1);
+    ck_assert_str_eq(why, "is a named pipe (FIFO), not a regular file; it is not replaced");
 
     remove_tree(folder);
     free(file);

@@ -327,6 +327,8 @@ static json_t *json_mismatch(dmlconf_data_type type, const dmlconf_mismatch *mis
     dmlconf_json_put(obj, "error_ulps", dmlconf_json_double(mismatch->error_ulps), &ok);
     dmlconf_json_put(obj, "tolerance_fraction", dmlconf_json_double(mismatch->tolerance_fraction), &ok);
     dmlconf_json_put(obj, "tolerance", dmlconf_json_double(mismatch->tolerance), &ok);
+    const char *rule = dmlconf_rule_name(mismatch->rule);
+    dmlconf_json_put(obj, "rule", json_string(rule ? rule : "unknown"), &ok);
     if (!ok)
     {
         json_decref(obj);
@@ -635,6 +637,14 @@ static int get_mismatch(const json_t *obj, const char *where, dmlconf_mismatch *
         get_double(obj, where, "tolerance_fraction", &out->tolerance_fraction, why, why_size) != 0 ||
         get_double(obj, where, "tolerance", &out->tolerance, why, why_size) != 0)
         return -1;
+    /* Files written before the rule was recorded do not say. */
+    const json_t *rule = json_object_get(obj, "rule");
+    out->rule = DMLCONF_RULE_UNKNOWN;
+    if (rule && (!json_is_string(rule) || !dmlconf_rule_from_name(json_string_value(rule), &out->rule)))
+    {
+        dmlconf_set_why(why, why_size, "%s'rule' is not the name of a comparator rule", where);
+        return -1;
+    }
     return 0;
 }
 

@@ -219,6 +219,7 @@ static void add_mismatches(dmlconf_case_result *result, uint32_t count)
         m->error_ulps = 3.0;
         m->tolerance_fraction = 1.5 + i;
         m->tolerance = 0.001953125;
+        m->rule = i % 2 ? DMLCONF_RULE_BOUND : DMLCONF_RULE_ULP_COUNT;
     }
     c->has_first = count > 0;
     c->first = c->samples[0];
@@ -314,6 +315,7 @@ static void assert_same_mismatch(const dmlconf_mismatch *a, const dmlconf_mismat
     ck_assert_msg(same_double(a->tolerance_fraction, b->tolerance_fraction), "tolerance_fraction %g != %g",
                   a->tolerance_fraction, b->tolerance_fraction);
     ck_assert_msg(same_double(a->tolerance, b->tolerance), "tolerance %g != %g", a->tolerance, b->tolerance);
+    ck_assert_int_eq(a->rule, b->rule);
 }
 
 static void assert_same_result(const dmlconf_case_result *a, const dmlconf_case_result *b)
@@ -944,6 +946,73 @@ START_TEST(test_results_file)
     ck_assert_int_ne(dmlconf_results_file_read(path, &file, why, sizeof(why)), 0);
     ck_assert_ptr_nonnull(strstr(why, "missing.jsonl"));
     dmlconf_results_file_free(&file);
+    free(data);
+}
+END_TEST
+
+/* Writes `text` as the file at `path`. */
+static void write_text_file(const char *path, const char *text)
+{
+    FILE *file = fopen(path, "wb");
+    ck_assert_ptr_nonnull(file);
+    ck_assert_uint_eq(fwrite(text, 1, strlen(text), file), strlen(text));
+    ck_assert_int_eq(fclose(file), 0);
+}
+
+/* Replaces every `from` in text (in place; `to` is not longer). */
+static void replace_all(char *text, const char *from, const char *to)
+{
+    size_t from_length = strlen(from), to_length = strlen(to);
+    for (char *at = strstr(text, from); at; at = strstr(at + to_length, from))
+    {
+        memmove(at + to_length, at + from_length, strlen(at + from_length) + 1);
+        memcpy(at, to, to_length);
+    }
+}
+
+/* The rule of each mismatch survives results.jsonl; a file that does not
+ * record it reads as "unknown"; a rule name that is not one is an error. */
+START_TEST(test_mismatch_rule_in_jsonl)
+{
+    char dir[512], path[600], why[512] = "";
+    dmlconf_run_info info = sample_info(DMLCONF_FEATURE_LEVEL_5_0);
+    dmlconf_case_result results[SAMPLE_MAX];
+    size_t count = sample_results(results), size = 0;
+
+    test_dir("rules", dir, sizeof(dir));
+    ck_assert_int_eq(write_reports(dir, &info, results, count, why, sizeof(why)), 0);
+    join(path, sizeof(path), dir, DMLCONF_REPORT_RESULTS_JSONL);
+    char *data = read_file(path, &size);
+    ck_assert_ptr_nonnull(data);
+    ck_assert_ptr_nonnull(strstr(data, ",\"rule\":\"ulp_count\""));
+    dmlconf_results_file file;
+
+    char *older = strdup(data);
+    ck_assert_ptr_nonnull(older);
+    replace_all(older, ",\"rule\":\"ulp_count\"", "");
+    replace_all(older, ",\"rule\":\"bound\"", "");
+    replace_all(older, ",\"rule\":\"invalid\"", "");
+    write_text_file(path, older);
+    ck_assert_msg(dmlconf_results_file_read(path, &file, why, sizeof(why)) == 0, "%s", why);
+    bool any = false;
+    for (size_t i = 0; i < file.results.count; ++i)
+    {
+        const dmlconf_comparison *c = &file.results.items[i].comparison;
+        for (uint32_t k = 0; k < c->sample_count; ++k)
+        {
+            ck_assert_int_eq(c->samples[k].rule, DMLCONF_RULE_UNKNOWN);
+            any = true;
+        }
+    }
+    ck_assert(any);
+    dmlconf_results_file_free(&file);
+
+    replace_all(data, "\"rule\":\"bound\"", "\"rule\":\"nope\"");
+    write_text_file(path, data);
+    ck_assert_int_ne(dmlconf_results_file_read(path, &file, why, sizeof(why)), 0);
+    ck_assert_msg(strstr(why, "'rule' is not the name of a comparator rule") != NULL, "%s", why);
+    dmlconf_results_file_free(&file);
+    free(older);
     free(data);
 }
 END_TEST
@@ -2011,6 +2080,7 @@ static Suite *reports_suite(void)
     tcase_add_test(tc, test_results_file);
     tcase_add_test(tc, test_unusable_folders);
     tcase_add_test(tc, test_folder_lock);
+    tcase_add_test(tc, test_mismatch_rule_in_jsonl);
     suite_add_tcase(suite, tc);
 
     tc = tcase_create("run");

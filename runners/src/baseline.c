@@ -71,9 +71,13 @@ static int read_entries(const char *dir, const char *name, runner_baseline_list 
         return -1;
     if (kind == DMLCONF_PATH_MISSING)
         return 0;
-    FILE *file = dmlconf_open_regular_file(path, NULL, why, why_size);
+    char reason[256];
+    FILE *file = dmlconf_open_regular_file(path, NULL, reason, sizeof(reason));
     if (!file)
+    {
+        snprintf(why, why_size, "%s: %s", path, reason);
         return -1;
+    }
     char *line = NULL;
     size_t capacity = 0;
     uint32_t number = 0;

@@ -6,6 +6,13 @@
 #include <getopt.h>
 #include <stdio.h>
 
+/* What validates runs and reports whole: a result holds the longest id and
+ * case file path the loader accepts. */
+_Static_assert(sizeof(((dmlconf_case_result *)0)->id) > DMLCONF_CASE_MAX_ID_BYTES,
+               "a result must hold the longest case id");
+_Static_assert(sizeof(((dmlconf_case_result *)0)->file) > DMLCONF_CASE_MAX_PATH_BYTES,
+               "a result must hold the longest case file path");
+
 static const char validate_usage[] = "usage: dmlconf validate [PATH...]\n"
                                      "\n"
                                      "Loads the case files (default: the whole corpus) and reports every error with\n"

@@ -120,24 +120,7 @@ void *runner_read_input(const dmlconf_case *c, uint64_t seed, char *why, size_t 
 
 void runner_case_tolerance(const dmlconf_case *c, bool exact, dmlconf_tolerance *tol)
 {
-    const dmlconf_case_tolerance *over = &c->tolerance;
-    dmlconf_tolerance_default(c->desc.output.data_type, tol);
-    if (over->ulp_set)
-        tol->ulp = over->ulp;
-    if (over->accumulation_set)
-        tol->accumulation =
-            over->accumulation == DMLCONF_ACCUMULATION_FLOAT16 ? DMLCONF_DATA_TYPE_FLOAT16 : DMLCONF_DATA_TYPE_FLOAT32;
-    if (over->ftz_set)
-        tol->ftz = over->ftz;
-    if (over->signed_zero_set)
-        tol->strict_signed_zero = over->signed_zero_strict;
-    if (over->bit_exact_set)
-        tol->bit_exact = over->bit_exact;
-    if (exact)
-    {
-        tol->bit_exact = true;
-        tol->strict_signed_zero = true;
-    }
+    dmlconf_case_judging_tolerance(c, exact, tol);
 }
 
 /* One case on its way through a batch. */
@@ -362,7 +345,7 @@ static void judge_output(const runner_backend *backend, prepared_case *p, const 
         r->message[0] = '\0';
         return;
     }
-    char first[200] = "";
+    char first[DMLCONF_MISMATCH_TEXT_SIZE] = "";
     if (r->comparison.has_first)
         dmlconf_format_mismatch(c->desc.output.data_type, &r->comparison.first, first, sizeof(first));
     r->status = DMLCONF_STATUS_FAIL;

@@ -1,7 +1,9 @@
 /*
  * The oracle as a backend. Running the corpus on it is the suite's
- * self-check: every case must pass bit for bit, and every negative case must
- * be refused with the oracle's own reason.
+ * self-check: every case must pass bit for bit (a case whose expected values
+ * were written by hand with a tolerance of their own, such as a peer suite's
+ * golden values, within that tolerance), and every negative case must be
+ * refused with the oracle's own reason.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -94,7 +96,8 @@ static int oracle_execute(dmlconf_backend *backend, dmlconf_job *jobs, size_t co
 
 const dmlconf_backend_ops dmlconf_oracle_backend_ops = {
     .name = "oracle",
-    .description = "the exact oracle itself, on the CPU (self-check: must pass every case bit for bit)",
+    .description = "the exact oracle itself, on the CPU (self-check: must pass every case bit for bit, or within "
+                   "the case's tolerance where it gives expected values with one)",
     .open = oracle_open,
     .close = oracle_close,
     .info = oracle_info,

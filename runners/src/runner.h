@@ -56,8 +56,9 @@ void runner_scatter(const dmlconf_tensor_desc *desc, const void *logical, void *
 /* Bytes a buffer needs for the tensor: max(total size, minimum size). */
 uint64_t runner_buffer_bytes(const dmlconf_tensor_desc *desc);
 
-/* The comparator's tolerance for a case: the output type's defaults, the
- * case's overrides, and bit-exactness for an exact backend. */
+/* The comparator's tolerance for a case (dmlconf_case_judging_tolerance):
+ * the output type's defaults, the case's overrides, and bit-exactness for an
+ * exact backend unless the case gives expected values with a tolerance. */
 struct dmlconf_tolerance;
 void runner_case_tolerance(const dmlconf_case *c, bool exact, struct dmlconf_tolerance *tol);
 

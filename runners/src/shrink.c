@@ -304,7 +304,7 @@ static int write_repro(const shrinker *s, const dmlconf_case *original, const ca
     }
     const dmlconf_scan_desc *desc = &c->desc;
     dmlconf_feature_level level = dmlconf_min_feature_level(desc, NULL);
-    char first[256] = "";
+    char first[DMLCONF_MISMATCH_TEXT_SIZE] = "";
     if (s->last.has_first)
         dmlconf_format_mismatch(desc->output.data_type, &s->last.first, first, sizeof(first));
     fprintf(out, "# Minimal reproducer of %s (%s:%u), shrunk from %llu to %llu elements in %d runs.\n", original->id,

@@ -3,7 +3,6 @@
  * workflow): an inline `expected:` list (or a sibling .npy) written into the
  * file's text at the positions the loader recorded, every other byte kept.
  */
-
 #include "loader_internal.h"
 
 #include <dmlconf/file_system.h>
@@ -130,30 +129,31 @@ static const char *line_break_at(const char *source, size_t size, size_t offset)
     return "\n";
 }
 
-/* "<folder of npy_text>/<id>.expected.npy" (as written in the YAML file) and
- * the same next to npy_path (to open). */
+/* "<folder of beside>/<id>.expected.npy" (just the name when `beside` has no
+ * folder); NULL when memory runs out. */
+static char *sibling_npy_path(const char *beside, const char *id)
+{
+    const char *slash = strrchr(beside, '/');
+    size_t folder = slash ? (size_t)(slash - beside) + 1 : 0, size = folder + strlen(id) + 16;
+    char *path = malloc(size);
+
+    if (path)
+    {
+        memcpy(path, beside, folder);
+        snprintf(path + folder, size - folder, "%s.expected.npy", id);
+    }
+    return path;
+}
+
+/* Where a case's expected .npy goes: beside its input .npy file, or beside
+ * the case file for a generated input. text_path is the path as the YAML
+ * file writes it, open_path the one to open. Returns 0 or -1 (memory). */
 static int expected_npy_paths(const dmlconf_case *c, char **text_path, char **open_path)
 {
-    const char *slash;
-    size_t folder, id = strlen(c->id);
+    bool beside_input = c->input.kind == DMLCONF_CASE_DATA_NPY;
 
-    *text_path = *open_path = NULL;
-    slash = strrchr(c->input.npy_text, '/');
-    folder = slash ? (size_t)(slash - c->input.npy_text) + 1 : 0;
-    *text_path = malloc(folder + id + 16);
-    if (*text_path)
-    {
-        memcpy(*text_path, c->input.npy_text, folder);
-        snprintf(*text_path + folder, id + 16, "%s.expected.npy", c->id);
-    }
-    slash = strrchr(c->input.npy_path, '/');
-    folder = slash ? (size_t)(slash - c->input.npy_path) + 1 : 0;
-    *open_path = malloc(folder + id + 16);
-    if (*open_path)
-    {
-        memcpy(*open_path, c->input.npy_path, folder);
-        snprintf(*open_path + folder, id + 16, "%s.expected.npy", c->id);
-    }
+    *text_path = sibling_npy_path(beside_input ? c->input.npy_text : "", c->id);
+    *open_path = sibling_npy_path(beside_input ? c->input.npy_path : c->file, c->id);
     if (!*text_path || !*open_path)
     {
         free(*text_path);
@@ -162,6 +162,15 @@ static int expected_npy_paths(const dmlconf_case *c, char **text_path, char **op
         return -1;
     }
     return 0;
+}
+
+/* Whether a case's expected values go to an .npy file rather than inline:
+ * an .npy input, or a generated input too large to write out (its generator
+ * stays in the file; only the expected values are written). */
+static bool expected_in_npy(const dmlconf_case *c)
+{
+    return c->input.kind == DMLCONF_CASE_DATA_NPY || (c->input.kind == DMLCONF_CASE_DATA_GENERATOR &&
+                                                      dmlconf_case_element_count(c) > DMLCONF_BLESS_MAX_INLINE_VALUES);
 }
 
 /* Computes the case's expected values (packed). Returns a malloc'ed buffer or
@@ -265,7 +274,7 @@ static int bless_case(const dmlconf_case *c, const char *source, size_t size, dm
         text_add_string(&text, "expected: ");
         column = indent + 10;
     }
-    if (c->input.kind == DMLCONF_CASE_DATA_NPY)
+    if (expected_in_npy(c))
     {
         if (expected_npy_paths(c, &text_path, &open_path))
         {
@@ -376,7 +385,10 @@ long dmlconf_case_file_bless(const dmlconf_case_file *file, const dmlconf_bless_
         dmlconf_diagnostics_add(diags, DMLCONF_SEVERITY_ERROR, file->path, 0, 0, "out of memory");
         goto done;
     }
-    if (dmlconf_write_file_atomically(file->path, out.data, out.size, false, why, sizeof(why)))
+    dmlconf_replacement replacement;
+    if (dmlconf_replacement_begin(&replacement, file->path, why, sizeof(why)) ||
+        dmlconf_replacement_finish(&replacement, !out.size || fwrite(out.data, 1, out.size, replacement.file) == out.size,
+                                   false, why, sizeof(why)))
     {
         dmlconf_diagnostics_add(diags, DMLCONF_SEVERITY_ERROR, file->path, 0, 0, "%s", why);
         goto done;

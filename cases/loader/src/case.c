@@ -3,6 +3,7 @@
  * expected values (inline, .npy, generator) in chunks.
  */
 #include "loader_internal.h"
+#include <dmlconf/file_system.h>
 
 #include <dmlconf/npy.h>
 #include <dmlconf/values.h>
@@ -77,10 +78,11 @@ static int read_npy(const dmlconf_case_data *data, size_t size, uint64_t first, 
     FILE *file;
     int result = 0;
 
-    file = fopen(data->npy_path, "rb");
+    char opened[160];
+    file = dmlconf_open_regular_file(data->npy_path, NULL, opened, sizeof(opened));
     if (!file)
     {
-        snprintf(why, why_size, "%s: cannot open: %s", data->npy_text, strerror(errno));
+        snprintf(why, why_size, "%s: %s", data->npy_text, opened);
         return -1;
     }
     if (offset > (uint64_t)LONG_MAX || fseek(file, (long)offset, SEEK_SET) || fread(out, 1, bytes, file) != bytes)

@@ -32,6 +32,10 @@ int loader_draft_copy_defaults(loader_draft *draft, const loader_draft *defaults
     {
         draft->from_defaults[i] = defaults->set[i];
     }
+    for (i = 0; i < DMLCONF_TOLERANCE_FIELD_COUNT; ++i)
+    {
+        draft->tolerance.from_defaults[i] = defaults->tolerance.overrides.set[i];
+    }
     if (defaults->notes && !(draft->notes = loader_strdup(defaults->notes)))
     {
         return -1;
@@ -465,7 +469,7 @@ void loader_finish_case(loader *L, loader_draft *d, size_t errors_before)
     dmlconf_scan_desc desc;
     dmlconf_validation v;
     dmlconf_feature_level derived = DMLCONF_FEATURE_LEVEL_NONE;
-    char name[32], text[128], text2[128];
+    char name[32], text[128], text2[128], overlap[512];
     const char *missing[8];
     size_t missing_count, used;
     const char *id = d->id ? d->id : "(no id)";
@@ -542,14 +546,7 @@ void loader_finish_case(loader *L, loader_draft *d, size_t errors_before)
                          "the input's sizes");
         }
     }
-    if (d->set[DMLCONF_CASE_FIELD_TOLERANCE] && !d->from_defaults[DMLCONF_CASE_FIELD_TOLERANCE] &&
-        d->set[DMLCONF_CASE_FIELD_DTYPE] && !d->bad[DMLCONF_CASE_FIELD_DTYPE] &&
-        d->dtype != DMLCONF_DATA_TYPE_FLOAT32 && d->dtype != DMLCONF_DATA_TYPE_FLOAT16)
-    {
-        loader_error(L, d->key_marks[DMLCONF_CASE_FIELD_TOLERANCE],
-                     "tolerance applies to float32 and float16 cases; %s results are compared bit for bit",
-                     type_name(d->dtype, name, sizeof(name)));
-    }
+    loader_check_tolerance(L, d, negative);
     /* The desc, as far as the keys that are fine allow. */
     desc.op = d->op;
     desc.axis = (uint32_t)d->axis;
@@ -608,6 +605,14 @@ void loader_finish_case(loader *L, loader_draft *d, size_t errors_before)
                 break;
             }
         }
+    }
+
+    if (rules_ok && !negative && loader_output_overlaps(&desc.output, overlap, sizeof(overlap)))
+    {
+        /* Each element's value would depend on the order of the writes:
+         * no backend can be judged on it. */
+        case_error(L, d, DMLCONF_CASE_FIELD_OUTPUT_STRIDES, d->marks[DMLCONF_CASE_FIELD_OUTPUT_STRIDES], "%s", overlap);
+        rules_ok = false;
     }
 
     /* The rules. */

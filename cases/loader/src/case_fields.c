@@ -5,6 +5,8 @@
  */
 #include "loader_internal.h"
 
+#include <dmlconf/values.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -471,6 +473,16 @@ static int read_id(loader *L, loader_draft *draft)
         loader_consume(L);
         return 0;
     }
+    if (strlen(scalar_text(L)) > DMLCONF_CASE_MAX_ID_BYTES)
+    {
+        loader_error(L, loader_event_mark(L),
+                     "id '%s' is %zu characters long; an id has at most %u, so that every report and baseline "
+                     "carries it whole",
+                     excerpt(scalar_text(L), buffer, sizeof(buffer)), strlen(scalar_text(L)),
+                     DMLCONF_CASE_MAX_ID_BYTES);
+        loader_consume(L);
+        return 0;
+    }
     return read_string(L, "an id", &draft->id);
 }
 
@@ -550,6 +562,22 @@ static int read_tags(loader *L, loader_draft *draft)
         }
         loader_consume(L);
     }
+}
+
+/* Notes are printed later (show, reports): plain text, tabs and line breaks
+ * allowed, no character a terminal would act on. */
+static int read_notes(loader *L, loader_draft *draft)
+{
+    dmlconf_mark mark = loader_event_mark(L);
+    uint32_t code;
+    int status = read_string(L, "notes (text)", &draft->notes);
+
+    if (status == 1 && (code = loader_control_character(draft->notes, true)))
+    {
+        loader_error(L, mark, "notes hold the control character U+%04" PRIX32 "; write notes as plain text", code);
+        return 0;
+    }
+    return status;
 }
 
 static int read_feature_level(loader *L, dmlconf_feature_level *level)
@@ -640,6 +668,11 @@ static int read_small_mapping(loader *L, const char *what, const char *const *kn
     size_t i;
     int result = 1, status;
 
+    if (count > sizeof(was_seen) / sizeof(was_seen[0]))
+    {
+        loader_error(L, loader_event_mark(L), "internal error: %s has too many keys to check", what);
+        return loader_skip_node(L) ? 0 : -1;
+    }
     if (L->event.type != YAML_MAPPING_START_EVENT)
     {
         return loader_wrong_node(L, what) ? 0 : -1;
@@ -711,13 +744,83 @@ static int read_small_mapping(loader *L, const char *what, const char *const *kn
     }
 }
 
-static const char *const tolerance_keys[] = {"ulp", "accumulation", "ftz", "signed_zero", "bit_exact"};
+/* Reads a non-negative number of a tolerance (atol, rtol): any float
+ * literal, rounded to the nearest double. The range is the comparator's
+ * check (case_tolerance.c). */
+static int read_tolerance_number(loader *L, const char *key, double *value)
+{
+    char expected[64], buffer[48];
+    int status;
+
+    snprintf(expected, sizeof(expected), "%s (a number such as 1e-5)", key);
+    status = expect_scalar(L, expected);
+    if (status <= 0)
+    {
+        return status;
+    }
+    unsigned char element[8];
+    if (dmlconf_value_parse(DMLCONF_DATA_TYPE_FLOAT64, scalar_text(L), true, element, NULL, 0) != DMLCONF_VALUE_OK)
+    {
+        loader_error(L, loader_event_mark(L), "tolerance %s must be a number such as 1e-5 or 0.001, found '%s'", key,
+                     excerpt(scalar_text(L), buffer, sizeof(buffer)));
+        loader_consume(L);
+        return 0;
+    }
+    /* Elements are little-endian (dmlconf/values.h). */
+    uint64_t bits = 0;
+    for (size_t i = 8; i-- > 0;)
+    {
+        bits = bits << 8 | element[i];
+    }
+    memcpy(value, &bits, sizeof(*value));
+    loader_consume(L);
+    return 1;
+}
+
+/* ulp_count: a whole number, or axis_length_minus_1 (WebNN's count). */
+static int read_ulp_count(loader *L, dmlconf_tolerance *values)
+{
+    static const char *const names[] = {"axis_length_minus_1"};
+    char buffer[48];
+    const char *text, *suggestion;
+    uint64_t count = 0;
+    int status = expect_scalar(L, "ulp_count (a whole number or axis_length_minus_1)");
+
+    if (status <= 0)
+    {
+        return status;
+    }
+    text = scalar_text(L);
+    if (!strcmp(text, names[0]))
+    {
+        values->ulp_count = 0.0;
+        values->ulp_count_axis_length_minus_1 = true;
+        loader_consume(L);
+        return 1;
+    }
+    if (parse_uint(text, &count) == UINT_OK && count <= UINT32_MAX)
+    {
+        values->ulp_count = (double)count;
+        values->ulp_count_axis_length_minus_1 = false;
+        loader_consume(L);
+        return 1;
+    }
+    suggestion = loader_suggest(text, names, 1);
+    loader_error(L, loader_event_mark(L),
+                 "tolerance ulp_count must be a whole number from 0 to 4294967295 or axis_length_minus_1, found "
+                 "'%s'%s%s%s",
+                 excerpt(text, buffer, sizeof(buffer)), suggestion ? "; did you mean '" : "",
+                 suggestion ? suggestion : "", suggestion ? "'?" : "");
+    loader_consume(L);
+    return 0;
+}
 
 static int read_tolerance_key(loader *L, void *context, size_t key_index, dmlconf_mark key_mark)
 {
     static const char *const accumulations[] = {"float32", "float16"};
     static const char *const signed_zeros[] = {"loose", "strict"};
     dmlconf_case_tolerance *tolerance = context;
+    dmlconf_tolerance *values = &tolerance->overrides.values;
     dmlconf_mark mark = loader_event_mark(L);
     uint64_t value;
     size_t index;
@@ -725,54 +828,70 @@ static int read_tolerance_key(loader *L, void *context, size_t key_index, dmlcon
     int status;
 
     (void)key_mark;
-    switch (key_index)
+    switch ((dmlconf_tolerance_field)key_index)
     {
-    case 0:
+    case DMLCONF_TOLERANCE_FIELD_ULP:
         status = read_uint(L, "tolerance ulp", UINT32_MAX, &value);
         if (status == 1)
         {
-            tolerance->ulp_set = true;
-            tolerance->ulp = (uint32_t)value;
+            values->ulp = (double)value;
         }
         break;
-    case 1:
+    case DMLCONF_TOLERANCE_FIELD_ACCUMULATION:
         status = read_choice(L, "accumulation", accumulations, 2, &index);
         if (status == 1)
         {
-            tolerance->accumulation_set = true;
-            tolerance->accumulation = index ? DMLCONF_ACCUMULATION_FLOAT16 : DMLCONF_ACCUMULATION_FLOAT32;
+            values->accumulation = index ? DMLCONF_DATA_TYPE_FLOAT16 : DMLCONF_DATA_TYPE_FLOAT32;
         }
         break;
-    case 2:
-        status = read_bool(L, "ftz", &flag);
-        if (status == 1)
-        {
-            tolerance->ftz_set = true;
-            tolerance->ftz = flag;
-        }
+    case DMLCONF_TOLERANCE_FIELD_FTZ:
+        status = read_bool(L, "ftz", &values->ftz);
         break;
-    case 3:
+    case DMLCONF_TOLERANCE_FIELD_SIGNED_ZERO:
         status = read_choice(L, "signed_zero", signed_zeros, 2, &index);
         if (status == 1)
         {
-            tolerance->signed_zero_set = true;
-            tolerance->signed_zero_strict = index == 1;
+            values->strict_signed_zero = index == 1;
         }
         break;
-    default:
+    case DMLCONF_TOLERANCE_FIELD_BIT_EXACT:
         status = read_bool(L, "bit_exact", &flag);
         if (status == 1)
         {
-            tolerance->bit_exact_set = true;
-            tolerance->bit_exact = flag;
+            values->bit_exact = flag;
         }
+        break;
+    case DMLCONF_TOLERANCE_FIELD_ATOL:
+        status = read_tolerance_number(L, "atol", &values->atol);
+        break;
+    case DMLCONF_TOLERANCE_FIELD_RTOL:
+        status = read_tolerance_number(L, "rtol", &values->rtol);
+        break;
+    case DMLCONF_TOLERANCE_FIELD_ULP_COUNT:
+    default:
+        status = read_ulp_count(L, values);
         break;
     }
     if (status == 1)
     {
+        tolerance->overrides.set[key_index] = true;
         tolerance->marks[key_index] = mark;
+        tolerance->from_defaults[key_index] = false;
     }
     return status;
+}
+
+static int read_tolerance(loader *L, loader_draft *draft)
+{
+    const char *keys[DMLCONF_TOLERANCE_FIELD_COUNT];
+    size_t i;
+
+    for (i = 0; i < DMLCONF_TOLERANCE_FIELD_COUNT; ++i)
+    {
+        keys[i] = dmlconf_tolerance_field_name((dmlconf_tolerance_field)i);
+    }
+    return read_small_mapping(L, "tolerance", keys, DMLCONF_TOLERANCE_FIELD_COUNT, read_tolerance_key,
+                              &draft->tolerance);
 }
 
 static const char *const expect_error_keys[] = {"reason", "feature_level"};
@@ -903,7 +1022,7 @@ bool loader_read_field(loader *L, loader_draft *draft, dmlconf_case_field field)
         }
         break;
     case DMLCONF_CASE_FIELD_TOLERANCE:
-        status = read_small_mapping(L, "tolerance", tolerance_keys, 5, read_tolerance_key, &draft->tolerance);
+        status = read_tolerance(L, draft);
         break;
     case DMLCONF_CASE_FIELD_MIN_FEATURE_LEVEL:
         status = read_feature_level(L, &draft->min_feature_level);
@@ -915,7 +1034,7 @@ bool loader_read_field(loader *L, loader_draft *draft, dmlconf_case_field field)
         status = read_tags(L, draft);
         break;
     case DMLCONF_CASE_FIELD_NOTES:
-        status = read_string(L, "notes (text)", &draft->notes);
+        status = read_notes(L, draft);
         break;
     case DMLCONF_CASE_FIELD_COUNT:
     default:

@@ -57,22 +57,12 @@ static dmlconf_mark item_mark(const loader *L, const loader_data *data, uint64_t
     return data->mark;
 }
 
-/* A logical element and where the input's strides store it. */
-typedef struct storage_slot
+/* The end of a message about an inexact value: round_inputs is the way out
+ * for an input list, and for nothing else (expected values, generator
+ * parameters). */
+static const char *rounding_hint(bool is_input, dmlconf_value_status status)
 {
-    uint64_t offset;
-    uint64_t index;
-} storage_slot;
-
-static int compare_slots(const void *a, const void *b)
-{
-    const storage_slot *x = a, *y = b;
-
-    if (x->offset != y->offset)
-    {
-        return x->offset < y->offset ? -1 : 1;
-    }
-    return x->index < y->index ? -1 : x->index > y->index;
+    return is_input && status == DMLCONF_VALUE_INEXACT ? " or set round_inputs: true" : "";
 }
 
 /* Checks that logical input elements stored at the same place (strides with
@@ -82,37 +72,20 @@ static void check_shared_storage(loader *L, loader_data *data, const dmlconf_sca
 {
     const dmlconf_tensor_desc *tensor = &desc->input;
     size_t size = dmlconf_value_size(tensor->data_type), first;
-    uint32_t coordinates[DMLCONF_MAX_DIMENSIONS] = {0}, dims = tensor->dimension_count, d;
     char a[DMLCONF_VALUE_TEXT_SIZE], b[DMLCONF_VALUE_TEXT_SIZE], strides[128];
-    uint64_t i, offset = 0;
-    storage_slot *slots;
+    loader_storage_slot *slots;
+    uint64_t i;
 
     if (!tensor->has_strides || !dmlconf_tensor_self_overlaps(tensor))
     {
         return;
     }
-    if (count > SIZE_MAX / sizeof(*slots) || !(slots = malloc((size_t)count * sizeof(*slots))))
+    if (!(slots = loader_storage_slots(tensor)))
     {
         loader_out_of_memory(L);
         return;
     }
-    for (i = 0; i < count; ++i)
-    {
-        slots[i].offset = offset;
-        slots[i].index = i;
-        for (d = dims; d-- > 0;)
-        {
-            offset += tensor->strides[d];
-            if (++coordinates[d] < tensor->sizes[d])
-            {
-                break;
-            }
-            offset -= (uint64_t)tensor->strides[d] * tensor->sizes[d];
-            coordinates[d] = 0;
-        }
-    }
-    qsort(slots, (size_t)count, sizeof(*slots), compare_slots);
-    format_dims(tensor->strides, dims, strides, sizeof(strides));
+    format_dims(tensor->strides, tensor->dimension_count, strides, sizeof(strides));
     for (i = 1, first = 0; i < count; ++i)
     {
         if (slots[i].offset != slots[first].offset)
@@ -223,15 +196,17 @@ static void finish_inline(loader *L, const loader_draft *d, const dmlconf_scan_d
     }
     for (i = 0; i < data->count; ++i)
     {
-        if (dmlconf_value_parse(type, data->arena + data->items[i].text, is_input && d->round_inputs, values + i * size,
-                                why, sizeof(why)) != DMLCONF_VALUE_OK)
+        dmlconf_value_status status = dmlconf_value_parse(
+            type, data->arena + data->items[i].text, is_input && d->round_inputs, values + i * size, why, sizeof(why));
+        if (status != DMLCONF_VALUE_OK)
         {
             if (data->errors >= DMLCONF_CASE_MAX_LIST_ERRORS)
             {
                 ++data->errors; /* only counted: finding its mark would cost a walk of the line */
                 continue;
             }
-            loader_data_error(L, data, item_mark(L, data, i), "%s item %zu: %s", what, i, why);
+            loader_data_error(L, data, item_mark(L, data, i), "%s item %zu: %s%s", what, i, why,
+                              rounding_hint(is_input, status));
         }
     }
     loader_data_error_summary(L, data, what);
@@ -264,6 +239,14 @@ static void finish_npy(loader *L, const dmlconf_scan_desc *desc, loader_data *da
     if (!length)
     {
         loader_error(L, data->npy_mark, "%s: the npy path is empty", what);
+        return;
+    }
+    uint32_t code = loader_control_character(data->npy_text, false);
+    if (code)
+    {
+        loader_error(L, data->npy_mark,
+                     "%s: the npy path holds the control character U+%04" PRIX32 "; a path must be printable text",
+                     what, code);
         return;
     }
     out->npy_text = loader_strdup(data->npy_text);
@@ -390,9 +373,10 @@ void loader_report_inexact(loader *L, const loader_draft *d, loader_data *data)
             data->bad = true;
             break;
         }
-        dmlconf_value_parse(data->direct_type, data->inexact[i].text, false, element, why, sizeof(why));
+        dmlconf_value_status status =
+            dmlconf_value_parse(data->direct_type, data->inexact[i].text, false, element, why, sizeof(why));
         loader_data_error(L, data, loader_source_mark(&L->source, data->inexact[i].line, data->inexact[i].column),
-                          "input item %" PRIu64 ": %s", data->inexact[i].index, why);
+                          "input item %" PRIu64 ": %s%s", data->inexact[i].index, why, rounding_hint(true, status));
     }
     loader_data_error_summary(L, data, "input");
 }

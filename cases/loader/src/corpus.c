@@ -114,8 +114,11 @@ static int collect_folder(const char *folder, unsigned depth, path_list *list, d
             result = collect_folder(path, depth + 1, list, diags);
             free(path);
         }
-        else if (kind == DMLCONF_PATH_REGULAR && has_yaml_suffix(*name))
+        else if (has_yaml_suffix(*name))
         {
+            /* Named like a case file: loaded, so that a named pipe or a device
+             * is reported (the loader refuses it without reading) rather than
+             * skipped. */
             result = path_list_add(list, path);
         }
         else

@@ -554,6 +554,32 @@ static size_t end(loader *L)
     return L->file->diagnostics.error_count;
 }
 
+/* Refuses a path that the reports and terminals could not show as it is.
+ * Returns true when the file may be read. */
+static bool path_fits(loader *L, const char *path)
+{
+    uint32_t code = loader_control_character(path, false);
+
+    if (code)
+    {
+        dmlconf_diagnostics_add(
+            &L->file->diagnostics, DMLCONF_SEVERITY_ERROR, path, 0, 0,
+            "the file's path holds the control character U+%04" PRIX32 "; name case files with printable text", code);
+        L->file->stopped = true;
+        return false;
+    }
+    if (strlen(path) > DMLCONF_CASE_MAX_PATH_BYTES)
+    {
+        dmlconf_diagnostics_add(&L->file->diagnostics, DMLCONF_SEVERITY_ERROR, path, 0, 0,
+                                "the file's path is %zu bytes long; a case file's path has at most %u, so that every "
+                                "report carries it whole",
+                                strlen(path), DMLCONF_CASE_MAX_PATH_BYTES);
+        L->file->stopped = true;
+        return false;
+    }
+    return true;
+}
+
 size_t dmlconf_case_file_load(dmlconf_case_file *file, const char *path, const dmlconf_load_options *options)
 {
     loader L;
@@ -562,6 +588,10 @@ size_t dmlconf_case_file_load(dmlconf_case_file *file, const char *path, const d
     if (begin(&L, file, path, options))
     {
         loader_out_of_memory(&L);
+        return end(&L);
+    }
+    if (!path_fits(&L, path))
+    {
         return end(&L);
     }
     if (loader_source_read(&L.source, path, L.options.max_file_bytes, why, sizeof(why)))
@@ -583,6 +613,10 @@ size_t dmlconf_case_file_load_buffer(dmlconf_case_file *file, const char *path, 
     if (begin(&L, file, path, options))
     {
         loader_out_of_memory(&L);
+        return end(&L);
+    }
+    if (!path_fits(&L, path))
+    {
         return end(&L);
     }
     if (size > L.options.max_file_bytes)

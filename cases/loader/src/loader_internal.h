@@ -29,6 +29,14 @@ char *loader_vformat(const char *format, va_list args);
 int loader_diagnostics_push(dmlconf_diagnostics *list, dmlconf_severity severity, const char *file, uint32_t line,
                             uint32_t column, char *message, char *snippet);
 
+/* The first character of text that a terminal would act on rather than
+ * show (a C0 control, DEL, a C1 control, an invisible bidirectional or
+ * line-breaking format character), as a code point; 0 when there is none.
+ * Tab and newline count as text when allow_tab_and_newline. Diagnostics
+ * escape such characters; values kept and printed later (notes, .npy
+ * paths, file paths) are refused with it. */
+uint32_t loader_control_character(const char *text, bool allow_tab_and_newline);
+
 /* Names a related place on the last diagnostic of the list (see
  * dmlconf_diagnostic). Returns 0 or -1. */
 int loader_diagnostics_relate(dmlconf_diagnostics *list, const char *label, const char *file, uint32_t line,
@@ -271,6 +279,37 @@ size_t loader_find_id(const loader *L, const char *id);
  * errors_before (no error in the case), appends the case to the file (moving
  * the draft's memory into it). */
 void loader_finish_case(loader *L, loader_draft *draft, size_t errors_before);
+
+/* ---- layouts (case_layout.c) ------------------------------------------------- */
+
+/* Tensors up to this many elements are listed element by element to find
+ * two that share a place (as the oracle's dmlconf_tensor_self_overlaps). */
+#define LOADER_MAX_LISTED_LAYOUT (UINT64_C(1) << 22)
+
+/* A logical element and the place (element offset) its strides give it. */
+typedef struct loader_storage_slot
+{
+    uint64_t offset;
+    uint64_t index;
+} loader_storage_slot;
+
+/* Every logical element of the tensor with its place, sorted by place then
+ * index (malloc'ed, element_count entries); NULL when memory runs out. */
+loader_storage_slot *loader_storage_slots(const dmlconf_tensor_desc *tensor);
+
+/* Whether the output's strides put two output elements in one place; when
+ * they do, writes a message naming two such elements (or why none can be
+ * named) into message. */
+bool loader_output_overlaps(const dmlconf_tensor_desc *output, char *message, size_t size);
+
+/* ---- the tolerance (case_tolerance.c) ----------------------------------------- */
+
+/* Checks a positive case's tolerance for its dtype with the comparator's own
+ * check and reports a problem at the field at fault (naming the case when the
+ * field came from the defaults). Drops the defaults' fields of another form
+ * than the case's own fields choose. A negative case's own tolerance is an
+ * error. */
+void loader_check_tolerance(loader *L, loader_draft *draft, bool negative);
 
 /* ---- case memory (case.c) ----------------------------------------------------- */
 

@@ -4,6 +4,8 @@
  * header that is a Python dict literal padded with spaces and ending in '\n'
  * (ASCII, UTF-8 in 3.0), then the raw data.
  */
+#include <dmlconf/file_system.h>
+#include <dmlconf/file_system.h>
 #include "why.h"
 
 #include <dmlconf/npy.h>
@@ -471,11 +473,12 @@ static size_t read_bytes(FILE *file, void *buffer, size_t size)
 static FILE *open_and_check(const char *path, dmlconf_npy_header *header, uint64_t *data_available, char *why,
                             size_t why_size)
 {
-    FILE *file = fopen(path, "rb");
+    char opened[160];
+    FILE *file = dmlconf_open_regular_file(path, NULL, opened, sizeof(opened));
     char *text = NULL;
     if (!file)
     {
-        cases_set_why(why, why_size, "%s: cannot open: %s", path, strerror(errno));
+        cases_set_why(why, why_size, "%s: %s", path, opened);
         return NULL;
     }
     unsigned char preamble[12];
@@ -708,12 +711,14 @@ int dmlconf_npy_write(const char *path, dmlconf_data_type type, uint32_t ndim, c
     }
     size_t header_length = dict_length + padding + 1u;
 
-    FILE *file = fopen(path, "wb");
-    if (!file)
+    dmlconf_replacement replacement;
+    char reason[160];
+    if (dmlconf_replacement_begin(&replacement, path, reason, sizeof(reason)))
     {
-        cases_set_why(why, why_size, "%s: cannot create: %s", path, strerror(errno));
+        cases_set_why(why, why_size, "%s: %s", path, reason);
         return -1;
     }
+    FILE *file = replacement.file;
     unsigned char head[12];
     memcpy(head, npy_magic, 6);
     head[6] = (unsigned char)major;
@@ -728,16 +733,9 @@ int dmlconf_npy_write(const char *path, dmlconf_data_type type, uint32_t ndim, c
     ok = ok && fputc('\n', file) != EOF;
     if (ok && data_bytes)
         ok = fwrite(data, 1, data_bytes, file) == data_bytes;
-    int error = errno;
-    if (fclose(file) != 0 && ok)
+    if (dmlconf_replacement_finish(&replacement, ok, false, reason, sizeof(reason)))
     {
-        ok = false;
-        error = errno;
-    }
-    if (!ok)
-    {
-        remove(path);
-        cases_set_why(why, why_size, "%s: write failed: %s", path, strerror(error));
+        cases_set_why(why, why_size, "%s: %s", path, reason);
         return -1;
     }
     return 0;

@@ -6,6 +6,7 @@
  * source line with a caret under a column for diagnostics.
  */
 #include "loader_internal.h"
+#include <dmlconf/file_system.h>
 
 #include <errno.h>
 #include <stdlib.h>
@@ -63,28 +64,23 @@ int loader_source_read(loader_source *source, const char *path, uint64_t max_byt
 {
     FILE *file = NULL;
     char *text = NULL;
-    long end;
+    uint64_t bytes = 0;
     size_t size;
 
     memset(source, 0, sizeof(*source));
     source->path = path;
-    file = fopen(path, "rb");
+    file = dmlconf_open_regular_file(path, &bytes, why, why_size);
     if (!file)
     {
-        snprintf(why, why_size, "cannot open the file: %s", strerror(errno));
         goto fail;
     }
-    if (fseek(file, 0, SEEK_END) || (end = ftell(file)) < 0 || fseek(file, 0, SEEK_SET))
+    if (bytes > max_bytes || bytes > UINT32_MAX - 1u)
     {
-        snprintf(why, why_size, "cannot read the file: %s", strerror(errno));
+        snprintf(why, why_size, "the file is %" PRIu64 " bytes, larger than the limit of %" PRIu64 " bytes", bytes,
+                 max_bytes < UINT32_MAX - 1u ? max_bytes : (uint64_t)UINT32_MAX - 1u);
         goto fail;
     }
-    if ((uint64_t)end > max_bytes || (uint64_t)end > UINT32_MAX - 1u)
-    {
-        snprintf(why, why_size, "the file is %ld bytes, larger than the limit of %" PRIu64 " bytes", end, max_bytes);
-        goto fail;
-    }
-    size = (size_t)end;
+    size = (size_t)bytes;
     text = malloc(size + 1);
     if (!text)
     {
@@ -436,11 +432,14 @@ char *loader_source_snippet(const loader_source *source, dmlconf_mark mark)
         memcpy(snippet + out, "...", 3);
         out += 3;
     }
-    /* Bytes that are not printable UTF-8 are shown as '?'. */
+    /* Bytes that are not printable UTF-8, and invisible characters that
+     * reorder or break the line, are shown as '?'. */
     for (i = from; i < to;)
     {
         length = utf8_decode(text + i, to - i, &code);
-        if (!length || (code < 0x20 && code != '\t') || code == 0x7f || (code >= 0x80 && code < 0xa0))
+        if (!length || (code < 0x20 && code != '\t') || code == 0x7f || (code >= 0x80 && code < 0xa0) ||
+            code == 0x200e || code == 0x200f || (code >= 0x2028 && code <= 0x202e) ||
+            (code >= 0x2066 && code <= 0x2069))
         {
             snippet[out++] = '?';
             ++i;

@@ -1267,9 +1267,8 @@ static dmlconf_value_status finish_float(const float_format *f, const char *labe
         {
             describe_value(f, negative, r->below, low, sizeof(low));
             cases_set_why(why, why_size,
-                          "%s is not exactly representable in %s; the nearest finite value is %s; write it or set "
-                          "round_inputs: true",
-                          label, f->name, low);
+                          "%s is not exactly representable in %s; the nearest finite value is %s; write it", label,
+                          f->name, low);
         }
         else
         {
@@ -1277,8 +1276,7 @@ static dmlconf_value_status finish_float(const float_format *f, const char *labe
             describe_value(f, negative, negative ? r->below + 1u : r->below, low, sizeof(low));
             describe_value(f, negative, negative ? r->below : r->below + 1u, high, sizeof(high));
             cases_set_why(why, why_size,
-                          "%s is not exactly representable in %s; nearest values are %s and %s; write one of them or "
-                          "set round_inputs: true",
+                          "%s is not exactly representable in %s; nearest values are %s and %s; write one of them",
                           label, f->name, low, high);
         }
         return DMLCONF_VALUE_INEXACT;

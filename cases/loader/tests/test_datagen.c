@@ -517,7 +517,7 @@ static const set_error_case set_error_cases[] = {
      "min",
      "0.1",
      "min: 0.1 is not exactly representable in float32; nearest values are 0.0999999940395355224609375 "
-     "(0x1.999998p-4) and 0.100000001490116119384765625 (0x1.99999ap-4); write one of them or set round_inputs: true"},
+     "(0x1.999998p-4) and 0.100000001490116119384765625 (0x1.99999ap-4); write one of them"},
     {U32, {NULL}, "max", "-1", "max: -1 is out of range for uint32: expected an integer from 0 to 4294967295"},
     {F16,
      {NULL},

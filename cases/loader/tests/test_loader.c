@@ -54,6 +54,7 @@ static const char *const bad_files[] = {
     "duplicate_key",
     "empty_file",
     "empty_values",
+    "escapes",
     "expect_error_mismatch",
     "expected_in_negative",
     "feature_level_names",
@@ -65,12 +66,14 @@ static const char *const bad_files[] = {
     "invalid_utf8",
     "length_mismatch",
     "list_error_cap",
+    "long_id",
     "long_line",
     "many_errors",
     "min_level_too_low",
     "missing_keys",
     "negative_only_keys",
     "nested_mismatch",
+    "output_overlap",
     "non_scalar_keys",
     "not_integer",
     "npy_errors",
@@ -84,6 +87,7 @@ static const char *const bad_files[] = {
     "syntax_error",
     "tab_indent",
     "tags_errors",
+    "tolerance_defaults",
     "tolerance_errors",
     "too_many_elements",
     "top_level_keys",
@@ -329,6 +333,7 @@ START_TEST(test_good_forms)
     const dmlconf_case *c;
     uint32_t bits[8];
     void *values;
+    const dmlconf_tolerance_overrides *over;
 
     snprintf(path, sizeof(path), "%s/good/forms.yaml", DMLCONF_LOADER_TESTS_DIR);
     load_clean(&file, path);
@@ -400,12 +405,16 @@ START_TEST(test_good_forms)
     c = find_case(&file, "forms.generator");
     ck_assert_int_eq(c->input.kind, DMLCONF_CASE_DATA_GENERATOR);
     ck_assert_int_eq(c->input.generator.kind, DMLCONF_DATAGEN_UNIFORM);
-    ck_assert(c->tolerance.ulp_set && c->tolerance.ulp == 2);
-    ck_assert(c->tolerance.accumulation_set && c->tolerance.accumulation == DMLCONF_ACCUMULATION_FLOAT16);
-    ck_assert(c->tolerance.ftz_set && !c->tolerance.ftz);
-    ck_assert(c->tolerance.signed_zero_set && c->tolerance.signed_zero_strict);
-    ck_assert(c->tolerance.bit_exact_set && c->tolerance.bit_exact);
-    ck_assert_uint_eq(c->tolerance.marks[1].line, c->marks[DMLCONF_CASE_FIELD_TOLERANCE].line);
+    over = &c->tolerance.overrides;
+    ck_assert(over->set[DMLCONF_TOLERANCE_FIELD_ULP] && over->values.ulp == 2.0);
+    ck_assert(over->set[DMLCONF_TOLERANCE_FIELD_ACCUMULATION] &&
+              over->values.accumulation == DMLCONF_DATA_TYPE_FLOAT16);
+    ck_assert(over->set[DMLCONF_TOLERANCE_FIELD_FTZ] && !over->values.ftz);
+    ck_assert(over->set[DMLCONF_TOLERANCE_FIELD_SIGNED_ZERO] && over->values.strict_signed_zero);
+    ck_assert(over->set[DMLCONF_TOLERANCE_FIELD_BIT_EXACT] && over->values.bit_exact);
+    ck_assert(!over->set[DMLCONF_TOLERANCE_FIELD_ATOL] && !over->set[DMLCONF_TOLERANCE_FIELD_ULP_COUNT]);
+    ck_assert_uint_eq(c->tolerance.marks[DMLCONF_TOLERANCE_FIELD_ACCUMULATION].line,
+                      c->marks[DMLCONF_CASE_FIELD_TOLERANCE].line);
     ck_assert(c->min_feature_level_explicit);
     ck_assert_int_eq(c->min_feature_level, DMLCONF_FEATURE_LEVEL_5_0);
     values = read_all(c, &c->input);
@@ -430,6 +439,124 @@ START_TEST(test_good_forms)
     ck_assert_uint_eq(c->desc.output.sizes[2], 4);
     ck_assert_int_eq(c->min_feature_level, DMLCONF_FEATURE_LEVEL_2_1);
     ck_assert(c->min_feature_level_explicit);
+    dmlconf_case_file_free(&file);
+}
+END_TEST
+
+/* Every tolerance form, the defaults' fields merged or replaced, and what a
+ * run judges each case with. */
+START_TEST(test_good_tolerances)
+{
+    char path[512];
+    dmlconf_case_file file;
+    const dmlconf_case *c;
+    dmlconf_tolerance tol;
+
+    snprintf(path, sizeof(path), "%s/good/tolerances.yaml", DMLCONF_LOADER_TESTS_DIR);
+    load_clean(&file, path);
+    ck_assert_uint_eq(file.case_count, 5);
+
+    c = find_case(&file, "tolerances.defaults");
+    ck_assert(c->tolerance.from_defaults[DMLCONF_TOLERANCE_FIELD_ULP]);
+    ck_assert_uint_eq(c->tolerance.marks[DMLCONF_TOLERANCE_FIELD_ULP].line, 7);
+    dmlconf_case_judging_tolerance(c, false, &tol);
+    ck_assert_int_eq(tol.form, DMLCONF_TOLERANCE_FORM_BOUND);
+    ck_assert_double_eq(tol.ulp, 3.0);
+    ck_assert(tol.strict_signed_zero && !tol.bit_exact);
+    /* The oracle backend: no expected values of the case's own, so bit for bit. */
+    dmlconf_case_judging_tolerance(c, true, &tol);
+    ck_assert(tol.bit_exact && tol.strict_signed_zero);
+
+    c = find_case(&file, "tolerances.absolute.relative");
+    ck_assert(!c->tolerance.overrides.set[DMLCONF_TOLERANCE_FIELD_ULP]);
+    ck_assert(c->tolerance.overrides.set[DMLCONF_TOLERANCE_FIELD_SIGNED_ZERO]);
+    ck_assert(!c->tolerance.from_defaults[DMLCONF_TOLERANCE_FIELD_ATOL]);
+    ck_assert_uint_eq(c->tolerance.marks[DMLCONF_TOLERANCE_FIELD_RTOL].line, 18);
+    ck_assert_uint_eq(c->tolerance.marks[DMLCONF_TOLERANCE_FIELD_RTOL].column, 35);
+    dmlconf_case_judging_tolerance(c, false, &tol);
+    ck_assert_int_eq(tol.form, DMLCONF_TOLERANCE_FORM_ABSOLUTE_RELATIVE);
+    ck_assert_double_eq(tol.atol, 1e-5);
+    ck_assert_double_eq(tol.rtol, 0.001);
+    ck_assert(tol.strict_signed_zero);
+    /* Its golden values are judged with its tolerance, even on the oracle. */
+    dmlconf_case_judging_tolerance(c, true, &tol);
+    ck_assert(!tol.bit_exact);
+    ck_assert_int_eq(tol.form, DMLCONF_TOLERANCE_FORM_ABSOLUTE_RELATIVE);
+
+    c = find_case(&file, "tolerances.webnn");
+    dmlconf_case_judging_tolerance(c, false, &tol);
+    ck_assert_int_eq(tol.form, DMLCONF_TOLERANCE_FORM_ULP_COUNT);
+    ck_assert(tol.ulp_count_axis_length_minus_1);
+
+    c = find_case(&file, "tolerances.count");
+    dmlconf_case_judging_tolerance(c, false, &tol);
+    ck_assert_int_eq(tol.form, DMLCONF_TOLERANCE_FORM_ULP_COUNT);
+    ck_assert_double_eq(tol.ulp_count, 16.0);
+    ck_assert(!tol.ulp_count_axis_length_minus_1);
+
+    c = find_case(&file, "tolerances.integer");
+    dmlconf_case_judging_tolerance(c, false, &tol);
+    ck_assert(tol.bit_exact);
+    dmlconf_case_file_free(&file);
+}
+END_TEST
+
+/* The bytes of a case's buffers, from its descs alone. */
+START_TEST(test_buffer_bytes)
+{
+    static const char *const text =
+        "cases:\n"
+        "  - {id: b.strided, op: cumulative_summation, dtype: float16, sizes: [3, 4], axis: 1,\n"
+        "     input_strides: [0, 1], output_strides: [8, 1], input: [1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4]}\n"
+        "  - {id: b.in.place, op: cumulative_product, dtype: int64, sizes: [5], axis: 0, in_place: true,\n"
+        "     input: [1, 2, 3, 4, 5], expected: [1, 2, 6, 24, 120]}\n"
+        "  - {id: b.negative, op: cumulative_summation, dtype: uint16, sizes: [2], axis: 0,\n"
+        "     expect_error: data_type_unsupported}\n";
+    dmlconf_case_file file;
+    dmlconf_case_buffers buffers;
+
+    ck_assert_uint_eq(dmlconf_case_file_load_buffer(&file, "buffers.yaml", text, strlen(text), NULL), 0);
+    ck_assert(dmlconf_case_buffer_bytes(find_case(&file, "b.strided"), &buffers));
+    ck_assert_uint_eq(buffers.input, 8);   /* 4 stored elements of 2 bytes */
+    ck_assert_uint_eq(buffers.output, 40); /* rows 8 elements apart: 2 * 8 + 4 elements */
+    ck_assert_uint_eq(buffers.logical, 24);
+    ck_assert_uint_eq(buffers.expected, 0);
+    ck_assert(dmlconf_case_buffer_bytes(find_case(&file, "b.in.place"), &buffers));
+    ck_assert_uint_eq(buffers.input, 40);
+    ck_assert_uint_eq(buffers.output, 0);
+    ck_assert_uint_eq(buffers.logical, 40);
+    ck_assert_uint_eq(buffers.expected, 40);
+    ck_assert(!dmlconf_case_buffer_bytes(find_case(&file, "b.negative"), &buffers));
+    ck_assert_uint_eq(buffers.input + buffers.output + buffers.logical + buffers.expected, 0);
+    dmlconf_case_file_free(&file);
+}
+END_TEST
+
+/* Output strides that interleave on a tensor too large to list are refused
+ * as the oracle refuses them, with a message that says why no two elements
+ * are named. */
+START_TEST(test_output_overlap_unlisted)
+{
+    static const char *const text = "cases:\n"
+                                    "  - id: overlap.large\n"
+                                    "    op: cumulative_summation\n"
+                                    "    dtype: float32\n"
+                                    "    sizes: [3, 2, 700000]\n"
+                                    "    axis: 2\n"
+                                    "    output_strides: [2, 3, 6]\n"
+                                    "    input: {generate: constant, value: 1}\n";
+    dmlconf_case_file file;
+    char *diagnostics;
+
+    ck_assert_uint_eq(dmlconf_case_file_load_buffer(&file, "large.yaml", text, strlen(text), NULL), 1);
+    diagnostics = dmlconf_diagnostics_format(&file.diagnostics, NULL);
+    ck_assert_str_eq(diagnostics,
+                     "large.yaml:7:21: error: output_strides [2, 3, 6] interleave dimensions so that output elements "
+                     "may share a place (the tensor is too large to list its elements one by one); each output "
+                     "element needs a place of its own\n"
+                     "    output_strides: [2, 3, 6]\n"
+                     "                    ^\n");
+    free(diagnostics);
     dmlconf_case_file_free(&file);
 }
 END_TEST
@@ -717,6 +844,73 @@ START_TEST(test_bless_npy)
 }
 END_TEST
 
+/* A generated input stays a generator: a large one's expected values go to
+ * an .npy file beside the case file, a small one's inline. A named pipe
+ * where the .npy file goes is not written through (nor waited on). */
+START_TEST(test_bless_generator)
+{
+    static const char *const text = "defaults: {op: cumulative_summation, dtype: float32, axis: 1}\n"
+                                    "cases:\n"
+                                    "  - id: gen.large\n"
+                                    "    sizes: [70, 3000]\n"
+                                    "    input: {generate: dyadic, min: -64, max: 64, scale: 4, seed: 5}\n"
+                                    "  - id: gen.small\n"
+                                    "    sizes: [2, 4]\n"
+                                    "    input: {generate: integers, min: -3, max: 3, seed: 6}\n";
+    char *dir = make_temp_dir("blessgen"), *path = join(dir, "gen.yaml"), *npy = join(dir, "gen.large.expected.npy");
+    char *blessed;
+    dmlconf_diagnostics diags = {0};
+    dmlconf_case_file file;
+    size_t size = 0, i;
+    void *values, *expected;
+
+    /* First with a named pipe in the way: refused, the file left alone. */
+    write_text(path, text);
+    ck_assert(!mkfifo(npy, 0600));
+    load_clean(&file, path);
+    ck_assert_int_eq(dmlconf_case_file_bless(&file, NULL, &diags), -1);
+    dmlconf_case_file_free(&file);
+    ck_assert_uint_eq(diags.count, 1);
+    ck_assert_ptr_nonnull(strstr(diags.items[0].message, "is a named pipe (FIFO), not a regular file; it is not "
+                                                         "replaced"));
+    dmlconf_diagnostics_free(&diags);
+    blessed = read_file(path, NULL);
+    ck_assert_str_eq(blessed, text);
+    free(blessed);
+    ck_assert(!remove(npy));
+
+    load_clean(&file, path);
+    ck_assert_int_eq(dmlconf_case_file_bless(&file, NULL, &diags), 2);
+    dmlconf_case_file_free(&file);
+    blessed = read_file(path, &size);
+    ck_assert_ptr_nonnull(strstr(blessed, "    input: {generate: dyadic, min: -64, max: 64, scale: 4, seed: 5}\n"
+                                          "    expected: {npy: gen.large.expected.npy}\n"));
+    ck_assert_ptr_nonnull(strstr(blessed, "    input: {generate: integers, min: -3, max: 3, seed: 6}\n"
+                                          "    expected: ["));
+    ck_assert_uint_lt(size, strlen(text) + 200); /* no 210,000 values written out */
+    free(blessed);
+
+    load_clean(&file, path);
+    for (i = 0; i < file.case_count; ++i)
+    {
+        const dmlconf_case *c = &file.cases[i];
+        ck_assert_int_eq(c->input.kind, DMLCONF_CASE_DATA_GENERATOR);
+        ck_assert_int_eq(c->expected.kind, i == 0 ? DMLCONF_CASE_DATA_NPY : DMLCONF_CASE_DATA_INLINE);
+        values = read_all(c, &c->expected);
+        expected = oracle_expected(c);
+        ck_assert_mem_eq(values, expected, (size_t)dmlconf_case_element_count(c) * 4);
+        free(values);
+        free(expected);
+    }
+    ck_assert_str_eq(file.cases[0].expected.npy_path, npy);
+    dmlconf_case_file_free(&file);
+    remove_tree(dir);
+    free(dir);
+    free(path);
+    free(npy);
+}
+END_TEST
+
 /* ---- the corpus ----------------------------------------------------------------- */
 
 START_TEST(test_corpus)
@@ -808,6 +1002,152 @@ START_TEST(test_file_too_large)
     free(path);
     remove_tree(dir);
     free(dir);
+}
+END_TEST
+
+/* The diagnostics of a load, relative to `dir`, as one string (freed by
+ * the caller). */
+static char *load_diagnostics(const char *path, const char *dir, size_t *errors)
+{
+    dmlconf_case_file file;
+    char *text;
+
+    *errors = dmlconf_case_file_load(&file, path, NULL);
+    text = dmlconf_diagnostics_format(&file.diagnostics, dir);
+    ck_assert(text != NULL);
+    dmlconf_case_file_free(&file);
+    return text;
+}
+
+/* A named pipe, a device or a directory where a case file or a .npy file
+ * belongs is refused with what it is, without blocking (the test case's
+ * timeout fails a hang). */
+START_TEST(test_not_regular_files)
+{
+    static const char *const npy_case = "cases:\n"
+                                        "  - id: npy.fifo\n"
+                                        "    op: cumulative_summation\n"
+                                        "    dtype: float32\n"
+                                        "    sizes: [4]\n"
+                                        "    axis: 0\n"
+                                        "    input: {npy: pipe.npy}\n"
+                                        "  - id: npy.folder\n"
+                                        "    op: cumulative_summation\n"
+                                        "    dtype: float32\n"
+                                        "    sizes: [4]\n"
+                                        "    axis: 0\n"
+                                        "    input: {npy: folder.npy}\n"
+                                        "  - id: npy.device\n"
+                                        "    op: cumulative_summation\n"
+                                        "    dtype: float32\n"
+                                        "    sizes: [4]\n"
+                                        "    axis: 0\n"
+                                        "    input: {npy: /dev/null}\n";
+    char *dir = make_temp_dir("special"), *fifo = join(dir, "fifo.yaml"), *folder = join(dir, "folder.yaml");
+    char *pipe_npy = join(dir, "pipe.npy"), *folder_npy = join(dir, "folder.npy"), *cases = join(dir, "npy.yaml");
+    char *text;
+    size_t errors;
+
+    ck_assert(!mkfifo(fifo, 0600));
+    ck_assert(!mkfifo(pipe_npy, 0600));
+    ck_assert(!mkdir(folder, 0700));
+    ck_assert(!mkdir(folder_npy, 0700));
+    write_text(cases, npy_case);
+
+    text = load_diagnostics(fifo, dir, &errors);
+    ck_assert_uint_eq(errors, 1);
+    ck_assert_str_eq(text, "fifo.yaml: error: is a named pipe (FIFO), not a regular file\n");
+    free(text);
+    text = load_diagnostics(folder, dir, &errors);
+    ck_assert_str_eq(text, "folder.yaml: error: is a directory, not a regular file\n");
+    free(text);
+    text = load_diagnostics("/dev/null", NULL, &errors);
+    ck_assert_str_eq(text, "/dev/null: error: is a character device, not a regular file\n");
+    free(text);
+
+    text = load_diagnostics(cases, dir, &errors);
+    ck_assert_uint_eq(errors, 3);
+    ck_assert_str_eq(text, "npy.yaml:7:18: error: input: pipe.npy: is a named pipe (FIFO), not a regular file\n"
+                           "    input: {npy: pipe.npy}\n"
+                           "                 ^\n"
+                           "npy.yaml:13:18: error: input: folder.npy: is a directory, not a regular file\n"
+                           "    input: {npy: folder.npy}\n"
+                           "                 ^\n"
+                           "npy.yaml:19:18: error: input: /dev/null: is a character device, not a regular file\n"
+                           "    input: {npy: /dev/null}\n"
+                           "                 ^\n");
+    free(text);
+
+    /* A folder of the corpus: the pipe named like a case file is reported,
+     * not skipped and not waited on; the folder named like one is searched. */
+    dmlconf_case_corpus corpus;
+    const char *paths[] = {dir};
+    ck_assert_uint_eq(dmlconf_case_corpus_load(&corpus, paths, 1, NULL), 4);
+    ck_assert_uint_eq(corpus.file_count, 2);
+    ck_assert_str_eq(corpus.files[0].path, fifo);
+    ck_assert_str_eq(corpus.files[0].diagnostics.items[0].message, "is a named pipe (FIFO), not a regular file");
+    dmlconf_case_corpus_free(&corpus);
+
+    remove_tree(dir);
+    free(dir);
+    free(fifo);
+    free(folder);
+    free(pipe_npy);
+    free(folder_npy);
+    free(cases);
+}
+END_TEST
+
+/* Nothing from a case file acts on the terminal: diagnostics escape control
+ * characters in messages and paths; a path with one is not loaded. */
+START_TEST(test_control_characters_escaped)
+{
+    dmlconf_diagnostics list = {0};
+    dmlconf_case_file file;
+    char *text;
+
+    dmlconf_diagnostics_add(&list, DMLCONF_SEVERITY_ERROR, "dir\x1b[2J/a.yaml", 3, 4,
+                            "C0 \x01\x1b\x7f, C1 \xc2\x9b, bidi \xe2\x80\xae and \xe2\x81\xa6, not UTF-8 \xff\xc3, "
+                            "text \xc3\xa9 \xe2\x82\xac \xf0\x9f\x99\x82, breaks \t\r\n, line separator \xe2\x80\xa8");
+    text = dmlconf_diagnostics_format(&list, NULL);
+    ck_assert_str_eq(text, "dir\\x1b[2J/a.yaml:3:4: error: C0 \\x01\\x1b\\x7f, C1 \\u009b, bidi \\u202e and "
+                           "\\u2066, not UTF-8 \\xff\\xc3, text \xc3\xa9 \xe2\x82\xac \xf0\x9f\x99\x82, breaks "
+                           "\\t\\r\\n, line separator \\u2028\n");
+    free(text);
+    dmlconf_diagnostics_free(&list);
+
+    ck_assert_uint_eq(dmlconf_case_file_load_buffer(&file, "evil\x1b]0;title\a.yaml", "cases: []\n", 10, NULL), 1);
+    ck_assert(file.stopped);
+    text = dmlconf_diagnostics_format(&file.diagnostics, NULL);
+    ck_assert_str_eq(text, "evil\\x1b]0;title\\x07.yaml: error: the file's path holds the control character U+001B; "
+                           "name case files with printable text\n");
+    free(text);
+    dmlconf_case_file_free(&file);
+}
+END_TEST
+
+/* A case file's path is at most DMLCONF_CASE_MAX_PATH_BYTES long. */
+START_TEST(test_long_path)
+{
+    static const char *const text = "cases: []\n";
+    char path[DMLCONF_CASE_MAX_PATH_BYTES + 2], *diagnostics;
+    dmlconf_case_file file;
+
+    memset(path, 'p', sizeof(path) - 1);
+    path[sizeof(path) - 1] = '\0';
+    memcpy(path + sizeof(path) - 6, ".yaml", 5);
+    ck_assert_uint_eq(strlen(path), DMLCONF_CASE_MAX_PATH_BYTES + 1);
+    ck_assert_uint_eq(dmlconf_case_file_load_buffer(&file, path, text, strlen(text), NULL), 1);
+    diagnostics = dmlconf_diagnostics_format(&file.diagnostics, NULL);
+    ck_assert_ptr_nonnull(strstr(diagnostics, ".yaml: error: the file's path is 256 bytes long; a case file's path "
+                                              "has at most 255, so that every report carries it whole\n"));
+    free(diagnostics);
+    dmlconf_case_file_free(&file);
+    /* The longest path that fits. */
+    memmove(path + 1, path + 2, sizeof(path) - 2);
+    ck_assert_uint_eq(strlen(path), DMLCONF_CASE_MAX_PATH_BYTES);
+    ck_assert_uint_eq(dmlconf_case_file_load_buffer(&file, path, text, strlen(text), NULL), 0);
+    dmlconf_case_file_free(&file);
 }
 END_TEST
 
@@ -929,6 +1269,9 @@ static Suite *loader_suite(void)
 
     tc = tcase_create("good_files");
     tcase_add_test(tc, test_good_forms);
+    tcase_add_test(tc, test_good_tolerances);
+    tcase_add_test(tc, test_buffer_bytes);
+    tcase_add_test(tc, test_output_overlap_unlisted);
     tcase_add_test(tc, test_chunks_equal_one_shot);
     tcase_add_test(tc, test_npy_input);
     suite_add_tcase(suite, tc);
@@ -936,16 +1279,24 @@ static Suite *loader_suite(void)
     tc = tcase_create("bless");
     tcase_add_test(tc, test_bless_round_trip);
     tcase_add_test(tc, test_bless_npy);
+    tcase_add_test(tc, test_bless_generator);
     suite_add_tcase(suite, tc);
 
     tc = tcase_create("corpus");
     tcase_add_test(tc, test_corpus);
     suite_add_tcase(suite, tc);
 
+    tc = tcase_create("special_files");
+    tcase_set_timeout(tc, 10); /* a load that waits on a named pipe fails here */
+    tcase_add_test(tc, test_not_regular_files);
+    suite_add_tcase(suite, tc);
+
     tc = tcase_create("hostile");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_file_too_large);
     tcase_add_test(tc, test_long_scalar);
+    tcase_add_test(tc, test_long_path);
+    tcase_add_test(tc, test_control_characters_escaped);
     tcase_add_test(tc, test_huge_inline_list);
     suite_add_tcase(suite, tc);
 

@@ -427,6 +427,14 @@ START_TEST(test_missing_file)
     ck_assert_int_eq(dmlconf_npy_read_header("no/such/file.npy", &header, why, sizeof(why)), -1);
     ck_assert_str_eq(why, "no/such/file.npy: cannot open: No such file or directory");
     ck_assert_int_eq(dmlconf_npy_read_header("no/such/file.npy", &header, NULL, 0), -1);
+    /* What is not a regular file is named for what it is, never read. */
+    ck_assert_int_eq(dmlconf_npy_read_header(".", &header, why, sizeof(why)), -1);
+    ck_assert_str_eq(why, ".: is a directory, not a regular file");
+    ck_assert_int_eq(dmlconf_npy_read_header("/dev/null", &header, why, sizeof(why)), -1);
+    ck_assert_str_eq(why, "/dev/null: is a character device, not a regular file");
+    dmlconf_npy_array array;
+    ck_assert_int_eq(dmlconf_npy_read("/dev/zero", UINT64_MAX, &array, why, sizeof(why)), -1);
+    ck_assert_str_eq(why, "/dev/zero: is a character device, not a regular file");
 }
 END_TEST
 
@@ -447,7 +455,7 @@ START_TEST(test_write_errors)
     ck_assert_str_eq(why, "w.npy: the array's size overflows");
     ck_assert_int_eq(dmlconf_npy_write("no/such/dir/w.npy", DMLCONF_DATA_TYPE_INT32, 1, shape, &data, why, sizeof(why)),
                      -1);
-    ck_assert_str_eq(why, "no/such/dir/w.npy: cannot create: No such file or directory");
+    ck_assert_str_eq(why, "no/such/dir/w.npy: cannot create a temporary file beside it: No such file or directory");
     FILE *file = fopen("w.npy", "rb");
     ck_assert_ptr_null(file);
 }

@@ -319,19 +319,17 @@ static const message_case message_cases[] = {
     {I32, "x", false, "expected an integer from -2147483648 to 2147483647 for int32 (decimal or 0x hex), got 'x'"},
     {F16, "0.1", false,
      "0.1 is not exactly representable in float16; nearest values are 0.0999755859375 (0x1.998p-4) and "
-     "0.10003662109375 (0x1.99cp-4); write one of them or set round_inputs: true"},
+     "0.10003662109375 (0x1.99cp-4); write one of them"},
     {F16, "-0.1", false,
      "-0.1 is not exactly representable in float16; nearest values are -0.10003662109375 (-0x1.99cp-4) and "
-     "-0.0999755859375 (-0x1.998p-4); write one of them or set round_inputs: true"},
+     "-0.0999755859375 (-0x1.998p-4); write one of them"},
     {F32, "0.1", false,
      "0.1 is not exactly representable in float32; nearest values are 0.0999999940395355224609375 (0x1.999998p-4) "
-     "and 0.100000001490116119384765625 (0x1.99999ap-4); write one of them or set round_inputs: true"},
+     "and 0.100000001490116119384765625 (0x1.99999ap-4); write one of them"},
     {F32, "1e-50", false,
-     "1e-50 is not exactly representable in float32; nearest values are 0 and 0x1p-149; write one of them or set "
-     "round_inputs: true"},
+     "1e-50 is not exactly representable in float32; nearest values are 0 and 0x1p-149; write one of them"},
     {F16, "65519", false,
-     "65519 is not exactly representable in float16; the nearest finite value is 65504 (0x1.ffcp+15); write it or "
-     "set round_inputs: true"},
+     "65519 is not exactly representable in float16; the nearest finite value is 65504 (0x1.ffcp+15); write it"},
     {F16, "70000", true, "70000 is out of range for float16 (largest finite value 65504 (0x1.ffcp+15))"},
     {F32, "1e39", false, "1e39 is out of range for float32 (largest finite value 0x1.fffffep+127)"},
     {F16, "bits:0x12345", false, "bits:0x12345 has too many hex digits for float16 (at most 4)"},

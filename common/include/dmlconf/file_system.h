@@ -35,11 +35,14 @@ int dmlconf_path_examine(const char *path, dmlconf_path_kind *kind, uint64_t *by
 /* "a regular file", "a folder", "a FIFO or device", "missing". */
 const char *dmlconf_path_kind_name(dmlconf_path_kind kind);
 
-/* Opens `path` for reading in binary mode only when it is a regular file,
- * without ever blocking (a FIFO or a device is refused without being
- * waited on). Returns the stream, or NULL with `why`: "<path>: is a
- * directory", "<path>: is a FIFO or device, not a regular file",
- * "<path>: <system error>". *bytes (may be NULL) receives the size. */
+/* Opens `path` (links followed) for reading in binary mode only when it is
+ * a regular file, without ever blocking: nothing that is not a regular
+ * file is opened or read. Returns the stream (the caller fcloses it) with
+ * *bytes (may be NULL) set to its size; or NULL with one sentence in
+ * `why` that, unlike the other functions here, does not repeat the path:
+ * "cannot open: No such file or directory", "is a directory, not a
+ * regular file", "is a named pipe (FIFO), not a regular file", "is a
+ * character device, not a regular file", ... */
 FILE *dmlconf_open_regular_file(const char *path, uint64_t *bytes, char *why, size_t why_size);
 
 /* The names in folder `path` (not "." or ".."), in no particular order, as
@@ -62,11 +65,34 @@ int dmlconf_make_folders(const char *path, char *why, size_t why_size);
  * removes a probe file there. Returns 0, or -1 with `why`. */
 int dmlconf_check_folder_writable(const char *path, char *why, size_t why_size);
 
-/* Writes `size` bytes as the new content of `path` atomically: into a
- * temporary file beside it (with the old file's permissions, if it
- * existed), flushed to disk when `sync` is true, then renamed over it. On
- * failure the old file is left as it was and the temporary file removed.
- * Returns 0, or -1 with `why`. */
+/* A file being replaced whole or not at all: the new contents go to a
+ * temporary file beside it, created exclusively (so nothing already at
+ * that name is ever opened), renamed over it once complete. */
+typedef struct dmlconf_replacement
+{
+    FILE *file;       /* write the new contents here */
+    char *temp_path;  /* the temporary file beside the target */
+    const char *path; /* the target (not owned) */
+} dmlconf_replacement;
+
+/* Starts replacing `path` (which need not exist): refuses a path that names
+ * something other than a regular file ("is a named pipe (FIFO), not a
+ * regular file; it is not replaced"), then creates the temporary file with
+ * the permissions of the file it replaces, where there is one. Returns 0
+ * with r->file open for writing, or -1 with `why` and nothing to clean up.
+ * Unlike the other functions here, `why` does not repeat the path: the
+ * caller names it. */
+int dmlconf_replacement_begin(dmlconf_replacement *r, const char *path, char *why, size_t why_size);
+
+/* Finishes a replacement: closes the temporary file (flushed to disk first
+ * when `sync`) and, when `written` is true and every write reached the
+ * file, renames it over the target; otherwise removes it and leaves the
+ * target as it was. Returns 0, or -1 with `why` (without the path). r is
+ * released either way. */
+int dmlconf_replacement_finish(dmlconf_replacement *r, bool written, bool sync, char *why, size_t why_size);
+
+/* Writes `size` bytes as the new content of `path` with a replacement.
+ * Returns 0, or -1 with `why` ("<path>: <what went wrong>"). */
 int dmlconf_write_file_atomically(const char *path, const void *data, size_t size, bool sync, char *why,
                                   size_t why_size);
 

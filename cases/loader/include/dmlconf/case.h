@@ -23,6 +23,7 @@
 
 #include <dmlconf/datagen.h>
 #include <dmlconf/oracle.h>
+#include <dmlconf/tolerance.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -35,6 +36,11 @@ extern "C" {
 #define DMLCONF_CASE_MAX_ERRORS       100u
 /* Value errors reported per list before the rest are only counted. */
 #define DMLCONF_CASE_MAX_LIST_ERRORS 8u
+/* The longest case id and case file path, in bytes: what every result,
+ * report and baseline line carries whole. A longer one is an error where it
+ * is written (the id) or before the file is read (the path). */
+#define DMLCONF_CASE_MAX_ID_BYTES   128u
+#define DMLCONF_CASE_MAX_PATH_BYTES 255u
 
 /* ---- source positions and diagnostics ------------------------------------ */
 
@@ -169,28 +175,16 @@ typedef struct dmlconf_case_data
     dmlconf_datagen_spec generator;
 } dmlconf_case_data;
 
-/* Accumulation format in dmlconf_case_tolerance. */
-typedef enum dmlconf_accumulation
-{
-    DMLCONF_ACCUMULATION_FLOAT32 = 0,
-    DMLCONF_ACCUMULATION_FLOAT16 = 1,
-} dmlconf_accumulation;
-
-/* Tolerance overrides: each field counts only when its *_set flag is true;
- * the comparator's defaults apply to the others. */
+/* A case's tolerance: the fields it gives (itself or through the file's
+ * defaults) as overrides of the comparator's defaults (dmlconf/tolerance.h).
+ * The loader has checked them with dmlconf_tolerance_resolve for the case's
+ * dtype, so they always resolve; a case's own fields of one form replace
+ * the defaults' fields of another form. */
 typedef struct dmlconf_case_tolerance
 {
-    bool ulp_set;
-    uint32_t ulp; /* U: allowed ULPs of the output format */
-    bool accumulation_set;
-    dmlconf_accumulation accumulation; /* u_acc */
-    bool ftz_set;
-    bool ftz; /* flush-to-zero allowed */
-    bool signed_zero_set;
-    bool signed_zero_strict; /* false: +0 equals -0 */
-    bool bit_exact_set;
-    bool bit_exact;
-    dmlconf_mark marks[5]; /* ulp, accumulation, ftz, signed_zero, bit_exact */
+    dmlconf_tolerance_overrides overrides;
+    dmlconf_mark marks[DMLCONF_TOLERANCE_FIELD_COUNT]; /* each field's value; line 0 when not given */
+    bool from_defaults[DMLCONF_TOLERANCE_FIELD_COUNT]; /* the field came from the file's defaults */
 } dmlconf_case_tolerance;
 
 /* A negative case's expectation. */
@@ -233,6 +227,34 @@ uint64_t dmlconf_case_element_count(const dmlconf_case *c);
 /* Size of one element of the case's dtype in bytes (4, 2 or 8); 0 for a dtype
  * that has no values (negative cases only). */
 size_t dmlconf_case_element_size(const dmlconf_case *c);
+
+/* The bytes of a case's buffers, as a run lays them out. */
+typedef struct dmlconf_case_buffers
+{
+    uint64_t input;    /* the input buffer, laid out by its strides: its minimum size
+                        * (dmlconf_tensor_min_size_bytes), or total_size_bytes if larger */
+    uint64_t output;   /* the output buffer, the same way; 0 for in_place (the input's buffer) */
+    uint64_t logical;  /* one packed copy of the tensor (elements x element size): the logical
+                        * input, the oracle's values */
+    uint64_t expected; /* the case's expected values (logical), or 0 when it has none */
+} dmlconf_case_buffers;
+
+/* Computes the bytes of the case's buffers from its descs alone (nothing is
+ * allocated or read). A run needs at most input + output + logical +
+ * expected bytes, plus scratch memory for one line of the scanned axis.
+ * Returns false, with *out zeroed, for a case whose dtype and sizes
+ * describe no tensor of values (a negative case's) or when a size overflows
+ * 64 bits. */
+bool dmlconf_case_buffer_bytes(const dmlconf_case *c, dmlconf_case_buffers *out);
+
+/* The tolerance to judge the case's output with: the output type's
+ * defaults and the case's tolerance fields (checked when the case loaded).
+ * `exact_backend`: the results come from a backend that claims the
+ * oracle's exact values (the oracle itself); they must then match bit for
+ * bit, signed zeros included, unless the case gives both expected values
+ * and a tolerance: expected values written by hand (a peer suite's golden
+ * values) are judged with the case's own tolerance. */
+void dmlconf_case_judging_tolerance(const dmlconf_case *c, bool exact_backend, dmlconf_tolerance *tol);
 
 /* Copies logical elements [first, first + count) of `data` (the case's input
  * or expected) into `out` as packed little-endian elements of the case's
@@ -323,6 +345,10 @@ void dmlconf_case_corpus_free(dmlconf_case_corpus *corpus);
 
 /* ---- bless ------------------------------------------------------------------ */
 
+/* A case with a generated input gets its expected values inline up to this
+ * many values, and in an .npy file beside the case file beyond. */
+#define DMLCONF_BLESS_MAX_INLINE_VALUES 1024u
+
 typedef struct dmlconf_bless_options
 {
     bool all; /* also recompute cases that already have an expected */
@@ -332,7 +358,10 @@ typedef struct dmlconf_bless_options
  * without `expected` (every positive case with options->all) gets an inline
  * `expected:` list after its `input` (or in place of its old expected),
  * formatted so that it parses back to the same bits; cases whose input is a
- * .npy file get a sibling "<id>.expected.npy" and `expected: {npy: ...}`.
+ * .npy file get a sibling "<id>.expected.npy" and `expected: {npy: ...}`,
+ * and so do cases with a generated input of more than
+ * DMLCONF_BLESS_MAX_INLINE_VALUES values (the file beside the case file).
+ * Inputs are never rewritten: a generator stays a generator.
  * Negative cases are left alone and every other byte of the file stays as it
  * was, comments included. The file is written to a temporary file beside it
  * and renamed over it.

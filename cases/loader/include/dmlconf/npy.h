@@ -91,7 +91,9 @@ void dmlconf_npy_free(dmlconf_npy_array *array);
  * multiple of 64 bytes; format version 1.0, or 2.0 only if the header would
  * not fit 1.0's 16-bit length. Returns 0, or -1 with a message in why when
  * the type has no npy descr, ndim is 0 or above 8, the size overflows, or the
- * file cannot be written (a partly written file is removed). */
+ * file cannot be written. The file is written whole or not at all (a
+ * temporary file beside it is renamed over it); a path that names something
+ * other than a regular file (a named pipe, a directory) is not replaced. */
 int dmlconf_npy_write(const char *path, dmlconf_data_type type, uint32_t ndim, const uint64_t *shape, const void *data,
                       char *why, size_t why_size);
 

@@ -609,19 +609,19 @@ START_TEST(test_tolerance_defaults)
 
     dmlconf_error err = {{0}};
     dmlconf_tolerance_default(DMLCONF_DATA_TYPE_FLOAT32, &tol);
-    ck_assert_int_eq(dmlconf_tolerance_check(DMLCONF_DATA_TYPE_FLOAT32, &tol, &err), 0);
+    ck_assert_int_eq(dmlconf_tolerance_check(DMLCONF_DATA_TYPE_FLOAT32, &tol, NULL, &err), 0);
     tol.ulp = -1.0;
-    ck_assert_int_eq(dmlconf_tolerance_check(DMLCONF_DATA_TYPE_FLOAT32, &tol, &err), -1);
+    ck_assert_int_eq(dmlconf_tolerance_check(DMLCONF_DATA_TYPE_FLOAT32, &tol, NULL, &err), -1);
     ck_assert_ptr_nonnull(strstr(err.message, "ulp"));
     tol.ulp = (double)NAN;
-    ck_assert_int_eq(dmlconf_tolerance_check(DMLCONF_DATA_TYPE_FLOAT32, &tol, &err), -1);
+    ck_assert_int_eq(dmlconf_tolerance_check(DMLCONF_DATA_TYPE_FLOAT32, &tol, NULL, &err), -1);
     tol.ulp = 1.0;
     tol.accumulation = DMLCONF_DATA_TYPE_FLOAT16;
-    ck_assert_int_eq(dmlconf_tolerance_check(DMLCONF_DATA_TYPE_FLOAT32, &tol, &err), -1);
-    ck_assert_int_eq(dmlconf_tolerance_check(DMLCONF_DATA_TYPE_FLOAT16, &tol, &err), 0);
+    ck_assert_int_eq(dmlconf_tolerance_check(DMLCONF_DATA_TYPE_FLOAT32, &tol, NULL, &err), -1);
+    ck_assert_int_eq(dmlconf_tolerance_check(DMLCONF_DATA_TYPE_FLOAT16, &tol, NULL, &err), 0);
     tol.accumulation = DMLCONF_DATA_TYPE_INT32;
-    ck_assert_int_eq(dmlconf_tolerance_check(DMLCONF_DATA_TYPE_FLOAT16, &tol, &err), -1);
-    ck_assert_int_eq(dmlconf_tolerance_check(DMLCONF_DATA_TYPE_UINT16, &tol, &err), -1);
+    ck_assert_int_eq(dmlconf_tolerance_check(DMLCONF_DATA_TYPE_FLOAT16, &tol, NULL, &err), -1);
+    ck_assert_int_eq(dmlconf_tolerance_check(DMLCONF_DATA_TYPE_UINT16, &tol, NULL, &err), -1);
 
     dmlconf_judge judge;
     ck_assert_int_eq(dmlconf_judge_init(&judge, (dmlconf_operator)7, DMLCONF_DATA_TYPE_FLOAT32, NULL, &err), -1);
@@ -715,6 +715,7 @@ START_TEST(test_signed_zero)
     ck_assert_int_eq(judge_f32(SUM, 2, negative_zeros, -0.0f, &strict, &j), DMLCONF_VERDICT_PASS);
     ck_assert_int_eq(judge_f32(SUM, 2, negative_zeros, 0.0f, &strict, &j), DMLCONF_VERDICT_FAIL);
     ck_assert(isinf(j.tolerance_fraction));
+    ck_assert_int_eq(j.rule, DMLCONF_RULE_SIGNED_ZERO);
     /* Cancellation gives +0. */
     const float cancel[] = {1.5f, -1.5f};
     ck_assert_int_eq(judge_f32(SUM, 2, cancel, -0.0f, NULL, &j), DMLCONF_VERDICT_PASS);
@@ -725,6 +726,7 @@ START_TEST(test_signed_zero)
     ck_assert_int_eq(judge_f32(PRODUCT, 3, product, -0.0f, &strict, &j), DMLCONF_VERDICT_PASS);
     ck_assert_int_eq(j.rule, DMLCONF_RULE_ZERO_PRODUCT);
     ck_assert_int_eq(judge_f32(PRODUCT, 3, product, 0.0f, &strict, &j), DMLCONF_VERDICT_FAIL);
+    ck_assert_int_eq(j.rule, DMLCONF_RULE_SIGNED_ZERO);
     ck_assert_int_eq(judge_f32(PRODUCT, 3, product, 0.0f, NULL, &j), DMLCONF_VERDICT_PASS);
     /* A zero factor makes the product exactly zero in every order. */
     ck_assert_int_eq(judge_f32(PRODUCT, 3, product, 1e-45f, NULL, &j), DMLCONF_VERDICT_FAIL);
@@ -740,6 +742,16 @@ START_TEST(test_signed_zero)
                      DMLCONF_VERDICT_PASS);
     ck_assert_int_eq(dmlconf_judge_element(SUM, DMLCONF_DATA_TYPE_FLOAT16, 0x8000u, 0x0000u, &side[1], &strict16, &j),
                      DMLCONF_VERDICT_FAIL);
+    ck_assert_int_eq(j.rule, DMLCONF_RULE_SIGNED_ZERO);
+    /* Bit-exact comparison of zeros follows the signed-zero setting too. */
+    strict16.bit_exact = true;
+    ck_assert_int_eq(dmlconf_judge_element(SUM, DMLCONF_DATA_TYPE_FLOAT16, 0x8000u, 0x0000u, &side[1], &strict16, &j),
+                     DMLCONF_VERDICT_FAIL);
+    ck_assert_int_eq(j.rule, DMLCONF_RULE_SIGNED_ZERO);
+    strict16.strict_signed_zero = false;
+    ck_assert_int_eq(dmlconf_judge_element(SUM, DMLCONF_DATA_TYPE_FLOAT16, 0x8000u, 0x0000u, &side[1], &strict16, &j),
+                     DMLCONF_VERDICT_PASS);
+    ck_assert_int_eq(j.rule, DMLCONF_RULE_BIT_EXACT);
 }
 END_TEST
 
@@ -1514,28 +1526,435 @@ START_TEST(test_format)
 }
 END_TEST
 
-START_TEST(test_status_names)
+/* ---- tolerances of other forms ------------------------------------------------- */
+
+/* A tolerance with some fields overridden. */
+static dmlconf_tolerance_overrides overrides_of(void)
 {
-    for (int s = 0; s < DMLCONF_STATUS_COUNT; ++s)
+    dmlconf_tolerance_overrides o;
+    memset(&o, 0, sizeof(o));
+    dmlconf_tolerance_default(DMLCONF_DATA_TYPE_FLOAT32, &o.values);
+    return o;
+}
+
+START_TEST(test_tolerance_resolve)
+{
+    dmlconf_tolerance tol;
+    dmlconf_tolerance_field field;
+    dmlconf_error err = {{0}};
+
+    /* No overrides: the defaults, for every computable type. */
+    ck_assert_int_eq(dmlconf_tolerance_resolve(DMLCONF_DATA_TYPE_FLOAT16, NULL, &tol, &field, &err), 0);
+    ck_assert_double_eq(tol.ulp, 2.0);
+    ck_assert_int_eq(tol.form, DMLCONF_TOLERANCE_FORM_BOUND);
+    ck_assert_int_eq(field, DMLCONF_TOLERANCE_FIELD_NONE);
+
+    /* atol and rtol select the absolute/relative form. */
+    dmlconf_tolerance_overrides o = overrides_of();
+    o.set[DMLCONF_TOLERANCE_FIELD_ATOL] = true;
+    o.values.atol = 1e-5;
+    o.set[DMLCONF_TOLERANCE_FIELD_SIGNED_ZERO] = true;
+    o.values.strict_signed_zero = true;
+    ck_assert_int_eq(dmlconf_tolerance_resolve(DMLCONF_DATA_TYPE_FLOAT32, &o, &tol, &field, &err), 0);
+    ck_assert_int_eq(tol.form, DMLCONF_TOLERANCE_FORM_ABSOLUTE_RELATIVE);
+    ck_assert_double_eq(tol.atol, 1e-5);
+    ck_assert_double_eq(tol.rtol, 0.0);
+    ck_assert(tol.strict_signed_zero);
+
+    /* ulp_count selects the plain count. */
+    o = overrides_of();
+    o.set[DMLCONF_TOLERANCE_FIELD_ULP_COUNT] = true;
+    o.values.ulp_count_axis_length_minus_1 = true;
+    ck_assert_int_eq(dmlconf_tolerance_resolve(DMLCONF_DATA_TYPE_FLOAT16, &o, &tol, &field, &err), 0);
+    ck_assert_int_eq(tol.form, DMLCONF_TOLERANCE_FORM_ULP_COUNT);
+    ck_assert(tol.ulp_count_axis_length_minus_1);
+
+    /* Fields of two forms: the error is at the field that changes the form. */
+    o = overrides_of();
+    o.set[DMLCONF_TOLERANCE_FIELD_ULP] = true;
+    o.set[DMLCONF_TOLERANCE_FIELD_RTOL] = true;
+    ck_assert_int_eq(dmlconf_tolerance_resolve(DMLCONF_DATA_TYPE_FLOAT32, &o, &tol, &field, &err), -1);
+    ck_assert_int_eq(field, DMLCONF_TOLERANCE_FIELD_RTOL);
+    ck_assert_str_eq(err.message, "rtol cannot be combined with ulp: a tolerance is either the accumulation bound "
+                                  "(ulp, accumulation, ftz), an absolute and relative tolerance (atol, rtol) or a "
+                                  "plain ulp count (ulp_count)");
+    ck_assert_int_eq(tol.form, DMLCONF_TOLERANCE_FORM_BOUND); /* the defaults */
+    o = overrides_of();
+    o.set[DMLCONF_TOLERANCE_FIELD_ATOL] = true;
+    o.set[DMLCONF_TOLERANCE_FIELD_ULP_COUNT] = true;
+    ck_assert_int_eq(dmlconf_tolerance_resolve(DMLCONF_DATA_TYPE_FLOAT32, &o, &tol, &field, &err), -1);
+    ck_assert_int_eq(field, DMLCONF_TOLERANCE_FIELD_ULP_COUNT);
+    /* The same conflict in an integer case's overrides is still one. */
+    ck_assert_int_eq(dmlconf_tolerance_resolve(DMLCONF_DATA_TYPE_INT32, &o, &tol, &field, &err), -1);
+
+    /* The comparator's own checks, with the field at fault. */
+    o = overrides_of();
+    o.set[DMLCONF_TOLERANCE_FIELD_ACCUMULATION] = true;
+    o.values.accumulation = DMLCONF_DATA_TYPE_FLOAT16;
+    ck_assert_int_eq(dmlconf_tolerance_resolve(DMLCONF_DATA_TYPE_FLOAT32, &o, &tol, &field, &err), -1);
+    ck_assert_int_eq(field, DMLCONF_TOLERANCE_FIELD_ACCUMULATION);
+    ck_assert_str_eq(err.message, "accumulation float16 applies to float16 data only, not to float32");
+    ck_assert_int_eq(dmlconf_tolerance_resolve(DMLCONF_DATA_TYPE_FLOAT16, &o, &tol, &field, &err), 0);
+    ck_assert_int_eq(dmlconf_tolerance_resolve(DMLCONF_DATA_TYPE_UINT64, &o, &tol, &field, &err), 0);
+    ck_assert(tol.bit_exact);
+    o = overrides_of();
+    o.set[DMLCONF_TOLERANCE_FIELD_RTOL] = true;
+    o.values.rtol = -1e-3;
+    ck_assert_int_eq(dmlconf_tolerance_resolve(DMLCONF_DATA_TYPE_FLOAT32, &o, &tol, &field, &err), -1);
+    ck_assert_int_eq(field, DMLCONF_TOLERANCE_FIELD_RTOL);
+    o.values.rtol = (double)INFINITY;
+    ck_assert_int_eq(dmlconf_tolerance_resolve(DMLCONF_DATA_TYPE_FLOAT32, &o, &tol, &field, &err), -1);
+    o = overrides_of();
+    o.set[DMLCONF_TOLERANCE_FIELD_ULP_COUNT] = true;
+    o.values.ulp_count = 2.5;
+    ck_assert_int_eq(dmlconf_tolerance_resolve(DMLCONF_DATA_TYPE_FLOAT32, &o, &tol, &field, &err), -1);
+    ck_assert_int_eq(field, DMLCONF_TOLERANCE_FIELD_ULP_COUNT);
+    /* A type with no tolerance at all: no field is at fault. */
+    ck_assert_int_eq(dmlconf_tolerance_resolve(DMLCONF_DATA_TYPE_UINT8, NULL, &tol, &field, &err), -1);
+    ck_assert_int_eq(field, DMLCONF_TOLERANCE_FIELD_NONE);
+
+    /* And the judge refuses what the check refuses. */
+    dmlconf_tolerance bad;
+    dmlconf_tolerance_default(DMLCONF_DATA_TYPE_FLOAT32, &bad);
+    bad.form = DMLCONF_TOLERANCE_FORM_ULP_COUNT;
+    bad.ulp_count = -1.0;
+    dmlconf_judge judge;
+    ck_assert_int_eq(dmlconf_judge_init(&judge, SUM, DMLCONF_DATA_TYPE_FLOAT32, &bad, &err), -1);
+    ck_assert(!judge.valid);
+
+    for (int f = 0; f < DMLCONF_TOLERANCE_FIELD_COUNT; ++f)
+        ck_assert_ptr_nonnull(dmlconf_tolerance_field_name((dmlconf_tolerance_field)f));
+    ck_assert_ptr_null(dmlconf_tolerance_field_name(DMLCONF_TOLERANCE_FIELD_COUNT));
+    ck_assert_str_eq(dmlconf_tolerance_form_name(DMLCONF_TOLERANCE_FORM_ABSOLUTE_RELATIVE), "absolute_relative");
+    ck_assert_int_eq(dmlconf_tolerance_field_form(DMLCONF_TOLERANCE_FIELD_FTZ), DMLCONF_TOLERANCE_FORM_BOUND);
+    ck_assert_int_eq(dmlconf_tolerance_field_form(DMLCONF_TOLERANCE_FIELD_RTOL),
+                     DMLCONF_TOLERANCE_FORM_ABSOLUTE_RELATIVE);
+    ck_assert_int_eq(dmlconf_tolerance_field_form(DMLCONF_TOLERANCE_FIELD_ULP_COUNT), DMLCONF_TOLERANCE_FORM_ULP_COUNT);
+    ck_assert_int_eq(dmlconf_tolerance_field_form(DMLCONF_TOLERANCE_FIELD_BIT_EXACT), DMLCONF_TOLERANCE_FORM_COUNT);
+    ck_assert_ptr_null(dmlconf_tolerance_form_name(DMLCONF_TOLERANCE_FORM_COUNT));
+}
+END_TEST
+
+START_TEST(test_absolute_relative)
+{
+    dmlconf_tolerance tol;
+    dmlconf_tolerance_default(DMLCONF_DATA_TYPE_FLOAT32, &tol);
+    tol.form = DMLCONF_TOLERANCE_FORM_ABSOLUTE_RELATIVE;
+    tol.atol = 0x1p-10;
+    tol.rtol = 0x1p-8;
+    dmlconf_judgement j;
+    /* |y - o| <= 2^-10 + 2^-8 * 4 = 2^-10 + 2^-6 exactly at the edge. */
+    uint32_t o = f32_bits(4.0f);
+    float edge = 4.0f + 0x1p-10f + 0x1p-6f;
+    ck_assert_int_eq(dmlconf_judge_element(SUM, DMLCONF_DATA_TYPE_FLOAT32, o, f32_bits(edge), NULL, &tol, &j),
+                     DMLCONF_VERDICT_PASS);
+    ck_assert_int_eq(j.rule, DMLCONF_RULE_ABSOLUTE_RELATIVE);
+    ck_assert_double_eq(j.tolerance, 0x1p-10 + 0x1p-6);
+    ck_assert_double_eq(j.tolerance_fraction, 1.0);
+    ck_assert_int_eq(
+        dmlconf_judge_element(SUM, DMLCONF_DATA_TYPE_FLOAT32, o, f32_bits(nextafterf(edge, 8.0f)), NULL, &tol, &j),
+        DMLCONF_VERDICT_FAIL);
+    ck_assert(j.tolerance_fraction > 1.0 && !isinf(j.tolerance_fraction));
+    /* Below the expected value too. */
+    ck_assert_int_eq(
+        dmlconf_judge_element(SUM, DMLCONF_DATA_TYPE_FLOAT32, o, f32_bits(4.0f - 0x1p-10f - 0x1p-6f), NULL, &tol, &j),
+        DMLCONF_VERDICT_PASS);
+    /* No accumulation allowance: a sequential sum's rounding is not
+     * excused, where the accumulation bound allows it. */
+    float tenths[60], sequential = 0.0f;
+    for (size_t i = 0; i < 60; ++i)
     {
-        const char *name = dmlconf_status_name((dmlconf_status)s);
-        ck_assert_ptr_nonnull(name);
-        dmlconf_status back;
-        ck_assert(dmlconf_status_from_name(name, &back));
-        ck_assert_int_eq(back, s);
+        tenths[i] = 0.1f;
+        sequential += tenths[i];
     }
-    ck_assert_str_eq(dmlconf_status_name(DMLCONF_STATUS_EXPECTED_FAIL), "expected-fail");
-    ck_assert_ptr_null(dmlconf_status_name(DMLCONF_STATUS_COUNT));
-    dmlconf_status s;
-    ck_assert(dmlconf_status_from_name("UNEXPECTED-PASS", &s) && s == DMLCONF_STATUS_UNEXPECTED_PASS);
-    ck_assert(!dmlconf_status_from_name("passed", &s));
-    ck_assert(!dmlconf_status_from_name(NULL, &s));
-    ck_assert(dmlconf_status_is_failure(DMLCONF_STATUS_FAIL));
-    ck_assert(dmlconf_status_is_failure(DMLCONF_STATUS_UNEXPECTED_PASS));
-    ck_assert(dmlconf_status_is_failure(DMLCONF_STATUS_CRASH));
-    ck_assert(!dmlconf_status_is_failure(DMLCONF_STATUS_EXPECTED_FAIL));
-    ck_assert(!dmlconf_status_is_failure(DMLCONF_STATUS_FLAKE));
-    ck_assert(!dmlconf_status_is_failure(DMLCONF_STATUS_SKIP));
+    uint32_t exact_bits;
+    side_of(SUM, 60, tenths, &exact_bits);
+    ck_assert_msg(exact_bits != f32_bits(sequential), "the sequential sum happens to be exact");
+    dmlconf_tolerance tight = tol;
+    tight.atol = 0.0;
+    tight.rtol = 0x1p-24;
+    ck_assert_int_eq(judge_f32(SUM, 60, tenths, sequential, &tight, &j), DMLCONF_VERDICT_FAIL);
+    ck_assert_int_eq(j.rule, DMLCONF_RULE_ABSOLUTE_RELATIVE);
+    ck_assert_int_eq(judge_f32(SUM, 60, tenths, sequential, NULL, &j), DMLCONF_VERDICT_PASS);
+    ck_assert_int_eq(j.rule, DMLCONF_RULE_BOUND);
+    /* NaN and infinities. */
+    ck_assert_int_eq(dmlconf_judge_element(SUM, DMLCONF_DATA_TYPE_FLOAT32, o, 0x7fc00000u, NULL, &tol, &j),
+                     DMLCONF_VERDICT_FAIL);
+    ck_assert(isinf(j.tolerance_fraction));
+    ck_assert_int_eq(dmlconf_judge_element(SUM, DMLCONF_DATA_TYPE_FLOAT32, o, 0x7f800000u, NULL, &tol, &j),
+                     DMLCONF_VERDICT_FAIL);
+    ck_assert_int_eq(dmlconf_judge_element(SUM, DMLCONF_DATA_TYPE_FLOAT32, 0x7f800000u, 0x7f800000u, NULL, &tol, &j),
+                     DMLCONF_VERDICT_PASS);
+    ck_assert_int_eq(dmlconf_judge_element(SUM, DMLCONF_DATA_TYPE_FLOAT32, 0x7f800000u, 0x7f7fffffu, NULL, &tol, &j),
+                     DMLCONF_VERDICT_FAIL);
+    ck_assert_int_eq(dmlconf_judge_element(SUM, DMLCONF_DATA_TYPE_FLOAT32, 0x7fc00000u, 0x7fc00001u, NULL, &tol, &j),
+                     DMLCONF_VERDICT_PASS);
+    ck_assert_int_eq(j.rule, DMLCONF_RULE_NAN);
+    /* A zero bound passes only equal values. */
+    tol.atol = tol.rtol = 0.0;
+    ck_assert_int_eq(dmlconf_judge_element(SUM, DMLCONF_DATA_TYPE_FLOAT32, o, o, NULL, &tol, &j), DMLCONF_VERDICT_PASS);
+    ck_assert_int_eq(dmlconf_judge_element(SUM, DMLCONF_DATA_TYPE_FLOAT32, o, o + 1u, NULL, &tol, &j),
+                     DMLCONF_VERDICT_FAIL);
+    /* Loose zeros are equal; strict ones are not. */
+    ck_assert_int_eq(dmlconf_judge_element(SUM, DMLCONF_DATA_TYPE_FLOAT32, 0u, 0x80000000u, NULL, &tol, &j),
+                     DMLCONF_VERDICT_PASS);
+    tol.strict_signed_zero = true;
+    ck_assert_int_eq(dmlconf_judge_element(SUM, DMLCONF_DATA_TYPE_FLOAT32, 0u, 0x80000000u, NULL, &tol, &j),
+                     DMLCONF_VERDICT_FAIL);
+    ck_assert_int_eq(j.rule, DMLCONF_RULE_SIGNED_ZERO);
+}
+END_TEST
+
+START_TEST(test_ulp_count)
+{
+    dmlconf_tolerance tol;
+    dmlconf_tolerance_default(DMLCONF_DATA_TYPE_FLOAT16, &tol);
+    tol.form = DMLCONF_TOLERANCE_FORM_ULP_COUNT;
+    tol.ulp_count = 3.0;
+    dmlconf_judgement j;
+    const uint64_t one = 0x3c00u; /* 1.0 in float16; its ulp is 2^-10 */
+    ck_assert_int_eq(dmlconf_judge_element(SUM, DMLCONF_DATA_TYPE_FLOAT16, one, one + 3u, NULL, &tol, &j),
+                     DMLCONF_VERDICT_PASS);
+    ck_assert_int_eq(j.rule, DMLCONF_RULE_ULP_COUNT);
+    ck_assert_double_eq(j.tolerance, 3.0 * 0x1p-10);
+    ck_assert_double_eq(j.tolerance_fraction, 1.0);
+    ck_assert_int_eq(dmlconf_judge_element(SUM, DMLCONF_DATA_TYPE_FLOAT16, one, one + 4u, NULL, &tol, &j),
+                     DMLCONF_VERDICT_FAIL);
+    ck_assert_double_eq(j.error_ulps, 4.0);
+    /* Steps below 1.0 are half as large: 3 steps down is still 3 ulps. */
+    ck_assert_int_eq(dmlconf_judge_element(SUM, DMLCONF_DATA_TYPE_FLOAT16, one, one - 3u, NULL, &tol, &j),
+                     DMLCONF_VERDICT_PASS);
+    /* Across zero, and the largest finite value next to Inf. */
+    ck_assert_int_eq(dmlconf_judge_element(SUM, DMLCONF_DATA_TYPE_FLOAT16, 0x0001u, 0x8002u, NULL, &tol, &j),
+                     DMLCONF_VERDICT_PASS);
+    ck_assert_int_eq(dmlconf_judge_element(SUM, DMLCONF_DATA_TYPE_FLOAT16, 0x7bffu, 0x7c00u, NULL, &tol, &j),
+                     DMLCONF_VERDICT_PASS);
+    ck_assert_int_eq(dmlconf_judge_element(SUM, DMLCONF_DATA_TYPE_FLOAT16, one, 0x7e00u, NULL, &tol, &j),
+                     DMLCONF_VERDICT_FAIL);
+    ck_assert(isinf(j.tolerance_fraction));
+    tol.ulp_count = 0.0;
+    ck_assert_int_eq(dmlconf_judge_element(SUM, DMLCONF_DATA_TYPE_FLOAT16, one, one, NULL, &tol, &j),
+                     DMLCONF_VERDICT_PASS);
+    ck_assert_int_eq(dmlconf_judge_element(SUM, DMLCONF_DATA_TYPE_FLOAT16, one, one + 1u, NULL, &tol, &j),
+                     DMLCONF_VERDICT_FAIL);
+    ck_assert(isinf(j.tolerance_fraction));
+
+    /* "The axis length minus 1": along an axis of 5, 4 ulps pass and 5 fail. */
+    dmlconf_scan_desc desc;
+    memset(&desc, 0, sizeof(desc));
+    desc.op = SUM;
+    desc.axis = 1;
+    desc.direction = DMLCONF_AXIS_DIRECTION_INCREASING;
+    desc.input.data_type = DMLCONF_DATA_TYPE_FLOAT32;
+    desc.input.dimension_count = 2;
+    desc.input.sizes[0] = 2;
+    desc.input.sizes[1] = 5;
+    desc.output = desc.input;
+    const float x[10] = {1, 1, 1, 1, 1, 2, 2, 2, 2, 2};
+    float y[10] = {1, 2, 3, 4, 5, 2, 4, 6, 8, 10};
+    uint32_t bits = f32_bits(y[4]) + 4u;
+    memcpy(&y[4], &bits, sizeof(bits));
+    tol.ulp_count = 0.0;
+    tol.ulp_count_axis_length_minus_1 = true;
+    dmlconf_comparison cmp;
+    dmlconf_error err = {{0}};
+    ck_assert_int_eq(dmlconf_compare(&desc, x, NULL, y, sizeof(y), &tol, &cmp, &err), 0);
+    ck_assert_uint_eq(cmp.mismatches, 0);
+    ck_assert_int_eq(cmp.worst.rule, DMLCONF_RULE_ULP_COUNT);
+    ck_assert_double_eq(cmp.worst.tolerance_fraction, 1.0);
+    bits += 1u;
+    memcpy(&y[4], &bits, sizeof(bits));
+    ck_assert_int_eq(dmlconf_compare(&desc, x, NULL, y, sizeof(y), &tol, &cmp, &err), 0);
+    ck_assert_uint_eq(cmp.mismatches, 1);
+    ck_assert_int_eq(cmp.first.rule, DMLCONF_RULE_ULP_COUNT);
+    ck_assert_uint_eq(cmp.first.logical_index, 4);
+}
+END_TEST
+
+/* Every recorded element names its rule. */
+START_TEST(test_rule_recorded)
+{
+    dmlconf_scan_desc desc;
+    memset(&desc, 0, sizeof(desc));
+    desc.op = SUM;
+    desc.direction = DMLCONF_AXIS_DIRECTION_INCREASING;
+    desc.input.data_type = DMLCONF_DATA_TYPE_FLOAT32;
+    desc.input.dimension_count = 1;
+    desc.input.sizes[0] = 4;
+    desc.output = desc.input;
+    const float x[4] = {1, 2, 0.1f, (float)NAN};
+    float y[4] = {1, 4, 3.1f, 0};
+    dmlconf_comparison cmp;
+    dmlconf_error err = {{0}};
+    ck_assert_int_eq(dmlconf_compare(&desc, x, NULL, y, sizeof(y), NULL, &cmp, &err), 0);
+    ck_assert_uint_eq(cmp.mismatches, 2);
+    ck_assert_int_eq(cmp.samples[0].rule, DMLCONF_RULE_EXACT); /* 1 + 2 is exact in every order */
+    ck_assert_int_eq(cmp.samples[1].rule, DMLCONF_RULE_NAN);
+    ck_assert_int_eq(cmp.worst.rule, DMLCONF_RULE_NAN); /* infinitely far: the worst */
+
+    for (int r = 0; r < DMLCONF_RULE_COUNT; ++r)
+    {
+        const char *name = dmlconf_rule_name((dmlconf_rule)r);
+        dmlconf_rule back = DMLCONF_RULE_COUNT;
+        ck_assert_ptr_nonnull(name);
+        ck_assert(dmlconf_rule_from_name(name, &back));
+        ck_assert_int_eq(back, r);
+    }
+    dmlconf_rule rule = DMLCONF_RULE_BOUND;
+    ck_assert(!dmlconf_rule_from_name("Bound", &rule));
+    ck_assert(!dmlconf_rule_from_name(NULL, &rule));
+    ck_assert_int_eq(rule, DMLCONF_RULE_BOUND);
+    ck_assert_ptr_null(dmlconf_rule_name(DMLCONF_RULE_COUNT));
+}
+END_TEST
+
+/* One mismatch line per rule, with the exact text. */
+typedef struct mismatch_text_case
+{
+    dmlconf_data_type type;
+    dmlconf_mismatch mismatch;
+    const char *text;
+} mismatch_text_case;
+
+static const mismatch_text_case mismatch_texts[] = {
+    {DMLCONF_DATA_TYPE_FLOAT32,
+     {.logical_index = 9,
+      .coordinates = {0, 2, 1},
+      .dimension_count = 3,
+      .expected_bits = 0x3fc00000u,
+      .actual_bits = 0x3fc00002u,
+      .error_ulps = 2,
+      .tolerance_fraction = 2,
+      .tolerance = 0x1p-23,
+      .rule = DMLCONF_RULE_BOUND},
+     "element [0, 2, 1] (index 9): expected 1.5 (0x3fc00000), actual 1.50000024 (0x3fc00002); rule: tolerance bound "
+     "(U ulp + accumulation allowance) 1.19e-07; error 2.38e-07 (2 ulp) = 2x the bound"},
+    {DMLCONF_DATA_TYPE_FLOAT16,
+     {.logical_index = 3,
+      .coordinates = {3},
+      .dimension_count = 1,
+      .expected_bits = 0x3c00u,
+      .actual_bits = 0x3c01u,
+      .error_ulps = 1,
+      .tolerance_fraction = (double)INFINITY,
+      .tolerance = 0,
+      .rule = DMLCONF_RULE_EXACT},
+     "element [3] (index 3): expected 1 (0x3c00), actual 1.001 (0x3c01); rule: bit-exact by construction (every "
+     "order gives the exact value); 1 ulp apart"},
+    {DMLCONF_DATA_TYPE_FLOAT32,
+     {.logical_index = 0,
+      .coordinates = {0},
+      .dimension_count = 1,
+      .expected_bits = 0x7fc00000u,
+      .actual_bits = 0x3f800000u,
+      .error_ulps = (double)INFINITY,
+      .tolerance_fraction = (double)INFINITY,
+      .rule = DMLCONF_RULE_NAN},
+     "element [0] (index 0): expected nan (0x7fc00000), actual 1 (0x3f800000); rule: NaN expected, any NaN passes"},
+    {DMLCONF_DATA_TYPE_FLOAT32,
+     {.logical_index = 1,
+      .coordinates = {1},
+      .dimension_count = 1,
+      .expected_bits = 0x80000000u,
+      .actual_bits = 0,
+      .error_ulps = 0,
+      .tolerance_fraction = (double)INFINITY,
+      .rule = DMLCONF_RULE_SIGNED_ZERO},
+     "element [1] (index 1): expected -0 (0x80000000), actual 0 (0x00000000); rule: signed zero (signed_zero: "
+     "strict), so +0 and -0 differ"},
+    {DMLCONF_DATA_TYPE_FLOAT32,
+     {.logical_index = 1,
+      .coordinates = {1},
+      .dimension_count = 1,
+      .expected_bits = 0x40800000u,
+      .actual_bits = 0x7fc00000u,
+      .error_ulps = (double)INFINITY,
+      .tolerance_fraction = (double)INFINITY,
+      .tolerance = 0.5,
+      .rule = DMLCONF_RULE_ABSOLUTE_RELATIVE},
+     "element [1] (index 1): expected 4 (0x40800000), actual nan (0x7fc00000); rule: atol + rtol |expected| = 0.5; "
+     "error: a NaN where a number is due"},
+    {DMLCONF_DATA_TYPE_FLOAT16,
+     {.logical_index = 2,
+      .coordinates = {2},
+      .dimension_count = 1,
+      .expected_bits = 0x3c00u,
+      .actual_bits = 0x3c04u,
+      .error_ulps = 4,
+      .tolerance_fraction = 4.0 / 3.0,
+      .tolerance = 3 * 0x1p-10,
+      .rule = DMLCONF_RULE_ULP_COUNT},
+     "element [2] (index 2): expected 1 (0x3c00), actual 1.0039 (0x3c04); rule: at most 3 ulp apart, no "
+     "accumulation allowance; error 4 ulp = 1.33x the bound"},
+    {DMLCONF_DATA_TYPE_INT32,
+     {.logical_index = 0,
+      .coordinates = {0},
+      .dimension_count = 1,
+      .expected_bits = 5,
+      .actual_bits = 8,
+      .error_ulps = 3,
+      .tolerance_fraction = (double)INFINITY,
+      .rule = DMLCONF_RULE_INTEGER},
+     "element [0] (index 0): expected 5 (0x00000005), actual 8 (0x00000008); rule: integers are bit-exact; 3 apart"},
+    {DMLCONF_DATA_TYPE_FLOAT32,
+     {.logical_index = 0,
+      .coordinates = {0},
+      .dimension_count = 1,
+      .expected_bits = 0x3f800000u,
+      .actual_bits = 0x3f800001u,
+      .error_ulps = 1,
+      .tolerance_fraction = (double)INFINITY,
+      .tolerance = 0.00391,
+      .rule = DMLCONF_RULE_UNKNOWN},
+     "element [0] (index 0): expected 1 (0x3f800000), actual 1.00000012 (0x3f800001); rule not recorded; 1 ulp "
+     "apart"},
+};
+
+START_TEST(test_mismatch_text)
+{
+    const mismatch_text_case *c = &mismatch_texts[_i];
+    char text[DMLCONF_MISMATCH_TEXT_SIZE];
+    dmlconf_format_mismatch(c->type, &c->mismatch, text, sizeof(text));
+    ck_assert_str_eq(text, c->text);
+    ck_assert_ptr_null(strstr(text, "inf x"));
+}
+END_TEST
+
+/* The longest lines still fit DMLCONF_MISMATCH_TEXT_SIZE, whatever the rule. */
+START_TEST(test_mismatch_text_fits)
+{
+    dmlconf_mismatch m;
+    memset(&m, 0, sizeof(m));
+    m.logical_index = UINT64_MAX;
+    m.dimension_count = DMLCONF_MAX_DIMENSIONS;
+    for (uint32_t d = 0; d < DMLCONF_MAX_DIMENSIONS; ++d)
+        m.coordinates[d] = UINT32_MAX;
+    const dmlconf_data_type types[] = {DMLCONF_DATA_TYPE_INT64, DMLCONF_DATA_TYPE_FLOAT32};
+    for (size_t t = 0; t < 2; ++t)
+    {
+        bool is_float = types[t] == DMLCONF_DATA_TYPE_FLOAT32;
+        /* The longest element texts: "-9223372036854775808 (0x8000000000000000)",
+         * "-1.17549449e-38 (0x80800001)". */
+        m.expected_bits = m.actual_bits = is_float ? 0x80800001u : UINT64_C(1) << 63;
+        for (int r = 0; r < DMLCONF_RULE_COUNT; ++r)
+        {
+            /* Integers are judged by the integer rule only (or none). */
+            if (!is_float && r != DMLCONF_RULE_INTEGER && r != DMLCONF_RULE_INVALID && r != DMLCONF_RULE_UNKNOWN)
+                continue;
+            const double fractions[] = {(double)INFINITY, 1.2345678e-300, 9.87654321e300};
+            for (size_t f = 0; f < 3; ++f)
+            {
+                char text[DMLCONF_MISMATCH_TEXT_SIZE + 64];
+                m.rule = (dmlconf_rule)r;
+                m.error_ulps = 18446744073709551615.0; /* the largest distance of 64-bit elements */
+                m.tolerance_fraction = fractions[f];
+                m.tolerance = 1.2345678e-300;
+                dmlconf_format_mismatch(types[t], &m, text, sizeof(text));
+                ck_assert_msg(strlen(text) < DMLCONF_MISMATCH_TEXT_SIZE - 1, "%zu bytes: %s", strlen(text), text);
+                ck_assert_msg(strstr(text, "rule") != NULL, "%s", text);
+            }
+        }
+    }
 }
 END_TEST
 
@@ -1597,6 +2016,13 @@ static Suite *comparator_suite(void)
     tcase_add_test(tc, test_integers);
     suite_add_tcase(s, tc);
 
+    tc = tcase_create("tolerance_forms");
+    tcase_add_test(tc, test_tolerance_resolve);
+    tcase_add_test(tc, test_absolute_relative);
+    tcase_add_test(tc, test_ulp_count);
+    tcase_add_test(tc, test_rule_recorded);
+    suite_add_tcase(s, tc);
+
     tc = tcase_create("no_false_failures");
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, test_legitimate_f32, 0, (int)(sizeof(orders_f32) / sizeof(orders_f32[0])));
@@ -1623,7 +2049,8 @@ static Suite *comparator_suite(void)
 
     tc = tcase_create("printing");
     tcase_add_test(tc, test_format);
-    tcase_add_test(tc, test_status_names);
+    tcase_add_loop_test(tc, test_mismatch_text, 0, (int)(sizeof(mismatch_texts) / sizeof(mismatch_texts[0])));
+    tcase_add_test(tc, test_mismatch_text_fits);
     suite_add_tcase(s, tc);
     return s;
 }

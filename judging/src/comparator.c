@@ -2,10 +2,9 @@
  * The tensor comparator: walks the output tensor line by line along the
  * scan axis, computes the oracle's values and side data for one line at a
  * time (so a 10^8-element case needs O(axis length) extra memory), judges
- * every element with the rule in tolerance.c and summarises the findings.
- * Also the helpers that print elements and mismatches for messages.
+ * every element with the rule in judge.c and summarises the findings.
  */
-#include "report_internal.h"
+#include "judging_internal.h"
 
 #include <dmlconf/comparator.h>
 
@@ -82,6 +81,7 @@ static void record(dmlconf_mismatch *m, uint64_t index, uint64_t expected, uint6
     m->error_ulps = j->error_ulps;
     m->tolerance_fraction = j->tolerance_fraction;
     m->tolerance = j->tolerance;
+    m->rule = j->rule;
 }
 
 /* Packed row-major index to coordinates. */
@@ -194,33 +194,43 @@ int dmlconf_compare(const dmlconf_scan_desc *desc, const void *logical_input, co
 {
     if (!out)
     {
-        dmlconf_set_error(err, "no comparison record given");
+        judging_set_error(err, "no comparison record given");
         return -1;
     }
     memset(out, 0, sizeof(*out));
     if (!desc || !logical_input || !actual)
     {
-        dmlconf_set_error(err, "%s is NULL", !desc ? "the desc" : !logical_input ? "the input" : "the actual output");
+        judging_set_error(err, "%s is NULL", !desc ? "the desc" : !logical_input ? "the input" : "the actual output");
         return -1;
     }
     dmlconf_validation validation;
     if (!dmlconf_validate(desc, DMLCONF_FEATURE_LEVEL_6_4, &validation))
     {
-        dmlconf_set_error(err, "invalid desc (%s): %s", dmlconf_reason_name(validation.reason), validation.message);
+        judging_set_error(err, "invalid desc (%s): %s", dmlconf_reason_name(validation.reason), validation.message);
         return -1;
     }
     dmlconf_data_type type = desc->output.data_type;
     if (!dmlconf_data_type_is_computable(type) || desc->input.data_type != type)
     {
         const char *name = dmlconf_data_type_name(type);
-        dmlconf_set_error(err, "data type %s cannot be compared", name ? name : "(unknown)");
+        judging_set_error(err, "data type %s cannot be compared", name ? name : "(unknown)");
         return -1;
     }
     uint64_t need = 0;
     if (!dmlconf_tensor_min_size_bytes(&desc->output, &need) || actual_bytes < need)
     {
-        dmlconf_set_error(err, "the output buffer holds %zu bytes; its tensor needs %" PRIu64, actual_bytes, need);
+        judging_set_error(err, "the output buffer holds %zu bytes; its tensor needs %" PRIu64, actual_bytes, need);
         return -1;
+    }
+    /* A count of "the axis length minus 1" ulps becomes a number here,
+     * where the axis is known. */
+    dmlconf_tolerance resolved;
+    if (tol && tol->form == DMLCONF_TOLERANCE_FORM_ULP_COUNT && tol->ulp_count_axis_length_minus_1)
+    {
+        resolved = *tol;
+        resolved.ulp_count = (double)desc->input.sizes[desc->axis] - 1.0;
+        resolved.ulp_count_axis_length_minus_1 = false;
+        tol = &resolved;
     }
     dmlconf_judge judge;
     if (dmlconf_judge_init(&judge, desc->op, type, tol, err))
@@ -231,7 +241,8 @@ int dmlconf_compare(const dmlconf_scan_desc *desc, const void *logical_input, co
     size_t n = desc->input.sizes[axis];
     uint64_t lines = dmlconf_line_count(&desc->input, axis);
     bool reversed = desc->direction == DMLCONF_AXIS_DIRECTION_DECREASING;
-    bool want_side = judge.is_float;
+    /* Only the accumulation bound needs the input's side data. */
+    bool want_side = judge.is_float && judge.tol.form == DMLCONF_TOLERANCE_FORM_BOUND;
     const unsigned char *input_bytes = logical_input, *expected_bytes = logical_expected, *actual_data = actual;
 
     /* Memory is O(line) and side data O(chunk): the oracle's values of one
@@ -246,7 +257,7 @@ int dmlconf_compare(const dmlconf_scan_desc *desc, const void *logical_input, co
     oracle_line = expected_bytes ? NULL : malloc(n * size);
     if ((!contiguous && !gathered) || (!expected_bytes && !oracle_line))
     {
-        dmlconf_set_error(err, "out of memory for a line of %zu elements", n);
+        judging_set_error(err, "out of memory for a line of %zu elements", n);
         goto done;
     }
 
@@ -312,95 +323,4 @@ done:
     free(gathered);
     free(oracle_line);
     return result;
-}
-
-/* ---- printing ------------------------------------------------------------- */
-
-/* A float in decimal with enough digits to round-trip its format. */
-static void format_float(double value, int digits, const char *hex, char *buffer, size_t size)
-{
-    if (isnan(value))
-        snprintf(buffer, size, "nan (%s)", hex);
-    else if (isinf(value))
-        snprintf(buffer, size, "%sinf (%s)", value < 0.0 ? "-" : "", hex);
-    else
-        snprintf(buffer, size, "%.*g (%s)", digits, value, hex);
-}
-
-char *dmlconf_format_element(dmlconf_data_type type, uint64_t bits, char *buffer, size_t size)
-{
-    if (!buffer || size == 0)
-        return buffer;
-    char hex[24];
-    switch (type)
-    {
-    case DMLCONF_DATA_TYPE_FLOAT32:
-    {
-        uint32_t b = (uint32_t)bits;
-        float value;
-        memcpy(&value, &b, sizeof(value));
-        snprintf(hex, sizeof(hex), "0x%08" PRIx32, b);
-        format_float((double)value, 9, hex, buffer, size);
-        break;
-    }
-    case DMLCONF_DATA_TYPE_FLOAT16:
-    {
-        uint16_t b = (uint16_t)bits;
-        snprintf(hex, sizeof(hex), "0x%04x", (unsigned)b);
-        format_float((double)dmlconf_half_to_float(b), 5, hex, buffer, size);
-        break;
-    }
-    case DMLCONF_DATA_TYPE_INT32:
-    {
-        uint32_t b = (uint32_t)bits;
-        /* Two's complement by hand: converting an out-of-range unsigned to a
-         * signed type is implementation-defined. */
-        if (b & UINT32_C(0x80000000))
-            snprintf(buffer, size, "-%" PRIu32 " (0x%08" PRIx32 ")", (uint32_t)(~b + 1u), b);
-        else
-            snprintf(buffer, size, "%" PRIu32 " (0x%08" PRIx32 ")", b, b);
-        break;
-    }
-    case DMLCONF_DATA_TYPE_UINT32:
-        snprintf(buffer, size, "%" PRIu32 " (0x%08" PRIx32 ")", (uint32_t)bits, (uint32_t)bits);
-        break;
-    case DMLCONF_DATA_TYPE_INT64:
-        if (bits & (UINT64_C(1) << 63))
-            snprintf(buffer, size, "-%" PRIu64 " (0x%016" PRIx64 ")", ~bits + 1u, bits);
-        else
-            snprintf(buffer, size, "%" PRIu64 " (0x%016" PRIx64 ")", bits, bits);
-        break;
-    case DMLCONF_DATA_TYPE_UINT64:
-        snprintf(buffer, size, "%" PRIu64 " (0x%016" PRIx64 ")", bits, bits);
-        break;
-    default:
-        snprintf(buffer, size, "0x%" PRIx64, bits);
-        break;
-    }
-    return buffer;
-}
-
-char *dmlconf_format_mismatch(dmlconf_data_type type, const dmlconf_mismatch *mismatch, char *buffer, size_t size)
-{
-    if (!buffer || size == 0)
-        return buffer;
-    char where[DMLCONF_MAX_DIMENSIONS * 12 + 4];
-    size_t used = 0;
-    where[0] = '\0';
-    uint32_t count = mismatch->dimension_count <= DMLCONF_MAX_DIMENSIONS ? mismatch->dimension_count : 0;
-    for (uint32_t d = 0; d < count; ++d)
-    {
-        int written =
-            snprintf(where + used, sizeof(where) - used, "%s%" PRIu32, d ? ", " : "", mismatch->coordinates[d]);
-        if (written < 0 || (size_t)written >= sizeof(where) - used)
-            break;
-        used += (size_t)written;
-    }
-    char expected[DMLCONF_ELEMENT_TEXT_SIZE], actual[DMLCONF_ELEMENT_TEXT_SIZE];
-    dmlconf_format_element(type, mismatch->expected_bits, expected, sizeof(expected));
-    dmlconf_format_element(type, mismatch->actual_bits, actual, sizeof(actual));
-    snprintf(buffer, size, "element [%s] (index %" PRIu64 "): expected %s, actual %s, %.17g ulp, %.3g x tolerance %.3g",
-             where, mismatch->logical_index, expected, actual, mismatch->error_ulps, mismatch->tolerance_fraction,
-             mismatch->tolerance);
-    return buffer;
 }

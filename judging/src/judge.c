@@ -1,6 +1,9 @@
 /*
  * The comparator's rule for one element (the project's oracle notes, "The
- * comparator rule"), and the tolerance defaults.
+ * comparator rule"), in the accumulation-bound form, and the two forms a
+ * peer suite's case may ask for instead (tolerance.h): an absolute and
+ * relative tolerance, and a plain ulp count. The proofs below are about the
+ * bound form; the other two judge exactly what they say.
  *
  * Notation: o = the expected (oracle) value, y = the implementation's, S =
  * the exact prefix, m = the number of terms, A = sum |x| (rounded up), q =
@@ -50,12 +53,11 @@
  *   zero (for o = Inf, the largest finite value). A product with a zero
  *   factor is exactly +-0 in every order that does not overflow.
  */
-#include "report_internal.h"
+#include "judging_internal.h"
 
 #include <dmlconf/comparator.h>
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -69,94 +71,6 @@
 #define LOG2_MARGIN 0x1p-10
 /* INFINITY is a float constant; the rule computes in double. */
 #define INFINITE ((double)INFINITY)
-
-bool dmlconf_tolerance_default(dmlconf_data_type type, dmlconf_tolerance *tol)
-{
-    tol->ulp = 1.0;
-    tol->accumulation = DMLCONF_DATA_TYPE_FLOAT32;
-    tol->ftz = true;
-    tol->strict_signed_zero = false;
-    tol->bit_exact = false;
-    switch (type)
-    {
-    case DMLCONF_DATA_TYPE_FLOAT32:
-        return true;
-    case DMLCONF_DATA_TYPE_FLOAT16:
-        tol->ulp = 2.0;
-        tol->ftz = false;
-        return true;
-    case DMLCONF_DATA_TYPE_INT32:
-    case DMLCONF_DATA_TYPE_UINT32:
-    case DMLCONF_DATA_TYPE_INT64:
-    case DMLCONF_DATA_TYPE_UINT64:
-        tol->ulp = 0.0;
-        tol->ftz = false;
-        tol->bit_exact = true;
-        return true;
-    default:
-        return false;
-    }
-}
-
-int dmlconf_tolerance_check(dmlconf_data_type type, const dmlconf_tolerance *tol, dmlconf_error *err)
-{
-    const char *name = dmlconf_data_type_name(type);
-    if (!tol)
-    {
-        dmlconf_set_error(err, "no tolerance given");
-        return -1;
-    }
-    if (!dmlconf_data_type_is_computable(type))
-    {
-        dmlconf_set_error(err, "data type %s has no tolerance: it is not computable", name ? name : "(unknown)");
-        return -1;
-    }
-    if (type != DMLCONF_DATA_TYPE_FLOAT32 && type != DMLCONF_DATA_TYPE_FLOAT16)
-        return 0; /* integers are bit-exact whatever the float settings say */
-    if (!(tol->ulp >= 0.0) || isinf(tol->ulp))
-    {
-        dmlconf_set_error(err, "tolerance ulp must be a finite number >= 0, not %g", tol->ulp);
-        return -1;
-    }
-    if (tol->accumulation != DMLCONF_DATA_TYPE_FLOAT32 && tol->accumulation != DMLCONF_DATA_TYPE_FLOAT16)
-    {
-        const char *acc = dmlconf_data_type_name(tol->accumulation);
-        dmlconf_set_error(err, "tolerance accumulation must be FLOAT32 or FLOAT16, not %s", acc ? acc : "(unknown)");
-        return -1;
-    }
-    if (tol->accumulation == DMLCONF_DATA_TYPE_FLOAT16 && type == DMLCONF_DATA_TYPE_FLOAT32)
-    {
-        dmlconf_set_error(err, "float16 accumulation applies to FLOAT16 data only, not to %s", name);
-        return -1;
-    }
-    return 0;
-}
-
-const char *dmlconf_rule_name(dmlconf_rule rule)
-{
-    switch (rule)
-    {
-    case DMLCONF_RULE_INVALID:
-        return "invalid";
-    case DMLCONF_RULE_INTEGER:
-        return "integer";
-    case DMLCONF_RULE_BIT_EXACT:
-        return "bit_exact";
-    case DMLCONF_RULE_NAN:
-        return "nan";
-    case DMLCONF_RULE_INF_INPUT:
-        return "inf_input";
-    case DMLCONF_RULE_EXACT:
-        return "exact";
-    case DMLCONF_RULE_AMBIGUOUS:
-        return "ambiguous";
-    case DMLCONF_RULE_ZERO_PRODUCT:
-        return "zero_product";
-    case DMLCONF_RULE_BOUND:
-        return "bound";
-    }
-    return NULL;
-}
 
 /* ---- float formats -------------------------------------------------------- */
 
@@ -335,15 +249,15 @@ int dmlconf_judge_init(dmlconf_judge *judge, dmlconf_operator op, dmlconf_data_t
         judge->tol = *tol;
     if (op != DMLCONF_OPERATOR_CUMULATIVE_SUMMATION && op != DMLCONF_OPERATOR_CUMULATIVE_PRODUCT)
     {
-        dmlconf_set_error(err, "operator %d is not a cumulative operator", (int)op);
+        judging_set_error(err, "operator %d is not a cumulative operator", (int)op);
         return -1;
     }
-    if (!known_type || dmlconf_tolerance_check(type, &judge->tol, err))
+    if (!known_type || dmlconf_tolerance_check(type, &judge->tol, NULL, err))
     {
         if (!known_type)
         {
             const char *name = dmlconf_data_type_name(type);
-            dmlconf_set_error(err, "data type %s is not computable", name ? name : "(unknown)");
+            judging_set_error(err, "data type %s is not computable", name ? name : "(unknown)");
         }
         return -1;
     }
@@ -556,6 +470,45 @@ static bool within_bound(const dmlconf_judge *jd, const element *o, const elemen
     return difference <= bound;
 }
 
+/* A peer suite's absolute and relative tolerance, as numpy's isclose reads
+ * it: an infinite expected value needs the same infinity; otherwise actual
+ * must be finite and |actual - expected| <= atol + rtol |expected|. */
+static dmlconf_verdict judge_absolute_relative(const dmlconf_judge *jd, const element *o, const element *y,
+                                               dmlconf_judgement *j)
+{
+    j->rule = DMLCONF_RULE_ABSOLUTE_RELATIVE;
+    if (o->inf)
+    {
+        j->tolerance = 0.0;
+        j->tolerance_fraction = y->bits == o->bits ? 0.0 : INFINITE;
+        return finish(j, y->bits == o->bits ? DMLCONF_VERDICT_PASS : DMLCONF_VERDICT_FAIL);
+    }
+    double bound = jd->tol.atol + jd->tol.rtol * fabs(o->value);
+    j->tolerance = bound;
+    if (y->nan || y->inf)
+    {
+        j->tolerance_fraction = INFINITE;
+        return finish(j, DMLCONF_VERDICT_FAIL);
+    }
+    double difference = fabs(y->value - o->value);
+    j->tolerance_fraction = fraction_of(difference, bound);
+    return finish(j, difference <= bound ? DMLCONF_VERDICT_PASS : DMLCONF_VERDICT_FAIL);
+}
+
+/* A peer suite's plain ulp count: at most ulp_count steps (j->error_ulps,
+ * already measured) between the two values (dmlconf_ulp_distance's steps: Inf one past the largest finite
+ * value, any NaN infinitely far from a number), with no allowance for the
+ * accumulation. The tolerance reported is the count times ulp(expected). */
+static dmlconf_verdict judge_ulp_count(const dmlconf_judge *jd, const element *o, dmlconf_judgement *j)
+{
+    const float_format *out = jd->out_bits == 32 ? &format_f32 : &format_f16;
+    double allowed = jd->tol.ulp_count;
+    j->rule = DMLCONF_RULE_ULP_COUNT;
+    j->tolerance = allowed * element_ulp(out, o);
+    j->tolerance_fraction = fraction_of(j->error_ulps, allowed);
+    return finish(j, j->error_ulps <= allowed ? DMLCONF_VERDICT_PASS : DMLCONF_VERDICT_FAIL);
+}
+
 static dmlconf_verdict judge_float(const dmlconf_judge *jd, uint64_t expected, uint64_t actual,
                                    const dmlconf_side_data *side, dmlconf_judgement *j)
 {
@@ -573,10 +526,18 @@ static dmlconf_verdict judge_float(const dmlconf_judge *jd, uint64_t expected, u
     if (!side)
         side = &empty;
 
+    /* A zero of the wrong sign is a failure of its own kind, whatever else
+     * the rule would say about two values that are equal. */
+    if (jd->tol.strict_signed_zero && o.zero && y.zero && o.negative != y.negative)
+        return judge_equal(jd, &o, &y, DMLCONF_RULE_SIGNED_ZERO, j);
     if (jd->tol.bit_exact)
         return judge_equal(jd, &o, &y, DMLCONF_RULE_BIT_EXACT, j);
     if (o.nan)
         return judge_equal(jd, &o, &y, DMLCONF_RULE_NAN, j);
+    if (jd->tol.form == DMLCONF_TOLERANCE_FORM_ABSOLUTE_RELATIVE)
+        return judge_absolute_relative(jd, &o, &y, j);
+    if (jd->tol.form == DMLCONF_TOLERANCE_FORM_ULP_COUNT)
+        return judge_ulp_count(jd, &o, j);
 
     bool product = jd->op == DMLCONF_OPERATOR_CUMULATIVE_PRODUCT;
     uint32_t m = side->terms;

@@ -1,7 +1,8 @@
 /*
  * The comparator: judges a backend's output against the oracle, element by
  * element, with the tolerance rule of the project's oracle notes ("The
- * comparator rule"). It never knows which backend produced the values.
+ * comparator rule") or the tolerance a case states in another form
+ * (tolerance.h). It never knows which backend produced the values.
  *
  * Float outputs are judged against a bound that every legitimate evaluation
  * order meets (sequential, Hillis-Steele, Blelloch, chunked, decoupled
@@ -14,8 +15,9 @@
 #ifndef DMLCONF_COMPARATOR_H
 #define DMLCONF_COMPARATOR_H
 
+#include <dmlconf/comparison.h>
 #include <dmlconf/oracle.h>
-#include <dmlconf/result.h>
+#include <dmlconf/tolerance.h>
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -25,19 +27,6 @@
 extern "C" {
 #endif
 
-/* How a float result may legitimately differ from the exact one. Start
- * from dmlconf_tolerance_default; a case file may override any field. */
-typedef struct dmlconf_tolerance
-{
-    double ulp;                     /* U: rounding slack in ulps of the output format (>= 0) */
-    dmlconf_data_type accumulation; /* FLOAT32 (default) or FLOAT16 (float16 data computed in
-                                     * float16; opt-in, unjudgeable past m = 2049) */
-    bool ftz;                       /* the accumulator may flush subnormal operands and results */
-    bool strict_signed_zero;        /* false: +0 equals -0 */
-    bool bit_exact;                 /* compare bits (any NaN matches any NaN; zeros by the
-                                     * signed-zero setting) */
-} dmlconf_tolerance;
-
 /* The verdict on one element. */
 typedef enum dmlconf_verdict
 {
@@ -46,20 +35,6 @@ typedef enum dmlconf_verdict
     DMLCONF_VERDICT_UNJUDGED, /* accepted without judgement: some legitimate order may
                                * overflow, or the bound is infinite */
 } dmlconf_verdict;
-
-/* Which part of the rule decided an element (dmlconf_judge_bits). */
-typedef enum dmlconf_rule
-{
-    DMLCONF_RULE_INVALID,      /* the judge was not usable (unknown type or operator) */
-    DMLCONF_RULE_INTEGER,      /* integer output: bit-exact */
-    DMLCONF_RULE_BIT_EXACT,    /* tolerance.bit_exact */
-    DMLCONF_RULE_NAN,          /* expected NaN: any NaN */
-    DMLCONF_RULE_INF_INPUT,    /* expected +-Inf from an Inf input: the same Inf */
-    DMLCONF_RULE_EXACT,        /* exact by construction: bit-exact up to the output conversion */
-    DMLCONF_RULE_AMBIGUOUS,    /* range-ambiguous or unbounded: unjudged unless out of tolerance */
-    DMLCONF_RULE_ZERO_PRODUCT, /* a product with a zero factor: exactly zero */
-    DMLCONF_RULE_BOUND,        /* the error bound |actual - expected| <= tol */
-} dmlconf_rule;
 
 /* The judgement of one element. Every field is a number, never NaN.
  * error_ulps is +INFINITY when exactly one of the two values is a NaN;
@@ -71,7 +46,7 @@ typedef enum dmlconf_rule
 typedef struct dmlconf_judgement
 {
     dmlconf_verdict verdict;
-    dmlconf_rule rule;
+    dmlconf_rule rule;         /* the rule that decided (comparison.h) */
     double error_ulps;         /* distance in ulps of the output format (floats: steps
                                 * between the two values, +0 and -0 one value; integers:
                                 * modular distance min(d, 2^w - d)) */
@@ -120,19 +95,6 @@ typedef struct dmlconf_judge
  * (0x8000000000000000)"). */
 #define DMLCONF_ELEMENT_TEXT_SIZE 48u
 
-/* ---- tolerance ------------------------------------------------------------ */
-
-/* Fills *tol with the defaults for an output of `type`: FLOAT32: U = 1,
- * float32 accumulation, FTZ allowed; FLOAT16: U = 2, float32 accumulation,
- * no FTZ; integers: bit-exact. Signed zeros are loose. Returns false (with
- * the FLOAT32 defaults in *tol) when `type` is not computable. */
-bool dmlconf_tolerance_default(dmlconf_data_type type, dmlconf_tolerance *tol);
-
-/* Checks that *tol makes sense for an output of `type`: U finite and >= 0,
- * accumulation FLOAT32 or FLOAT16, FLOAT16 accumulation only for FLOAT16
- * data. Returns 0, or -1 with err->message set (err may be NULL). */
-int dmlconf_tolerance_check(dmlconf_data_type type, const dmlconf_tolerance *tol, dmlconf_error *err);
-
 /* ---- one element ---------------------------------------------------------- */
 
 /* Steps between two elements of a float type (FLOAT32 or FLOAT16 bits, zero
@@ -178,7 +140,15 @@ int dmlconf_judge_init(dmlconf_judge *judge, dmlconf_operator op, dmlconf_data_t
  *   a product with a zero factor (and no overflow possible): exactly zero;
  *   otherwise: finite and |actual - expected| <= tol, where Inf stands for
  *     the output format's overflow threshold.
- * +0 equals -0 unless tol.strict_signed_zero. Writes the judgement to *out
+ * +0 equals -0 unless tol.strict_signed_zero; when it is set, zeros of
+ * opposite signs fail first (rule SIGNED_ZERO). A tolerance of another form
+ * replaces everything after "expected NaN": ABSOLUTE_RELATIVE needs the same
+ * Inf for an infinite expected value and otherwise a finite actual within
+ * atol + rtol |expected|; ULP_COUNT needs at most ulp_count steps
+ * (dmlconf_ulp_distance) between the two, Inf one step past the largest
+ * finite value. Neither uses `side`. dmlconf_judge_init takes ulp_count as
+ * it stands (dmlconf_compare first replaces it by the axis length minus 1
+ * when ulp_count_axis_length_minus_1 is set). Writes the judgement to *out
  * (may be NULL) and returns the verdict. */
 dmlconf_verdict dmlconf_judge_bits(const dmlconf_judge *judge, uint64_t expected_bits, uint64_t actual_bits,
                                    const dmlconf_side_data *side, dmlconf_judgement *out);
@@ -189,10 +159,6 @@ dmlconf_verdict dmlconf_judge_element(dmlconf_operator op, dmlconf_data_type typ
                                       uint64_t actual_bits, const dmlconf_side_data *side, const dmlconf_tolerance *tol,
                                       dmlconf_judgement *out);
 
-/* "integer", "bit_exact", "nan", "inf_input", "exact", "ambiguous",
- * "zero_product", "bound", "invalid"; NULL outside the enum. */
-const char *dmlconf_rule_name(dmlconf_rule rule);
-
 /* ---- a whole tensor ------------------------------------------------------- */
 
 /* Compares a backend's output tensor with the oracle.
@@ -202,13 +168,16 @@ const char *dmlconf_rule_name(dmlconf_rule rule);
  *     input);
  *   actual, actual_bytes: the backend's output buffer, laid out by
  *     desc->output's strides from element offset 0;
- *   tol: NULL for dmlconf_tolerance_default(desc->output.data_type).
+ *   tol: NULL for dmlconf_tolerance_default(desc->output.data_type); a
+ *     ULP_COUNT tolerance of the axis length minus 1 counts the length of
+ *     desc's axis.
  * Walks the tensor line by line, computing the oracle and its side data one
  * line at a time (O(axis length) extra memory), and fills *out (zeroed
  * first): counts, maxima over judged elements, the first mismatches in
  * logical order (first, samples), the worst element (the largest tolerance
  * fraction: a mismatch if there is one, else the closest call) and the
- * histogram of judged elements.
+ * histogram of judged elements. Every recorded element carries the rule
+ * that judged it.
  * Returns 0 when the comparison ran (whatever it found). Returns -1 with
  * err->message set (err may be NULL; *out is left zeroed) when the desc is
  * invalid (checked at the highest feature level), a pointer is NULL, actual_bytes is smaller
@@ -227,10 +196,20 @@ int dmlconf_compare(const dmlconf_scan_desc *desc, const void *logical_input, co
  * An unknown type prints just the hex bits. */
 char *dmlconf_format_element(dmlconf_data_type type, uint64_t bits, char *buffer, size_t size);
 
-/* Prints one mismatch as a line for messages and reports, such as
- * "element [0, 2, 1] (index 9): expected 1.5 (0x3fc00000), actual 1.50000012
- * (0x3fc00001), 1 ulp, 2.5 x tolerance 4.8e-07". Writes at most `size` bytes,
- * always terminated when size > 0, and returns `buffer`. */
+/* Room for one line of dmlconf_format_mismatch, terminator included: the
+ * longest line (8 coordinates, a 64-bit index, two 64-bit elements, the
+ * longest rule clause) fits. */
+#define DMLCONF_MISMATCH_TEXT_SIZE 384u
+
+/* Prints one judged element as a line for messages and reports, naming the
+ * rule that judged it, such as "element [0, 2, 1] (index 9): expected 1.5
+ * (0x3fc00000), actual 1.50000024 (0x3fc00002); rule: tolerance bound (U ulp
+ * + accumulation allowance) 1.19e-07; error 2.38e-07 (2 ulp) = 2x the bound",
+ * "...; rule: bit-exact by construction (every order gives the exact value);
+ * 1 ulp apart", "...; rule: NaN expected, any NaN passes", "...; rule: signed
+ * zero (signed_zero: strict), so +0 and -0 differ". Writes at most `size`
+ * bytes (DMLCONF_MISMATCH_TEXT_SIZE is always enough), always terminated
+ * when size > 0, and returns `buffer`. */
 char *dmlconf_format_mismatch(dmlconf_data_type type, const dmlconf_mismatch *mismatch, char *buffer, size_t size);
 
 #ifdef __cplusplus

@@ -1,0 +1,105 @@
+/*
+ * dmlconf comparison: what the comparator found in one output tensor, and
+ * the rule each element was judged by. The comparator (comparator.h) fills
+ * it; results (result.h) carry it into the reports.
+ */
+#ifndef DMLCONF_COMPARISON_H
+#define DMLCONF_COMPARISON_H
+
+#include <dmlconf/oracle.h>
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Which part of the rule decided an element. */
+typedef enum dmlconf_rule
+{
+    DMLCONF_RULE_INVALID,           /* the judge was not usable (unknown type or operator) */
+    DMLCONF_RULE_INTEGER,           /* integer output: bit-exact */
+    DMLCONF_RULE_BIT_EXACT,         /* the tolerance's bit_exact */
+    DMLCONF_RULE_NAN,               /* expected NaN: any NaN */
+    DMLCONF_RULE_INF_INPUT,         /* expected +-Inf from an Inf input: the same Inf */
+    DMLCONF_RULE_EXACT,             /* exact by construction: bit-exact up to the output conversion */
+    DMLCONF_RULE_AMBIGUOUS,         /* range-ambiguous or unbounded: unjudged unless out of tolerance */
+    DMLCONF_RULE_ZERO_PRODUCT,      /* a product with a zero factor: exactly zero */
+    DMLCONF_RULE_BOUND,             /* the tolerance bound |actual - expected| <= U ulp + accumulation */
+    DMLCONF_RULE_SIGNED_ZERO,       /* strict signed zeros: +0 and -0 differ */
+    DMLCONF_RULE_ABSOLUTE_RELATIVE, /* |actual - expected| <= atol + rtol |expected| */
+    DMLCONF_RULE_ULP_COUNT,         /* at most the tolerance's count of ulps apart */
+    DMLCONF_RULE_UNKNOWN,           /* not recorded (a result read from a file that does not say) */
+    DMLCONF_RULE_COUNT
+} dmlconf_rule;
+
+/* "invalid", "integer", "bit_exact", "nan", "inf_input", "exact",
+ * "ambiguous", "zero_product", "bound", "signed_zero", "absolute_relative",
+ * "ulp_count", "unknown"; NULL outside the enum. */
+const char *dmlconf_rule_name(dmlconf_rule rule);
+
+/* The rule named `name` (as dmlconf_rule_name writes it). Returns false,
+ * leaving *rule alone, for any other text (NULL included). */
+bool dmlconf_rule_from_name(const char *name, dmlconf_rule *rule);
+
+/* Bins of the error/tolerance histogram: bin i < 10 counts judged elements
+ * whose |error| / tolerance lies in [i/10, (i+1)/10); bin 10 counts those
+ * above 1 (failures). Exact matches count in bin 0. */
+#define DMLCONF_HISTOGRAM_BINS 11
+/* Mismatches kept per case for the reports' diffs. */
+#define DMLCONF_MISMATCH_SAMPLES 8
+/* Bins of the ULP-error histogram: bin 0 counts judged elements with no
+ * error; bin k (1 <= k < DMLCONF_ULP_BINS - 1) those whose error in ulps lies
+ * in [2^(k-1), 2^k), bin 1 also taking errors below 1 ulp; the last bin
+ * those of 2^(DMLCONF_ULP_BINS - 2) ulps or more, infinite ones included. */
+#define DMLCONF_ULP_BINS 24
+/* Bins of position along the scan axis: element j of a scan of n elements
+ * (j counted in scan order, so 0 is the first element summed whichever the
+ * direction) falls in bin floor(j * DMLCONF_POSITION_BINS / n). */
+#define DMLCONF_POSITION_BINS 16
+
+/* One mismatching (or worst) element. Bits hold the raw element (zero
+ * extended), so every type prints exactly. */
+typedef struct dmlconf_mismatch
+{
+    uint64_t logical_index; /* packed row-major index */
+    uint32_t coordinates[DMLCONF_MAX_DIMENSIONS];
+    uint32_t dimension_count;
+    uint64_t expected_bits;
+    uint64_t actual_bits;
+    double error_ulps;         /* |actual - expected| in ulps of expected's format; 0 for integers equal */
+    double tolerance_fraction; /* |actual - expected| / tolerance; +inf when the tolerance is 0 */
+    double tolerance;          /* the tolerance used, absolute (for the ULP_COUNT rule: the count
+                                * times ulp(expected)) */
+    dmlconf_rule rule;         /* the rule the element was judged by */
+} dmlconf_mismatch;
+
+/* The comparator's findings for one case. */
+typedef struct dmlconf_comparison
+{
+    uint64_t elements;   /* output elements compared */
+    uint64_t mismatches; /* elements outside tolerance */
+    uint64_t unjudged;   /* range-ambiguous elements accepted without judgement */
+    double max_error_ulps;
+    double max_tolerance_fraction;
+    bool has_first; /* first mismatch in logical order */
+    dmlconf_mismatch first;
+    bool has_worst; /* largest tolerance fraction (a mismatch if any, else the closest call) */
+    dmlconf_mismatch worst;
+    uint32_t sample_count; /* the first mismatches in logical order, for diffs */
+    dmlconf_mismatch samples[DMLCONF_MISMATCH_SAMPLES];
+    uint64_t histogram[DMLCONF_HISTOGRAM_BINS];
+    /* Where the errors fall, for the reports' charts. Judged elements only
+     * (unjudged ones are left out of all three). */
+    uint64_t ulp_histogram[DMLCONF_ULP_BINS];
+    uint64_t position_mismatches[DMLCONF_POSITION_BINS]; /* elements outside tolerance per position bin */
+    double position_max_fraction[DMLCONF_POSITION_BINS]; /* the largest |error| / tolerance per position bin */
+    double position_max_ulps[DMLCONF_POSITION_BINS];     /* the largest error in ulps per position bin */
+} dmlconf_comparison;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DMLCONF_COMPARISON_H */
