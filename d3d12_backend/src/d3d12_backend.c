@@ -205,13 +205,12 @@ static void d3d12_info(dmlconf_backend *backend, dmlconf_backend_info *info)
     info->software = gpu_adapter_is_software(a);
     info->exact = false;
     info->feature_level = DMLCONF_FEATURE_LEVEL_5_0;
-}
-
-static bool d3d12_supports_type(dmlconf_backend *backend, dmlconf_data_type type)
-{
-    (void)backend;
+    uint32_t types = 0;
     kernel_element element;
-    return plan_element_of(type, &element);
+    for (unsigned type = 0; type < 32; ++type)
+        if (plan_element_of((dmlconf_data_type)type, &element))
+            types |= DMLCONF_TYPE_BIT(type);
+    info->capabilities = dmlconf_capabilities_all(types);
 }
 
 static int d3d12_execute(dmlconf_backend *backend, dmlconf_job *jobs, size_t count)
@@ -260,7 +259,6 @@ const dmlconf_backend_ops dmlconf_d3d12_backend_ops = {
     .open = d3d12_open,
     .close = d3d12_close,
     .info = d3d12_info,
-    .supports_type = d3d12_supports_type,
     .execute = d3d12_execute,
     .list_adapters = d3d12_list_adapters,
 };

@@ -179,12 +179,11 @@ static void directml_info(dmlconf_backend *backend, dmlconf_backend_info *info)
     info->software = gpu_adapter_is_software(a);
     info->exact = false;
     info->feature_level = b->highest_level ? b->highest_level : b->created_level;
-}
-
-static bool directml_supports_type(dmlconf_backend *backend, dmlconf_data_type type)
-{
-    const directml_backend *b = (const directml_backend *)backend;
-    return (unsigned)type < sizeof(b->type_supported) / sizeof(b->type_supported[0]) && b->type_supported[type];
+    uint32_t types = 0;
+    for (unsigned type = 0; type < sizeof(b->type_supported) / sizeof(b->type_supported[0]); ++type)
+        if (b->type_supported[type])
+            types |= DMLCONF_TYPE_BIT(type);
+    info->capabilities = dmlconf_capabilities_all(types);
 }
 
 static int directml_execute(dmlconf_backend *backend, dmlconf_job *jobs, size_t count)
@@ -209,7 +208,7 @@ static int directml_list_adapters(dmlconf_adapter_info *adapters, size_t max, ch
         snprintf(which, sizeof(which), "%zu", i);
         copy_field(adapters[i].name, sizeof(adapters[i].name), a->name);
         adapters[i].software = gpu_adapter_is_software(a);
-        dmlconf_backend_config config = {which, DMLCONF_FEATURE_LEVEL_NONE};
+        dmlconf_backend_config config = {which, DMLCONF_FEATURE_LEVEL_NONE, NULL};
         directml_backend *b = open_backend(&config, reason, sizeof(reason));
         if (b)
         {
@@ -232,7 +231,6 @@ const dmlconf_backend_ops dmlconf_directml_backend_ops = {
     .open = directml_open,
     .close = directml_close,
     .info = directml_info,
-    .supports_type = directml_supports_type,
     .execute = directml_execute,
     .list_adapters = directml_list_adapters,
 };

@@ -1,6 +1,8 @@
 /*
  * The backends compiled into this dmlconf, best first.
  */
+#include "runner.h"
+
 #include <dmlconf/backend.h>
 
 #include <string.h>

@@ -212,6 +212,12 @@ static void prepare_case(runner_backend *backend, const runner_config *config, p
                      dmlconf_feature_level_name(config->level), "the device");
             return;
         }
+        if (runner_case_unsupported(&backend->info, c, why, sizeof(why)))
+        {
+            runner_result_init(p->result, c, DMLCONF_STATUS_SKIP, why);
+            p->result->unsupported = true;
+            return;
+        }
         p->expected_reason = validation.reason;
         runner_result_init(p->result, c, DMLCONF_STATUS_ERROR, "not run");
         p->runs = true;
@@ -224,11 +230,10 @@ static void prepare_case(runner_backend *backend, const runner_config *config, p
                  dmlconf_feature_level_name(c->min_feature_level), dmlconf_feature_level_name(config->level));
         return;
     }
-    if (!backend->backend->ops->supports_type(backend->backend, c->desc.input.data_type))
+    if (runner_case_unsupported(&backend->info, c, why, sizeof(why)))
     {
-        runner_result_init(p->result, c, DMLCONF_STATUS_SKIP, NULL);
-        snprintf(p->result->message, sizeof(p->result->message), "the %s backend does not support %s",
-                 backend->info.backend, dmlconf_data_type_name(c->desc.input.data_type));
+        runner_result_init(p->result, c, DMLCONF_STATUS_SKIP, why);
+        p->result->unsupported = true;
         return;
     }
     runner_result_init(p->result, c, DMLCONF_STATUS_ERROR, "not run");

@@ -7,6 +7,8 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include "runner.h"
+
 #include <dmlconf/backend.h>
 #include <dmlconf/clock.h>
 
@@ -55,12 +57,11 @@ static void oracle_info(dmlconf_backend *backend, dmlconf_backend_info *info)
     info->software = true;
     info->exact = true;
     info->feature_level = DMLCONF_FEATURE_LEVEL_6_4;
-}
-
-static bool oracle_supports_type(dmlconf_backend *backend, dmlconf_data_type type)
-{
-    (void)backend;
-    return dmlconf_data_type_is_computable(type);
+    uint32_t types = 0;
+    for (unsigned type = 0; type < 32; ++type)
+        if (dmlconf_data_type_is_computable((dmlconf_data_type)type))
+            types |= DMLCONF_TYPE_BIT(type);
+    info->capabilities = dmlconf_capabilities_all(types);
 }
 
 static int oracle_execute(dmlconf_backend *backend, dmlconf_job *jobs, size_t count)
@@ -101,6 +102,5 @@ const dmlconf_backend_ops dmlconf_oracle_backend_ops = {
     .open = oracle_open,
     .close = oracle_close,
     .info = oracle_info,
-    .supports_type = oracle_supports_type,
     .execute = oracle_execute,
 };

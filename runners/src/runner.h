@@ -15,6 +15,18 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* ---- the backends compiled in (backend_registry.c) -------------------------- */
+
+/* Every backend compiled in, best first (the default is the first that
+ * opens). *count receives how many. */
+const dmlconf_backend_ops *const *dmlconf_backends(size_t *count);
+
+/* The backend called `name`, or NULL. */
+const dmlconf_backend_ops *dmlconf_backend_find(const char *name);
+
+/* The oracle as a backend: exact, every type, every level. */
+extern const dmlconf_backend_ops dmlconf_oracle_backend_ops;
+
 /* ---- executing cases (execute.c) ------------------------------------------ */
 
 /* How cases are executed and judged. */
@@ -40,6 +52,11 @@ typedef struct runner_backend
  * fails as a whole: every problem becomes a case's status and message. */
 void runner_execute(runner_backend *backend, const runner_config *config, const dmlconf_case *const *cases,
                     size_t count, dmlconf_case_result *results);
+
+/* True when the backend's declared capabilities exclude the case, with a
+ * sentence in why ("the exec:numpy backend does not support in-place
+ * execution"). Negative cases need validation (DMLCONF_CAN_VALIDATE). */
+bool runner_case_unsupported(const dmlconf_backend_info *info, const dmlconf_case *c, char *why, size_t why_size);
 
 /* Fills the identity part of a result (id, file, op, type, levels) and sets
  * the status and message. */

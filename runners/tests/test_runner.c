@@ -63,12 +63,8 @@ static void fault_info(dmlconf_backend *backend, dmlconf_backend_info *info)
     snprintf(info->backend, sizeof(info->backend), "fault");
     snprintf(info->adapter, sizeof(info->adapter), "fault injector");
     info->feature_level = DMLCONF_FEATURE_LEVEL_5_0;
-}
-
-static bool fault_supports(dmlconf_backend *backend, dmlconf_data_type type)
-{
-    (void)backend;
-    return type != DMLCONF_DATA_TYPE_UINT64;
+    /* Every type but UINT64. */
+    info->capabilities = dmlconf_capabilities_all(0xffffffffu & ~DMLCONF_TYPE_BIT(DMLCONF_DATA_TYPE_UINT64));
 }
 
 static int fault_execute(dmlconf_backend *backend, dmlconf_job *jobs, size_t count)
@@ -124,7 +120,6 @@ static const dmlconf_backend_ops fault_ops = {
     .open = fault_open,
     .close = fault_close,
     .info = fault_info,
-    .supports_type = fault_supports,
     .execute = fault_execute,
 };
 

@@ -54,8 +54,12 @@ typedef struct dmlconf_case_result
     bool negative;   /* an expect_error case */
     bool exclusive;  /* the scan's mode: exclusive (or inclusive) ... */
     bool decreasing; /* ... along a decreasing (or increasing) direction */
+    /* Skipped because the backend cannot execute what the case needs (its
+     * capabilities): a gap in what the run covered, which the verdict
+     * names. */
+    bool unsupported;
     dmlconf_status status;
-    char message[512]; /* why it failed, errored or was skipped */
+    char message[1024]; /* why it failed, errored or was skipped */
     dmlconf_comparison comparison;
     uint32_t attempts;      /* 2 when a failure was rerun */
     double backend_seconds; /* the case's own time on the device (GPU timestamps), < 0 if unknown */
@@ -75,9 +79,9 @@ typedef struct dmlconf_run_info
 {
     char dmlconf_version[32];
     char backend[64];
-    char adapter[160];
-    char driver[160];
-    char runtime[160];
+    char adapter[256];
+    char driver[256];
+    char runtime[512];
     bool software_adapter;
     dmlconf_feature_level target_level;
     uint64_t seed;

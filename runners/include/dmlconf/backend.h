@@ -1,9 +1,19 @@
 /*
- * The backend interface: what the runner needs from anything that executes
- * cumulative operators (the oracle itself, a D3D12 GPU, ...). A backend is a
+ * The backend interface, version 1: what dmlconf needs from anything that
+ * executes cumulative operators (the oracle itself, a D3D12 GPU, DirectML,
+ * an implementation behind the process protocol, a plugin). A backend is a
  * table of function pointers plus a struct that each implementation embeds
  * first in its own state. The runner and the comparator never know which
  * backend ran; they see only dmlconf_backend_info and the output buffers.
+ *
+ * This header is public and installed (pkg-config: dmlconf-backend): a
+ * native plugin is a shared library that exports dmlconf_backend_entry
+ * (below) returning its table. Its ABI is DMLCONF_BACKEND_ABI_VERSION;
+ * dmlconf refuses a plugin built for another. Every type it uses comes
+ * from dmlconf/oracle.h (descs, data types, feature levels, reasons).
+ *
+ * Threading: dmlconf calls one backend object from one thread at a time;
+ * each worker process opens its own.
  */
 #ifndef DMLCONF_BACKEND_H
 #define DMLCONF_BACKEND_H
@@ -12,35 +22,97 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* What a backend says about itself and its device. */
+/* The version of this interface. It changes whenever a struct's layout or
+ * a function's meaning changes. */
+#define DMLCONF_BACKEND_ABI_VERSION 1u
+
+/* ---- capabilities ------------------------------------------------------------ */
+
+/* What a backend can execute; a case it cannot is skipped with the reason,
+ * and the run's verdict says what was not covered. */
+enum
+{
+    DMLCONF_CAN_SUMMATION = 1u << 0,  /* DML_OPERATOR_CUMULATIVE_SUMMATION */
+    DMLCONF_CAN_PRODUCT = 1u << 1,    /* DML_OPERATOR_CUMULATIVE_PRODUCT */
+    DMLCONF_CAN_INCREASING = 1u << 2, /* DML_AXIS_DIRECTION_INCREASING */
+    DMLCONF_CAN_DECREASING = 1u << 3, /* DML_AXIS_DIRECTION_DECREASING */
+    DMLCONF_CAN_INCLUSIVE = 1u << 4,  /* HasExclusiveSum/Product FALSE */
+    DMLCONF_CAN_EXCLUSIVE = 1u << 5,  /* HasExclusiveSum/Product TRUE */
+    DMLCONF_CAN_STRIDES = 1u << 6,    /* strides other than packed (padding, permutation) */
+    DMLCONF_CAN_BROADCAST = 1u << 7,  /* a stride of 0 in the input */
+    DMLCONF_CAN_IN_PLACE = 1u << 8,   /* the output bound to the input's buffer */
+    /* It refuses invalid descs itself (REJECTED): negative cases are judged
+     * on it. Without it they are skipped, with the reason. */
+    DMLCONF_CAN_VALIDATE = 1u << 9,
+    DMLCONF_CAN_EVERYTHING = (1u << 10) - 1u,
+};
+
+typedef struct dmlconf_backend_capabilities
+{
+    uint32_t features;   /* DMLCONF_CAN_* */
+    uint32_t data_types; /* bit (1u << type) for each dmlconf_data_type it executes */
+    uint32_t min_rank;   /* dimension counts it executes, 1 to 8 */
+    uint32_t max_rank;
+} dmlconf_backend_capabilities;
+
+/* Every operator, direction, mode and layout, ranks 1 to 8, and the types
+ * of `data_types`. */
+static inline dmlconf_backend_capabilities dmlconf_capabilities_all(uint32_t data_types)
+{
+    dmlconf_backend_capabilities capabilities = {DMLCONF_CAN_EVERYTHING, data_types, 1u, DMLCONF_MAX_DIMENSIONS};
+    return capabilities;
+}
+
+/* The data_types bit of a type. */
+#define DMLCONF_TYPE_BIT(type) (1u << (unsigned)(type))
+
+/* ---- what a backend says about itself ----------------------------------------------- */
+
 typedef struct dmlconf_backend_info
 {
-    char backend[64];   /* "oracle", "d3d12" */
-    char adapter[160];  /* device name, e.g. "NVIDIA H100 80GB HBM3" */
-    char driver[160];   /* driver name and version */
-    char runtime[160];  /* runtime (e.g. "vkd3d 1.2 on Vulkan 1.3") */
-    bool software;      /* a CPU implementation (the oracle, lavapipe) */
-    bool exact;         /* results must equal the oracle bit for bit */
-    dmlconf_feature_level feature_level; /* the highest level it implements */
+    char backend[64];  /* "oracle", "d3d12", "exec:numpy" */
+    char adapter[256]; /* device name, e.g. "NVIDIA H100 80GB HBM3" */
+    char driver[256];  /* driver name and version */
+    char runtime[512]; /* runtime and implementation (e.g. "vkd3d 1.2 on Vulkan 1.3") */
+    bool software;     /* a CPU implementation (the oracle, lavapipe) */
+    bool exact;        /* results must equal the oracle bit for bit */
+    /* The highest feature level it implements, the default target of a
+     * run; NONE when it claims none (the run then targets 6_4 and the
+     * verdict says what was covered). */
+    dmlconf_feature_level feature_level;
+    dmlconf_backend_capabilities capabilities;
 } dmlconf_backend_info;
+
+/* ---- jobs ---------------------------------------------------------------------------- */
 
 /* How one job ended. */
 typedef enum dmlconf_job_outcome
 {
-    DMLCONF_JOB_DONE,        /* executed; the output buffer holds the result */
-    DMLCONF_JOB_REJECTED,    /* refused as invalid before any work (reason set) */
-    DMLCONF_JOB_UNSUPPORTED, /* valid, but this backend cannot run it */
+    DMLCONF_JOB_DONE,        /* executed; the output buffer holds the result (or, with no buffers, accepted) */
+    DMLCONF_JOB_REJECTED,    /* refused as invalid before any work (reason set when known) */
+    DMLCONF_JOB_UNSUPPORTED, /* valid, but this backend cannot run it (message says why) */
     DMLCONF_JOB_FAILED,      /* the backend or device failed (message set) */
 } dmlconf_job_outcome;
 
 /* One operator execution. The runner owns every buffer. `input` is laid out
  * by desc->input's strides, `output` by desc->output's; for an in-place desc
- * they are the same buffer, which holds the input on entry. */
+ * they are the same buffer, which holds the input on entry.
+ *
+ * On entry every byte of `output` that is not an input element (all of it
+ * out of place; the padding in place) holds a canary the runner checks
+ * afterwards: a backend must give the implementation an output buffer with
+ * exactly these initial bytes (upload them), so that an implementation
+ * that writes nothing, or writes outside its elements, is seen.
+ *
+ * A negative case's job has no buffers (input and output NULL): it asks
+ * only whether the implementation refuses the desc (REJECTED) or accepts
+ * it (DONE). */
 typedef struct dmlconf_job
 {
     const dmlconf_scan_desc *desc;
@@ -53,7 +125,7 @@ typedef struct dmlconf_job
     dmlconf_job_outcome outcome; /* filled by the backend */
     dmlconf_reason reason;       /* REJECTED: why (NONE when the backend cannot tell) */
     double device_seconds;       /* time on the device; < 0 when unknown */
-    char message[256];
+    char message[512];
 } dmlconf_job;
 
 typedef struct dmlconf_backend dmlconf_backend;
@@ -65,14 +137,18 @@ typedef struct dmlconf_backend_config
     /* The run's target feature level (NONE: the backend's highest). A
      * backend whose device is created for a level (DirectML) uses it. */
     dmlconf_feature_level feature_level;
+    /* What the backend was named with after its kind: the command of
+     * "exec -- CMD ARGS", the path of "plugin:PATH" (NULL-terminated; NULL
+     * for built-in backends). */
+    const char *const *arguments;
 } dmlconf_backend_config;
 
 /* One adapter a backend can run on, as `dmlconf adapters` lists it. */
 typedef struct dmlconf_adapter_info
 {
-    char name[160];    /* device name */
-    char details[320]; /* ids, kind, driver and runtime, one line */
-    bool software;     /* a CPU implementation */
+    char name[256];     /* device name */
+    char details[1024]; /* ids, kind, driver and runtime, one line */
+    bool software;      /* a CPU implementation */
 } dmlconf_adapter_info;
 
 typedef struct dmlconf_backend_ops
@@ -85,10 +161,8 @@ typedef struct dmlconf_backend_ops
     int (*open)(const dmlconf_backend_config *config, dmlconf_backend **out, char *why, size_t why_size);
     /* Releases everything the backend holds. */
     void (*close)(dmlconf_backend *backend);
-    /* Describes the backend and its device. */
+    /* Describes the backend, its device and its capabilities. */
     void (*info)(dmlconf_backend *backend, dmlconf_backend_info *info);
-    /* Whether it executes this data type at all. */
-    bool (*supports_type)(dmlconf_backend *backend, dmlconf_data_type type);
     /* Executes `count` jobs, filling each job's outcome; may batch them.
      * Returns 0, or -1 when the device was lost (then every job not DONE
      * says FAILED with a message). */
@@ -107,15 +181,28 @@ struct dmlconf_backend
     const dmlconf_backend_ops *ops;
 };
 
-/* Every backend compiled in, best first (the default is the first that
- * opens). *count receives how many. */
-const dmlconf_backend_ops *const *dmlconf_backends(size_t *count);
+/* ---- native plugins ------------------------------------------------------------------ */
 
-/* The backend called `name`, or NULL. */
-const dmlconf_backend_ops *dmlconf_backend_find(const char *name);
+/* What a plugin's entry point returns. */
+typedef struct dmlconf_backend_plugin
+{
+    uint32_t abi_version; /* DMLCONF_BACKEND_ABI_VERSION of the header it was built with */
+    const dmlconf_backend_ops *ops;
+} dmlconf_backend_plugin;
 
-/* The oracle as a backend: exact, every type, every level. */
-extern const dmlconf_backend_ops dmlconf_oracle_backend_ops;
+#if defined(_WIN32)
+#define DMLCONF_BACKEND_EXPORT __declspec(dllexport)
+#elif defined(__GNUC__)
+#define DMLCONF_BACKEND_EXPORT __attribute__((visibility("default")))
+#else
+#define DMLCONF_BACKEND_EXPORT
+#endif
+
+/* The one symbol a plugin exports ("dmlconf_backend_entry"), with C
+ * linkage. It returns a plugin description that lives as long as the
+ * library is loaded. */
+typedef const dmlconf_backend_plugin *(*dmlconf_backend_entry_fn)(void);
+#define DMLCONF_BACKEND_ENTRY_SYMBOL "dmlconf_backend_entry"
 
 #ifdef __cplusplus
 }
