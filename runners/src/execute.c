@@ -134,7 +134,9 @@ typedef struct prepared_case
     void *output_buffer; /* laid out by the output desc */
     uint64_t input_bytes, output_bytes;
     dmlconf_reason expected_reason; /* negative cases: the oracle's reason at the target level */
-    double own_seconds;             /* preparing and judging this case (not the batch's backend call) */
+    unsigned canary_attempt;        /* which canary the output was filled with (runner_canary_bits) */
+    uint64_t canary;
+    double own_seconds; /* preparing and judging this case (not the batch's backend call) */
 } prepared_case;
 
 static void release_case(prepared_case *p)
@@ -157,10 +159,16 @@ static int fill_buffers(prepared_case *p)
     p->output_bytes = runner_buffer_bytes(&desc->output);
     if (p->input_bytes > SIZE_MAX || p->output_bytes > SIZE_MAX)
         goto oom;
-    p->output_buffer = malloc((size_t)p->output_bytes);
+    if (p->output_bytes > SIZE_MAX - RUNNER_CANARY_GUARD)
+        goto oom;
+    /* The output, padding and a guard after it hold the canary. */
+    p->output_buffer = malloc((size_t)p->output_bytes + RUNNER_CANARY_GUARD);
     if (!p->output_buffer)
         goto oom;
-    memset(p->output_buffer, CANARY_BYTE, (size_t)p->output_bytes);
+    size_t element = dmlconf_case_element_size(p->c);
+    p->canary = runner_canary_bits(desc->output.data_type, p->canary_attempt);
+    runner_canary_fill(p->output_buffer, (size_t)p->output_bytes + RUNNER_CANARY_GUARD, element ? element : 1,
+                       p->canary);
     if (desc->in_place)
     {
         runner_scatter(&desc->input, p->logical_input, p->output_buffer);
@@ -333,6 +341,10 @@ static void judge_output(const runner_backend *backend, prepared_case *p, const 
     }
     dmlconf_tolerance tol;
     runner_case_tolerance(c, backend->info.exact, &tol);
+    /* Out of place, an element that still holds the canary was never
+     * written; in place, unwritten elements hold their input instead. */
+    tol.has_canary = !c->desc.in_place;
+    tol.canary_bits = p->canary;
     dmlconf_error err;
     int failed = dmlconf_compare(&c->desc, p->logical_input, expected, p->output_buffer, (size_t)p->output_bytes, &tol,
                                  &r->comparison, &err);
@@ -344,18 +356,42 @@ static void judge_output(const runner_backend *backend, prepared_case *p, const 
         return;
     }
     r->backend_seconds = job->device_seconds;
+    size_t element = dmlconf_case_element_size(c);
+    size_t past_end = runner_canary_changed(p->output_buffer, (size_t)p->output_bytes,
+                                            (size_t)p->output_bytes + RUNNER_CANARY_GUARD, element, p->canary);
+    uint64_t padding = runner_padding_written(&c->desc.output, p->output_buffer, (size_t)p->output_bytes, p->canary);
+    if (past_end)
+    {
+        r->status = DMLCONF_STATUS_FAIL;
+        snprintf(r->message, sizeof(r->message),
+                 "wrote past the end of its output buffer: %zu of the %u bytes after the tensor's %llu changed",
+                 past_end, RUNNER_CANARY_GUARD, (unsigned long long)p->output_bytes);
+        return;
+    }
     if (r->comparison.mismatches == 0)
     {
         r->status = DMLCONF_STATUS_PASS;
         r->message[0] = '\0';
-        return;
     }
-    char first[DMLCONF_MISMATCH_TEXT_SIZE] = "";
-    if (r->comparison.has_first)
-        dmlconf_format_mismatch(c->desc.output.data_type, &r->comparison.first, first, sizeof(first));
-    r->status = DMLCONF_STATUS_FAIL;
-    snprintf(r->message, sizeof(r->message), "%llu of %llu elements outside tolerance; first %s",
-             (unsigned long long)r->comparison.mismatches, (unsigned long long)r->comparison.elements, first);
+    else
+    {
+        char first[DMLCONF_MISMATCH_TEXT_SIZE] = "";
+        if (r->comparison.has_first)
+            dmlconf_format_mismatch(c->desc.output.data_type, &r->comparison.first, first, sizeof(first));
+        r->status = DMLCONF_STATUS_FAIL;
+        snprintf(r->message, sizeof(r->message), "%llu of %llu elements outside tolerance%s; first %s",
+                 (unsigned long long)r->comparison.mismatches, (unsigned long long)r->comparison.elements,
+                 r->comparison.unwritten == r->comparison.mismatches ? " (never written)" : "", first);
+    }
+    if (padding)
+    {
+        /* Not a failure: DirectML may write anywhere in an output's range. */
+        size_t used = strlen(r->message);
+        snprintf(r->message + used, sizeof(r->message) - used,
+                 "%swrote %llu padding bytes between output elements (allowed: an output's whole range may be "
+                 "written)",
+                 used ? "; " : "", (unsigned long long)padding);
+    }
 }
 
 static void judge(const runner_backend *backend, prepared_case *p, const dmlconf_job *job)
@@ -366,11 +402,12 @@ static void judge(const runner_backend *backend, prepared_case *p, const dmlconf
         judge_output(backend, p, job);
 }
 
-/* Runs one prepared case again, alone, and judges it into *again. */
-static void rerun_case(runner_backend *backend, const runner_config *config, const dmlconf_case *c,
+/* Runs one prepared case again, alone, with canary `attempt`, and judges
+ * it into *again. */
+static void rerun_case(runner_backend *backend, const runner_config *config, const dmlconf_case *c, unsigned attempt,
                        dmlconf_case_result *again)
 {
-    prepared_case p = {.c = c, .result = again};
+    prepared_case p = {.c = c, .result = again, .canary_attempt = attempt};
     dmlconf_job job;
     prepare_case(backend, config, &p, &job);
     if (p.runs)
@@ -379,6 +416,34 @@ static void rerun_case(runner_backend *backend, const runner_config *config, con
         judge(backend, &p, &job);
     }
     release_case(&p);
+}
+
+/* Some expected values were the canary itself, so whether those elements
+ * were written could not be seen: the case runs again with the other
+ * canary, and that judgement stands (unless the second run fails to run,
+ * when the first one's is kept with a note). */
+static void rejudge_with_other_canary(runner_backend *backend, const runner_config *config, prepared_case *p)
+{
+    dmlconf_case_result *again = malloc(sizeof(*again));
+    if (!again)
+        return;
+    rerun_case(backend, config, p->c, 1, again);
+    if (again->status == DMLCONF_STATUS_PASS || again->status == DMLCONF_STATUS_FAIL)
+    {
+        again->attempts = p->result->attempts;
+        again->wall_seconds = p->result->wall_seconds;
+        *p->result = *again;
+    }
+    else
+    {
+        size_t used = strlen(p->result->message);
+        snprintf(p->result->message + used, sizeof(p->result->message) - used,
+                 "%s%llu elements equal to the canary could not be checked: the run with the other canary ended in "
+                 "%s",
+                 used ? "; " : "", (unsigned long long)p->result->comparison.canary_ambiguous,
+                 dmlconf_status_name(again->status));
+    }
+    free(again);
 }
 
 /* After a failure: rerun to tell a flake, then shrink a confirmed failure. */
@@ -390,15 +455,14 @@ static void follow_up_failure(runner_backend *backend, const runner_config *conf
         dmlconf_case_result *again = malloc(sizeof(*again));
         if (again)
         {
-            rerun_case(backend, config, p->c, again);
+            rerun_case(backend, config, p->c, 0, again);
             r->attempts = 2;
             if (again->status == DMLCONF_STATUS_PASS)
             {
                 r->status = DMLCONF_STATUS_FLAKE;
-                char note[] = " (passed when rerun)";
                 size_t used = strlen(r->message);
-                if (used + sizeof(note) <= sizeof(r->message))
-                    memcpy(r->message + used, note, sizeof(note));
+                snprintf(r->message + used, sizeof(r->message) - used, "%sfailed 1 of 2 attempts: passed when rerun",
+                         used ? "; " : "");
             }
             free(again);
         }
@@ -474,6 +538,8 @@ void runner_execute(runner_backend *backend, const runner_config *config, const 
             prepared_case *p = &prepared[job_case[j]];
             double judging = dmlconf_clock_seconds();
             judge(backend, p, &jobs[j]);
+            if (p->result->comparison.canary_ambiguous && !p->c->expect_error.set)
+                rejudge_with_other_canary(backend, config, p);
             if (p->result->status == DMLCONF_STATUS_FAIL)
                 follow_up_failure(backend, config, p);
             p->own_seconds += dmlconf_clock_seconds() - judging;
