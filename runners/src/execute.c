@@ -198,6 +198,53 @@ oom:
     return -1;
 }
 
+/* Writes a byte count for people: "17.2 GB", "512 MB", "96 kB", "100 bytes". */
+static void format_bytes(uint64_t bytes, char *text, size_t size)
+{
+    static const char *const units[] = {"bytes", "kB", "MB", "GB", "TB"};
+    double value = (double)bytes;
+    unsigned unit = 0;
+    while (value >= 1000.0 && unit + 1 < sizeof(units) / sizeof(units[0]))
+    {
+        value /= 1000.0;
+        ++unit;
+    }
+    if (unit == 0)
+        snprintf(text, size, "%llu bytes", (unsigned long long)bytes);
+    else
+        snprintf(text, size, "%.1f %s", value, units[unit]);
+}
+
+/* Whether running the case would take more memory than a case may: its
+ * buffers are computed from its descs before anything is allocated. Sets
+ * the result (error, with the need and the limit) when it would. */
+static bool over_memory_limit(const dmlconf_case *c, uint64_t limit, dmlconf_case_result *result)
+{
+    dmlconf_case_buffers buffers;
+    if (!limit || !dmlconf_case_buffer_bytes(c, &buffers))
+        return false;
+    /* The comparator's line of the scanned axis, twice (gathered and the
+     * oracle's), and the canary guard. */
+    uint64_t element = dmlconf_case_element_size(c);
+    uint64_t line = 2 * (uint64_t)c->desc.input.sizes[c->desc.axis] * element;
+    uint64_t need = buffers.input + buffers.output + buffers.logical + buffers.expected + line + RUNNER_CANARY_GUARD;
+    /* A packed input is the logical input itself (fill_buffers). */
+    if (!c->desc.in_place && !c->desc.input.has_strides && buffers.input == buffers.logical)
+        need -= buffers.input;
+    if (need <= limit)
+        return false;
+    char need_text[32], limit_text[32], input[32], output[32];
+    format_bytes(need, need_text, sizeof(need_text));
+    format_bytes(limit, limit_text, sizeof(limit_text));
+    format_bytes(buffers.input, input, sizeof(input));
+    format_bytes(buffers.output, output, sizeof(output));
+    snprintf(result->message, sizeof(result->message),
+             "not run: it needs about %s of memory (an input buffer of %s, an output buffer of %s, the values and "
+             "the expected values), more than the limit of %s a case (--memory-limit)",
+             need_text, input, output, limit_text);
+    return true;
+}
+
 /* Decides whether a case runs and prepares its job. */
 static void prepare_case(runner_backend *backend, const runner_config *config, prepared_case *p, dmlconf_job *job)
 {
@@ -245,6 +292,8 @@ static void prepare_case(runner_backend *backend, const runner_config *config, p
         return;
     }
     runner_result_init(p->result, c, DMLCONF_STATUS_ERROR, "not run");
+    if (over_memory_limit(c, config->memory_limit, p->result))
+        return;
     p->logical_input = runner_read_input(c, config->seed, why, sizeof(why));
     if (!p->logical_input)
     {

@@ -10,6 +10,7 @@
 #include <dmlconf/reports.h>
 #include <dmlconf/result.h>
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -38,6 +39,7 @@ typedef struct runner_config
     bool shrink;                 /* shrink failures into minimal reproducers */
     const char *repro_dir;       /* where reproducers go (NULL: none written) */
     uint64_t batch_elements;     /* most elements executed in one backend call */
+    uint64_t memory_limit;       /* bytes one case's buffers may take; 0: no limit */
 } runner_config;
 
 /* An open backend and what it said about itself. */
@@ -209,7 +211,7 @@ typedef struct runner_schedule
     void *context;
     /* Set (by a signal handler) to stop the run: workers are stopped at
      * once and the results so far stand. NULL: never. */
-    const volatile int *interrupted;
+    const volatile sig_atomic_t *interrupted;
     /* Workers started as programs rather than forked (Windows; and on
      * POSIX when asked): the command that starts one (NULL-terminated; a
      * `dmlconf __worker` command line, see cmd_worker.c), and for each
@@ -242,11 +244,37 @@ typedef struct runner_worker
     void *context;
 } runner_worker;
 
+/* Whether workers are started as programs (`dmlconf __worker`) rather than
+ * forked: always on Windows; on POSIX when DMLCONF_WORKERS=spawn (which
+ * tests the Windows way on Linux). */
+bool runner_spawn_workers(void);
+
+/* The `dmlconf __worker` command line (cmd_worker.c) that starts a worker
+ * for `schedule` over the case files `paths` (none: the default corpus).
+ * Returns a NULL-terminated argv to free with runner_free_worker_command,
+ * or NULL with why set (this program's path unknown, out of memory). */
+const char **runner_worker_command(const runner_schedule *schedule, char *const *paths, size_t path_count, char *why,
+                                   size_t why_size);
+void runner_free_worker_command(const char **argv);
+
 /* The worker's side of the scheduler's protocol over two descriptors:
  * opens the backend, says hello, then runs each batch of case numbers it
  * reads until told to stop or its input ends. Returns the process's exit
  * status (0 when it stopped as told). */
 int runner_worker_serve(const runner_worker *worker, int in_fd, int out_fd);
+
+/* ---- stopping a run (interrupt.c) ------------------------------------------- */
+
+/* Catches SIGINT and SIGTERM (Ctrl-C, Ctrl-Break and closing the console on
+ * Windows): the first sets the flag runner_interrupt_flag points to, the
+ * second of a kind ends the process. */
+void runner_interrupt_install(void);
+/* Puts the default actions back. */
+void runner_interrupt_restore(void);
+/* The flag: 0 until a signal came, then its number. */
+const volatile sig_atomic_t *runner_interrupt_flag(void);
+/* "SIGINT", "SIGTERM", or NULL when none came. */
+const char *runner_interrupt_name(void);
 
 /* ---- the corpus (corpus.c) -------------------------------------------------- */
 
