@@ -37,6 +37,15 @@ expect() {
     fi
 }
 
+# Waits (up to a minute) until a run has finished at least one case.
+wait_for_a_result() {
+    for _ in $(seq 300); do
+        grep -q '"id":"slow' "$1/results.jsonl" 2>/dev/null && return 0
+        sleep 0.2
+    done
+    return 1
+}
+
 summary() {
     python3 -c "import json,sys; s=json.load(open(sys.argv[1])); print($2)" "$1/summary.json"
 }
@@ -94,7 +103,7 @@ for signal in INT TERM; do
     dir=intr-$signal
     "$dmlconf" run -q --backend oracle -j 2 -o "$dir" slow.yaml 2>err.txt &
     pid=$!
-    sleep 3
+    wait_for_a_result "$dir"
     workers=$(pgrep -P "$pid" | tr '\n' ' ')
     kill -"$signal" "$pid"
     wait "$pid"
@@ -117,7 +126,7 @@ done
 "$dmlconf" run -q --backend oracle -j 2 -o intr-INT --resume slow.yaml 2>err.txt; check "nothing to resume" 2 $?
 "$dmlconf" run -q --backend oracle -j 2 -o other slow.yaml 2>/dev/null &
 pid=$!
-sleep 2
+wait_for_a_result other
 kill -INT "$pid"
 wait "$pid"
 "$dmlconf" run -q --backend oracle -j 2 -o other --resume --seed 7 slow.yaml 2>err.txt
@@ -128,7 +137,7 @@ expect "it says the folder holds another run" grep -q "holds another run" err.tx
 # runs again, and the run goes on.
 "$dmlconf" run -q --backend oracle -j 1 -o killed slow.yaml 2>err.txt &
 pid=$!
-sleep 2
+wait_for_a_result killed
 worker=$(pgrep -P "$pid" | head -n 1)
 [ -n "$worker" ] && kill -KILL "$worker"
 wait "$pid"
