@@ -52,6 +52,7 @@ struct dmlconf_process
     dmlconf_thread drain;
     bool draining;
     atomic_bool stop_draining;
+    atomic_bool drained; /* the thread has read stderr to its end */
 };
 
 static void set_why(char *why, size_t why_size, const char *what, int error)
@@ -124,6 +125,7 @@ static int drain_stderr(void *argument)
             break;
         output_tail_append(&p->tail, buffer, (size_t)n);
     }
+    atomic_store(&p->drained, true);
     return 0;
 }
 
@@ -260,6 +262,7 @@ int dmlconf_process_start(const dmlconf_process_options *options, dmlconf_proces
     if (p->error >= 0)
     {
         atomic_init(&p->stop_draining, false);
+        atomic_init(&p->drained, false);
         if (dmlconf_thread_start(&p->drain, drain_stderr, p) == 0)
             p->draining = true;
     }
@@ -476,12 +479,12 @@ void dmlconf_process_end(dmlconf_process *process, double grace, dmlconf_exit *e
         close_fd(&p->output);
         if (p->draining)
         {
-            /* The child is gone; what it wrote is in the pipe. Read it out,
-             * unless a grandchild keeps the pipe open (then stop anyway). */
+            /* The child is gone; what it wrote is in the pipe, and the
+             * thread reads it to the end of file, unless a grandchild keeps
+             * the pipe open (then it is stopped after a second). */
             double until = dmlconf_clock_seconds() + 1.0;
-            struct pollfd fd = {p->error, POLLIN, 0};
-            while (dmlconf_clock_seconds() < until && poll(&fd, 1, 0) > 0 && !(fd.revents & (POLLHUP | POLLERR)))
-                dmlconf_clock_sleep(0.005);
+            while (!atomic_load(&p->drained) && dmlconf_clock_seconds() < until)
+                dmlconf_clock_sleep(0.002);
             atomic_store(&p->stop_draining, true);
             dmlconf_thread_join(&p->drain);
             p->draining = false;

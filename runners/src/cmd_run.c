@@ -8,6 +8,7 @@
 
 #include <dmlconf/clock.h>
 #include <dmlconf/comparator.h>
+#include <dmlconf/exec_backend.h>
 #include <dmlconf/process.h>
 #include <dmlconf/reports.h>
 #include <dmlconf/system_info.h>
@@ -26,14 +27,17 @@
 #endif
 
 static const char run_usage[] =
-    "usage: dmlconf run [OPTIONS] [PATH...]\n"
+    "usage: dmlconf run [OPTIONS] [PATH...] [-- COMMAND [ARGS...]]\n"
     "\n"
     "Runs conformance cases (YAML files, or folders searched for them; by default the\n"
     "whole corpus) on a backend, compares every output with the exact oracle and writes\n"
     "the reports.\n"
     "\n"
     "options:\n"
-    "  -b, --backend NAME        backend to run on (default: the best one available)\n"
+    "  -b, --backend NAME        backend to run on (default: the best one available);\n"
+    "                            `exec` runs an implementation's adapter program, the\n"
+    "                            COMMAND after -- (no shell), over the process protocol\n"
+    "                            (docs/process-protocol.md)\n"
     "  -a, --adapter WHICH       adapter index or name fragment (see `dmlconf adapters`)\n"
     "      --directml-dll PATH   the DirectML library the directml backend loads (a file,\n"
     "                            or a folder holding it); sets DMLCONF_DIRECTML_DLL\n"
@@ -283,7 +287,10 @@ static bool spawn_workers(void)
 static const char **make_worker_argv(const runner_schedule *schedule, char *const *paths, size_t path_count, char *why,
                                      size_t why_size)
 {
-    size_t most = 20 + path_count;
+    size_t argument_count = 0;
+    while (schedule->backend_config.arguments && schedule->backend_config.arguments[argument_count])
+        ++argument_count;
+    size_t most = 20 + path_count + 2 * argument_count;
     char **argv = calloc(most, sizeof(*argv));
     if (!argv)
     {
@@ -301,6 +308,11 @@ static const char **make_worker_argv(const runner_schedule *schedule, char *cons
     {
         ADD("--adapter");
         ADD(schedule->backend_config.adapter);
+    }
+    for (size_t i = 0; i < argument_count; ++i)
+    {
+        ADD("--backend-argument");
+        ADD(schedule->backend_config.arguments[i]);
     }
     if (schedule->config.level != DMLCONF_FEATURE_LEVEL_NONE)
     {
@@ -390,6 +402,90 @@ static void print_failures(const run_state *state, const dmlconf_case_result *re
         printf("  ... and %zu more (see %s/%s)\n", failing - shown, state->report_dir, DMLCONF_REPORT_FAILURES_TXT);
 }
 
+/* Where the "--" that ends the options stands in argv (argc when there is
+ * none), found by a first pass of getopt that keeps the arguments in order:
+ * an option's own argument that happens to be "--" is not taken for it. */
+static int find_separator(int argc, char **argv, const char *short_options, const struct option *options)
+{
+    char in_order[64];
+    snprintf(in_order, sizeof(in_order), "-%s", short_options);
+    int saved_opterr = opterr;
+    opterr = 0;
+    optind = 0;
+    int before = 1;
+    for (;;)
+    {
+        before = optind > 0 ? optind : 1;
+        if (getopt_long(argc, argv, in_order, options, NULL) == -1)
+            break;
+    }
+    int separator = optind == before + 1 && before < argc && !strcmp(argv[before], "--") ? before : argc;
+    opterr = saved_opterr;
+    optind = 0;
+    return separator;
+}
+
+/* What follows the options: the case files, and after "--" the command of
+ * a backend that runs one (exec), or more case files for the others. */
+typedef struct run_operands
+{
+    char **paths;
+    size_t path_count;
+    char **combined;            /* paths before and after "--" (freed) */
+    const char *const *command; /* NULL-terminated; NULL without "--" */
+    size_t command_count;
+} run_operands;
+
+/* Splits the operands for `backend`. Returns 0, or -1 (message printed)
+ * when the command is missing or misplaced, or memory runs out. */
+static int split_operands(char **argv, int argc, int separator, int first, const dmlconf_backend_ops *backend,
+                          run_operands *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->paths = argv + first;
+    out->path_count = (size_t)(separator - first);
+    bool takes_command = backend && !strcmp(backend->name, "exec");
+    size_t after = separator < argc ? (size_t)(argc - separator - 1) : 0;
+    if (takes_command)
+    {
+        if (!after)
+        {
+            fprintf(stderr, "dmlconf run: --backend exec runs the adapter program given after --: dmlconf run "
+                            "--backend exec [OPTIONS] [PATH...] -- COMMAND [ARGS...]\n");
+            return -1;
+        }
+        out->command = (const char *const *)(argv + separator + 1);
+        out->command_count = after;
+        return 0;
+    }
+    if (!after)
+        return 0;
+    /* Case files after "--", as before any backend took a command. */
+    out->combined = malloc((out->path_count + after) * sizeof(*out->combined));
+    if (!out->combined)
+    {
+        fprintf(stderr, "dmlconf run: out of memory\n");
+        return -1;
+    }
+    memcpy(out->combined, out->paths, out->path_count * sizeof(*out->combined));
+    memcpy(out->combined + out->path_count, argv + separator + 1, after * sizeof(*out->combined));
+    out->paths = out->combined;
+    out->path_count += after;
+    return 0;
+}
+
+/* The exec backend's time limit for its adapter (DMLCONF_EXEC_TIMEOUT),
+ * unless set: half the run's, so that a hung adapter is caught, with its
+ * last words, before the scheduler's deadline for the batch. */
+static int set_exec_timeout(uint64_t run_timeout)
+{
+    if (getenv(DMLCONF_EXEC_TIMEOUT_VARIABLE))
+        return 0;
+    char text[32];
+    snprintf(text, sizeof(text), "%g", (double)run_timeout / 2.0);
+    return dmlconf_set_environment(DMLCONF_EXEC_TIMEOUT_VARIABLE, text);
+}
+
 int command_run(int argc, char **argv)
 {
     static const struct option options[] = {
@@ -421,9 +517,15 @@ int command_run(int argc, char **argv)
     state.report_dir = "dmlconf-results";
     int exit_code = EXIT_USAGE;
 
-    optind = 1;
+    static const char short_options[] = "b:a:l:f:j:o:qh";
+    /* The options end at "--"; what follows is for the backend (or more
+     * case files). */
+    int full_argc = argc;
+    int separator = find_separator(argc, argv, short_options, options);
+    argc = separator;
+    run_operands operands = {0};
     int option;
-    while ((option = getopt_long(argc, argv, "b:a:l:f:j:o:qh", options, NULL)) != -1)
+    while ((option = getopt_long(argc, argv, short_options, options, NULL)) != -1)
     {
         uint64_t value;
         switch (option)
@@ -561,6 +663,11 @@ int command_run(int argc, char **argv)
             candidate_count = 1;
     }
 
+    if (split_operands(argv, full_argc, separator, optind, chosen, &operands))
+        goto done;
+    if (operands.command && set_exec_timeout(timeout))
+        goto oom;
+
     if (baseline_dir)
     {
         char why[512];
@@ -584,7 +691,7 @@ int command_run(int argc, char **argv)
     }
 
     dmlconf_case_corpus corpus;
-    size_t load_errors = runner_load_corpus(&corpus, argv + optind, (size_t)(argc - optind));
+    size_t load_errors = runner_load_corpus(&corpus, operands.paths, operands.path_count);
     if (runner_corpus_load_errors(&corpus, &state.load_errors))
     {
         dmlconf_case_corpus_free(&corpus);
@@ -646,13 +753,13 @@ int command_run(int argc, char **argv)
     char digest[24];
     runner_corpus_digest(&corpus, &filter, digest, sizeof(digest));
     run_identity identity = {adapter, shard_index, shard_count, digest, matched, selected_count};
-    fill_run_info(&state, argc + 1, argv - 1, seed, &identity);
+    fill_run_info(&state, full_argc + 1, argv - 1, seed, &identity);
     state.seed = seed;
     state.total = selected_count;
     state.progress = !quiet && dmlconf_stream_is_terminal(stderr);
 
     runner_schedule schedule = {
-        .backend_config = {.adapter = adapter, .feature_level = level},
+        .backend_config = {.adapter = adapter, .feature_level = level, .arguments = operands.command},
         .config =
             {
                 .level = level,
@@ -683,7 +790,7 @@ int command_run(int argc, char **argv)
         const char **worker_argv = NULL;
         if (spawn_workers() && jobs > 0)
         {
-            worker_argv = make_worker_argv(&schedule, argv + optind, (size_t)(argc - optind), why, sizeof(why));
+            worker_argv = make_worker_argv(&schedule, operands.paths, operands.path_count, why, sizeof(why));
             if (!worker_argv)
                 break;
             schedule.worker_argv = worker_argv;
@@ -770,6 +877,7 @@ finish:
     free(all);
     dmlconf_case_corpus_free(&corpus);
 done:
+    free(operands.combined);
     dmlconf_reports_close(state.reports);
     dmlconf_load_error_list_free(&state.load_errors);
     runner_filter_free(&filter);
