@@ -758,12 +758,86 @@ START_TEST(test_answer_header_checks)
 }
 END_TEST
 
+/* The example of docs/process-protocol.md, byte for byte. */
+START_TEST(test_documented_example)
+{
+    static const unsigned char documented[264 - 24] = {
+        0x44, 0x4d, 0x4c, 0x42, 0x01, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x44, 0x4d,
+        0x4c, 0x4a, 0xe0, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x69, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x64, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x00,
+        0x00, 0x00, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00,
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x0c, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+        0x01, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+        0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x0c, 0x00,
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+    };
+    dmlconf_scan_desc desc;
+    memset(&desc, 0, sizeof(desc));
+    desc.op = DMLCONF_OPERATOR_CUMULATIVE_SUMMATION;
+    desc.input.data_type = DMLCONF_DATA_TYPE_FLOAT32;
+    desc.input.dimension_count = 1;
+    desc.input.sizes[0] = 3;
+    desc.output = desc.input;
+    float input[3] = {1.0f, 2.0f, 3.0f};
+    unsigned char output[12];
+    memset(output, 0xff, sizeof(output));
+    dmlconf_job job = {.desc = &desc,
+                       .feature_level = DMLCONF_FEATURE_LEVEL_6_4,
+                       .input = input,
+                       .input_bytes = sizeof(input),
+                       .output = output,
+                       .output_bytes = sizeof(output)};
+    unsigned char sent[EXEC_BATCH_HEADER_BYTES + EXEC_JOB_HEADER_BYTES];
+    exec_encode_batch_header(1, sent);
+    exec_encode_job_header(&job, 0, sent + EXEC_BATCH_HEADER_BYTES);
+    ck_assert_uint_eq(sizeof(sent), sizeof(documented));
+    for (size_t i = 0; i < sizeof(sent); ++i)
+        ck_assert_msg(sent[i] == documented[i], "byte 0x%zx: %02x, documented %02x", i, sent[i], documented[i]);
+}
+END_TEST
+
+/* The reason codes on the wire are dmlconf_reason's values, as the
+ * protocol's table lists them. */
+START_TEST(test_reason_codes)
+{
+    static const char *const table[] = {"none",
+                                        "unknown_feature_level",
+                                        "unknown_operator",
+                                        "operator_unavailable",
+                                        "unknown_axis_direction",
+                                        "dimension_count_invalid",
+                                        "dimension_count_mismatch",
+                                        "dimension_count_unsupported_at_level",
+                                        "data_type_unsupported",
+                                        "data_type_mismatch",
+                                        "data_type_unsupported_at_level",
+                                        "zero_size",
+                                        "sizes_mismatch",
+                                        "too_many_elements",
+                                        "axis_out_of_range",
+                                        "buffer_size_overflow",
+                                        "total_size_too_small",
+                                        "in_place_mismatch"};
+    ck_assert_uint_eq(sizeof(table) / sizeof(table[0]), DMLCONF_REASON_COUNT);
+    for (unsigned code = 0; code < DMLCONF_REASON_COUNT; ++code)
+        ck_assert_str_eq(dmlconf_reason_name((dmlconf_reason)code), table[code]);
+}
+END_TEST
+
 static Suite *exec_suite(void)
 {
     Suite *suite = suite_create("exec_backend");
     TCase *framing = tcase_create("framing");
     tcase_add_test(framing, test_job_header_layout);
     tcase_add_test(framing, test_answer_header_checks);
+    tcase_add_test(framing, test_documented_example);
+    tcase_add_test(framing, test_reason_codes);
     suite_add_tcase(suite, framing);
     TCase *handshake = tcase_create("handshake");
     tcase_add_loop_test(handshake, test_handshake_lines, 0, (int)(sizeof(handshakes) / sizeof(handshakes[0])));
