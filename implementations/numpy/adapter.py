@@ -20,12 +20,10 @@ to standard error; standard output carries the protocol only. `adapter.py
 """
 
 import io
-import json
 import os
 import struct
 import sys
 import time
-import traceback
 
 PROTOCOL_VERSION = 1
 
@@ -68,6 +66,26 @@ def read_exactly(stream, size):
     return data
 
 
+def json_value(value):
+    """A value of the handshake as JSON: strings, booleans, None, integers and
+    lists of them (the json module is not imported: it delays the start)."""
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(json_value(item) for item in value) + "]"
+    text = str(value)
+    escaped = "".join(c if c >= " " and c not in '"\\' else "\\u%04x" % ord(c) for c in text)
+    return '"' + escaped + '"'
+
+
+def json_line(fields):
+    return "{" + ", ".join("%s: %s" % (json_value(key), json_value(value)) for key, value in fields.items()) + "}\n"
+
+
 def handshake(np):
     machine = os.uname().machine if hasattr(os, "uname") else "unknown machine"
     return {
@@ -97,6 +115,7 @@ class Scanner:
 
     def __init__(self, np):
         self.np = np
+        self.ndarray = np.ndarray
         self.dtypes = {code: np.dtype(name) for code, name in DTYPE_CODES.items()}
 
     def view(self, buffer, dtype, sizes, strides):
@@ -105,21 +124,17 @@ class Scanner:
         ndarray constructor, which also checks that every element lies
         inside the buffer (ValueError otherwise)."""
         item = dtype.itemsize
-        return self.np.ndarray(sizes, dtype, buffer, 0, tuple(stride * item for stride in strides))
+        return self.ndarray(sizes, dtype, buffer, 0, tuple([stride * item for stride in strides]))
 
     def scan(self, operator, axis, decreasing, exclusive, dtype, x):
-        np = self.np
         everything = [slice(None)] * x.ndim
         if decreasing:
             everything[axis] = slice(None, None, -1)
             reverse = tuple(everything)
             x = x[reverse]
-        if operator == SUMMATION:
-            y = np.cumsum(x, axis=axis, dtype=dtype)
-        else:
-            y = np.cumprod(x, axis=axis, dtype=dtype)
+        y = x.cumsum(axis, dtype) if operator == SUMMATION else x.cumprod(axis, dtype)
         if exclusive:
-            shifted = np.empty_like(y)
+            shifted = self.np.empty_like(y)
             everything[axis] = slice(0, 1)
             shifted[tuple(everything)] = 0 if operator == SUMMATION else 1
             everything[axis] = slice(1, None)
@@ -132,25 +147,24 @@ class Scanner:
         return y
 
     def run(self, fields, input_buffer, output_buffer):
-        """Returns (status, message, device seconds); writes the output buffer."""
-        (_, _, _, operator, axis, direction, flags, _,
-         in_type, in_rank, *rest) = fields
-        in_sizes, in_strides = rest[0:8], rest[8:16]
-        out_type, out_rank = rest[20], rest[21]
-        out_sizes, out_strides = rest[22:30], rest[30:38]
+        """Returns (status, message, device seconds); writes the output buffer.
+        `fields` is the job header unpacked (JOB): the input tensor from field
+        8, the output tensor from field 30."""
+        operator, axis, direction, flags = fields[3], fields[4], fields[5], fields[6]
+        in_type, in_rank, out_type, out_rank = fields[8], fields[9], fields[30], fields[31]
         if flags & FLAG_VALIDATE_ONLY:
             return UNSUPPORTED, "NumPy has no notion of DirectML's validation", -1.0
-        if operator not in (SUMMATION, PRODUCT):
+        if operator != SUMMATION and operator != PRODUCT:
             return UNSUPPORTED, "operator %d is not a cumulative summation or product" % operator, -1.0
-        if in_type not in self.dtypes or out_type != in_type:
+        dtype = self.dtypes.get(in_type)
+        if dtype is None or out_type != in_type:
             return UNSUPPORTED, "data type %d (to %d) has no NumPy counterpart here" % (in_type, out_type), -1.0
-        dtype = self.dtypes[in_type]
         source = output_buffer if flags & FLAG_IN_PLACE else input_buffer
-        x = self.view(source, dtype, in_sizes[:in_rank], in_strides[:in_rank])
+        x = self.view(source, dtype, fields[10:10 + in_rank], fields[18:18 + in_rank])
         started = time.perf_counter()
-        y = self.scan(operator, axis, direction == 1, bool(flags & FLAG_EXCLUSIVE), dtype, x)
+        y = self.scan(operator, axis, direction == 1, flags & FLAG_EXCLUSIVE, dtype, x)
         seconds = time.perf_counter() - started
-        self.view(output_buffer, dtype, out_sizes[:out_rank], out_strides[:out_rank])[...] = y
+        self.view(output_buffer, dtype, fields[32:32 + out_rank], fields[40:40 + out_rank])[...] = y
         return DONE, "", seconds
 
 
@@ -189,6 +203,7 @@ def serve(np, stdin, stdout):
                 status, message, seconds = scanner.run(fields, input_buffer, output_buffer)
             except Exception as error:  # the job fails, the adapter goes on
                 status, message, seconds = FAILED, "%s: %s" % (type(error).__name__, error), -1.0
+                import traceback  # only when needed: every import delays the first job
                 traceback.print_exc(file=sys.stderr)
             text = message.encode("utf-8", "replace")[:4096]
             payload = output_buffer if status == DONE else b""
@@ -232,7 +247,7 @@ def main():
     # Buffered whatever PYTHONUNBUFFERED says: a batch arrives in few reads.
     stdin = io.open(sys.stdin.fileno(), "rb", buffering=1 << 20, closefd=False)
     stdout = io.open(sys.stdout.fileno(), "wb", buffering=1 << 20, closefd=False)
-    stdout.write((json.dumps(handshake(np)) + "\n").encode("utf-8"))
+    stdout.write(json_line(handshake(np)).encode("utf-8"))
     stdout.flush()
     return serve(np, stdin, stdout)
 
