@@ -47,6 +47,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(_WIN32)
+#include <fcntl.h>
+#include <io.h>
+#endif
+
 #define JOB_HEADER_BYTES 224u
 #define TENSOR_BYTES     96u
 
@@ -94,7 +99,7 @@ static bool read_exactly(void *buffer, size_t size)
 
 static void write_exactly(const void *buffer, size_t size)
 {
-    if (fwrite(buffer, 1, size, stdout) != size)
+    if (size && fwrite(buffer, 1, size, stdout) != size)
         exit(5);
 }
 
@@ -434,6 +439,11 @@ int main(int argc, char **argv)
     options o;
     if (parse_options(argc, argv, &o))
         return 2;
+#if defined(_WIN32)
+    /* The protocol is bytes: no text-mode translation of line ends. */
+    _setmode(_fileno(stdin), _O_BINARY);
+    _setmode(_fileno(stdout), _O_BINARY);
+#endif
     print_handshake(&o);
     for (;;)
     {
