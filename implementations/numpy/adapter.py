@@ -194,11 +194,12 @@ def serve(np, stdin, stdout):
             if fields[0] != b"DMLJ" or fields[1] != JOB_HEADER_BYTES or fields[2] != index:
                 die("job %d's header is not version %d's" % (index, PROTOCOL_VERSION))
             input_bytes, output_bytes = fields[29], fields[51]
-            # Both buffers in one read: the input, then the output's initial
-            # bytes (the input itself in place, canaries elsewhere).
-            buffers = read_exactly(stdin, input_bytes + output_bytes) if input_bytes + output_bytes else b""
-            input_buffer = buffers[:input_bytes]
-            output_buffer = bytearray(buffers[input_bytes:])
+            # The input, then the output's initial bytes (the input itself in
+            # place, canaries elsewhere), each read once into its own buffer.
+            input_buffer = read_exactly(stdin, input_bytes) if input_bytes else b""
+            output_buffer = bytearray(output_bytes)
+            if output_bytes and stdin.readinto(output_buffer) != output_bytes:
+                die("the input ended in the middle of job %d's output buffer" % index)
             try:
                 status, message, seconds = scanner.run(fields, input_buffer, output_buffer)
             except Exception as error:  # the job fails, the adapter goes on
