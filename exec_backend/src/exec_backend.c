@@ -171,9 +171,13 @@ static int ensure_adapter(exec_backend *b, char *why, size_t why_size)
         exec_adapter_end(b->adapter, silent == 2, how, sizeof(how), words, sizeof(words));
         b->adapter = NULL;
         /* Between batches no case is to blame: say it where it is seen. */
-        fprintf(stderr, "dmlconf: the exec:%s adapter %s between jobs (it %s; %s); starting another\n",
-                b->handshake.implementation, silent == 2 ? "broke the protocol" : "ended", silent == 2 ? what : how,
-                words);
+        if (silent == 2)
+            fprintf(stderr,
+                    "dmlconf: the exec:%s adapter broke the protocol between batches: %s; %s; starting another\n",
+                    b->handshake.implementation, what, words);
+        else
+            fprintf(stderr, "dmlconf: the exec:%s adapter %s between batches; %s; starting another\n",
+                    b->handshake.implementation, how, words);
     }
     exec_handshake again;
     char reason[600];

@@ -28,6 +28,9 @@
  *   unsupported   "unsupported" with a reason
  *   early         "unsupported" before reading the job's buffers
  *   failed        "failed" with a reason
+ * Modes that act between batches:
+ *   exit-after-batch  exits (status 0) after answering each batch
+ *   late-bytes        writes stray bytes a moment after each batch
  * Modes that act at the start:
  *   bad-handshake     a line that is not JSON
  *   wrong-version     a handshake of protocol version 99
@@ -460,5 +463,14 @@ int main(int argc, char **argv)
         for (uint32_t i = 0; i < count; ++i)
             serve_job(&o, i);
         fflush(stdout);
+        if (mode_is(&o, "exit-after-batch"))
+            return 0;
+        if (mode_is(&o, "late-bytes"))
+        {
+            dmlconf_clock_sleep(0.1);
+            last_words("a late remark");
+            write_exactly("late!", 5);
+            fflush(stdout);
+        }
     }
 }

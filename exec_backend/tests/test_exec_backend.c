@@ -466,6 +466,30 @@ START_TEST(test_restart_failures)
 }
 END_TEST
 
+/* An adapter that ends, or speaks, between batches costs no job: the next
+ * batch goes to a fresh adapter. */
+START_TEST(test_between_batches)
+{
+    static const char *const modes[] = {"exit-after-batch", "late-bytes"};
+    for (size_t m = 0; m < 2; ++m)
+    {
+        dmlconf_backend *backend = open_mode(modes[m]);
+        for (int round = 0; round < 3; ++round)
+        {
+            test_job t[BATCH];
+            dmlconf_job jobs[BATCH];
+            run_four(backend, 1, t, jobs);
+            assert_others_right(t, jobs, BATCH);
+            for (size_t i = 0; i < BATCH; ++i)
+                free_job(&t[i]);
+            /* Time for what the adapter does after a batch to happen. */
+            dmlconf_clock_sleep(0.3);
+        }
+        backend->ops->close(backend);
+    }
+}
+END_TEST
+
 /* Adapters that never get going: open says why, with their last words. */
 START_TEST(test_open_failures)
 {
@@ -858,6 +882,7 @@ static Suite *exec_suite(void)
     tcase_add_test(faults_case, test_trailing_bytes);
     tcase_add_test(faults_case, test_stderr_flood);
     tcase_add_test(faults_case, test_restart_failures);
+    tcase_add_test(faults_case, test_between_batches);
     suite_add_tcase(suite, faults_case);
     return suite;
 }
