@@ -198,8 +198,8 @@ typedef struct fault
 static const fault faults[] = {
     {"crash", "the adapter was killed by signal 6", "about to crash on purpose"},
     {"exit", "the adapter exited with status 3 before it answered this job", "giving up with status 3"},
-    {"hang", "the adapter gave no answer to this job for 1 s (it was killed)", "stuck for ever"},
-    {"stall", "the adapter stopped in the middle of its answer to this job for 1 s", "half an answer is all there is"},
+    {"hang", "the adapter gave no answer to this job for 2 s (it was killed)", "stuck for ever"},
+    {"stall", "the adapter stopped in the middle of its answer to this job for 2 s", "half an answer is all there is"},
     {"garbage", "the adapter broke the protocol: its answer does not start with \"DMLA\" but with bytes 74 68 69 73",
      "answering in prose"},
     {"short", "its answer has 24 output bytes, fewer than the 28 of the output buffer", "miscounted the output"},
@@ -212,7 +212,7 @@ START_TEST(test_fault_costs_one_job)
 {
     const fault *f = &faults[_i / BATCH];
     size_t trigger = (size_t)_i % BATCH;
-    setenv(DMLCONF_EXEC_TIMEOUT_VARIABLE, "1", 1);
+    setenv(DMLCONF_EXEC_TIMEOUT_VARIABLE, "2", 1);
     dmlconf_backend *backend = open_mode(f->mode);
     test_job t[BATCH];
     dmlconf_job jobs[BATCH];
@@ -503,11 +503,11 @@ START_TEST(test_open_failures)
         {"wrong-version", "the adapter speaks version 99 of the process protocol; this dmlconf speaks version 1"},
         {"exit-at-once", "the adapter ended its output before its handshake (the adapter exited with status 1; its "
                          "last words: \"test adapter: cannot start: no device here\")"},
-        {"no-handshake", "the adapter sent no handshake line within 1 s (the adapter was killed by dmlconf; its last "
+        {"no-handshake", "the adapter sent no handshake line within 2 s (the adapter was killed by dmlconf; its last "
                          "words: \"test adapter: thinking about it\")"},
         {"chatty", "the adapter wrote 17 bytes after its handshake line, before any job"},
     };
-    setenv(DMLCONF_EXEC_TIMEOUT_VARIABLE, "1", 1);
+    setenv(DMLCONF_EXEC_TIMEOUT_VARIABLE, "2", 1);
     for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); ++m)
     {
         const char *extra[] = {"--mode", modes[m].mode, NULL};
