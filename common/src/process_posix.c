@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -37,11 +38,13 @@
 struct dmlconf_process
 {
     pid_t pid;
-    int input;  /* write end of the child's stdin; -1 when closed */
-    int output; /* read end of the child's stdout */
-    int error;  /* read end of the child's stderr (CAPTURE), else -1 */
+    int input;              /* write end of the child's stdin; -1 when closed */
+    int output;             /* read end of the child's stdout */
+    int error;              /* read end of the child's stderr (CAPTURE), else -1 */
+    bool input_nonblocking; /* dmlconf_process_write_some made `input` non-blocking */
     bool killed;
     bool reaped;
+    bool ended; /* dmlconf_process_end has run */
     int wait_status;
     /* CAPTURE: a thread drains stderr into the tail until end of file or
      * until told to stop. */
@@ -49,6 +52,7 @@ struct dmlconf_process
     dmlconf_thread drain;
     bool draining;
     atomic_bool stop_draining;
+    atomic_bool drained; /* the thread has read stderr to its end */
 };
 
 static void set_why(char *why, size_t why_size, const char *what, int error)
@@ -77,7 +81,8 @@ static int make_pipe(int fds[2])
 #endif
 }
 
-/* Writes all bytes to a descriptor; -1 on error (EINTR retried). */
+/* Writes all bytes to a descriptor; -1 on error (EINTR retried). A
+ * non-blocking descriptor that is full is waited on. */
 static int write_fully(int fd, const void *data, size_t size)
 {
     const char *p = data;
@@ -86,6 +91,13 @@ static int write_fully(int fd, const void *data, size_t size)
         ssize_t n = write(fd, p, size);
         if (n < 0 && errno == EINTR)
             continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+        {
+            struct pollfd room = {fd, POLLOUT, 0};
+            if (poll(&room, 1, -1) < 0 && errno != EINTR)
+                return -1;
+            continue;
+        }
         if (n <= 0)
             return -1;
         p += n;
@@ -113,6 +125,7 @@ static int drain_stderr(void *argument)
             break;
         output_tail_append(&p->tail, buffer, (size_t)n);
     }
+    atomic_store(&p->drained, true);
     return 0;
 }
 
@@ -249,6 +262,7 @@ int dmlconf_process_start(const dmlconf_process_options *options, dmlconf_proces
     if (p->error >= 0)
     {
         atomic_init(&p->stop_draining, false);
+        atomic_init(&p->drained, false);
         if (dmlconf_thread_start(&p->drain, drain_stderr, p) == 0)
             p->draining = true;
     }
@@ -273,6 +287,31 @@ int dmlconf_process_write(dmlconf_process *process, const void *data, size_t siz
     if (process->input < 0)
         return -1;
     return write_fully(process->input, data, size);
+}
+
+long dmlconf_process_write_some(dmlconf_process *process, const void *data, size_t size)
+{
+    if (process->input < 0)
+        return -1;
+    if (!process->input_nonblocking)
+    {
+        int flags = fcntl(process->input, F_GETFL);
+        if (flags < 0 || fcntl(process->input, F_SETFL, flags | O_NONBLOCK) < 0)
+            return -1;
+        process->input_nonblocking = true;
+    }
+    if (size > (size_t)LONG_MAX)
+        size = (size_t)LONG_MAX;
+    for (;;)
+    {
+        ssize_t n = write(process->input, data, size);
+        if (n >= 0)
+            return (long)n;
+        if (errno == EAGAIN || errno == EWOULDBLOCK)
+            return 0;
+        if (errno != EINTR)
+            return -1;
+    }
 }
 
 void dmlconf_process_close_input(dmlconf_process *process)
@@ -323,6 +362,41 @@ int dmlconf_process_wait_readable(dmlconf_process *const *processes, size_t coun
     if (fds != fixed)
         free(fds);
     return result;
+}
+
+int dmlconf_process_wait_io(dmlconf_process *process, int events, double timeout)
+{
+    if (!(events & (DMLCONF_PROCESS_READABLE | DMLCONF_PROCESS_WRITABLE)))
+        return 0;
+    /* A closed end is ready at once: its read or write says so. */
+    int ready = 0;
+    if ((events & DMLCONF_PROCESS_READABLE) && process->output < 0)
+        ready |= DMLCONF_PROCESS_READABLE;
+    if ((events & DMLCONF_PROCESS_WRITABLE) && process->input < 0)
+        ready |= DMLCONF_PROCESS_WRITABLE;
+    if (ready)
+        return ready;
+    struct pollfd fds[2] = {{-1, POLLIN, 0}, {-1, POLLOUT, 0}};
+    if (events & DMLCONF_PROCESS_READABLE)
+        fds[0].fd = process->output;
+    if (events & DMLCONF_PROCESS_WRITABLE)
+        fds[1].fd = process->input;
+    double deadline = timeout >= 0.0 ? dmlconf_clock_seconds() + timeout : 0.0;
+    int result;
+    for (;;)
+    {
+        double left = timeout >= 0.0 ? deadline - dmlconf_clock_seconds() : -1.0;
+        result = poll(fds, 2, poll_milliseconds(timeout >= 0.0 && left < 0.0 ? 0.0 : left));
+        if (result >= 0 || errno != EINTR)
+            break;
+    }
+    if (result < 0)
+        return -1;
+    if (fds[0].fd >= 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL)))
+        ready |= DMLCONF_PROCESS_READABLE;
+    if (fds[1].fd >= 0 && (fds[1].revents & (POLLOUT | POLLHUP | POLLERR | POLLNVAL)))
+        ready |= DMLCONF_PROCESS_WRITABLE;
+    return ready;
 }
 
 long dmlconf_process_read(dmlconf_process *process, void *buffer, size_t size, double timeout)
@@ -385,36 +459,39 @@ static bool reap(dmlconf_process *p, bool block)
     }
 }
 
-void dmlconf_process_finish(dmlconf_process *process, double grace, dmlconf_exit *exit_status)
+void dmlconf_process_end(dmlconf_process *process, double grace, dmlconf_exit *exit_status)
 {
-    if (!process)
-        return;
     dmlconf_process *p = process;
-    close_fd(&p->input);
-    double deadline = dmlconf_clock_seconds() + (grace > 0.0 ? grace : 0.0);
-    while (!reap(p, false))
+    if (!p->ended)
     {
-        if (dmlconf_clock_seconds() >= deadline)
+        close_fd(&p->input);
+        double deadline = dmlconf_clock_seconds() + (grace > 0.0 ? grace : 0.0);
+        while (!reap(p, false))
         {
-            dmlconf_process_kill(p);
-            reap(p, true);
-            break;
+            if (dmlconf_clock_seconds() >= deadline)
+            {
+                dmlconf_process_kill(p);
+                reap(p, true);
+                break;
+            }
+            dmlconf_clock_sleep(0.002);
         }
-        dmlconf_clock_sleep(0.002);
+        close_fd(&p->output);
+        if (p->draining)
+        {
+            /* The child is gone; what it wrote is in the pipe, and the
+             * thread reads it to the end of file, unless a grandchild keeps
+             * the pipe open (then it is stopped after a second). */
+            double until = dmlconf_clock_seconds() + 1.0;
+            while (!atomic_load(&p->drained) && dmlconf_clock_seconds() < until)
+                dmlconf_clock_sleep(0.002);
+            atomic_store(&p->stop_draining, true);
+            dmlconf_thread_join(&p->drain);
+            p->draining = false;
+        }
+        close_fd(&p->error);
+        p->ended = true;
     }
-    close_fd(&p->output);
-    if (p->draining)
-    {
-        /* The child is gone; what it wrote is in the pipe. Read it out,
-         * unless a grandchild keeps the pipe open (then stop anyway). */
-        double until = dmlconf_clock_seconds() + 1.0;
-        struct pollfd fd = {p->error, POLLIN, 0};
-        while (dmlconf_clock_seconds() < until && poll(&fd, 1, 0) > 0 && !(fd.revents & (POLLHUP | POLLERR)))
-            dmlconf_clock_sleep(0.005);
-        atomic_store(&p->stop_draining, true);
-        dmlconf_thread_join(&p->drain);
-    }
-    close_fd(&p->error);
     if (exit_status)
     {
         memset(exit_status, 0, sizeof(*exit_status));
@@ -432,8 +509,15 @@ void dmlconf_process_finish(dmlconf_process *process, double grace, dmlconf_exit
             exit_status->code = (unsigned long)WEXITSTATUS(p->wait_status);
         }
     }
-    output_tail_free(&p->tail);
-    free(p);
+}
+
+void dmlconf_process_finish(dmlconf_process *process, double grace, dmlconf_exit *exit_status)
+{
+    if (!process)
+        return;
+    dmlconf_process_end(process, grace, exit_status);
+    output_tail_free(&process->tail);
+    free(process);
 }
 
 char *dmlconf_process_stderr_tail(dmlconf_process *process)

@@ -20,6 +20,7 @@
 
 #define DEFAULT_TAIL_BYTES 4096u
 #define READ_CHUNK         65536u
+#define WRITE_CHUNK        65536u
 /* The exit status TerminateProcess gives a child this process kills. */
 #define KILLED_STATUS 0xdead
 
@@ -37,17 +38,36 @@ typedef struct pipe_reader
     output_tail *tail; /* stderr: append here instead */
 } pipe_reader;
 
+/* A thread writing to the child's input what dmlconf_process_write_some
+ * hands it (anonymous pipes have no non-blocking writes): one chunk at a
+ * time, so "taken" means handed over. Started on first use. */
+typedef struct pipe_writer
+{
+    HANDLE thread;
+    HANDLE work; /* auto-reset: a chunk is waiting, or the thread must stop */
+    HANDLE idle; /* manual-reset: set while no chunk is waiting or being written */
+    CRITICAL_SECTION lock;
+    HANDLE pipe;
+    char *chunk; /* WRITE_CHUNK bytes */
+    size_t pending;
+    bool failed;
+    bool stopping;
+} pipe_writer;
+
 struct dmlconf_process
 {
     HANDLE process;
     HANDLE job;
     DWORD pid;
     HANDLE input;
+    pipe_writer writer; /* thread NULL until write_some is used */
     pipe_reader output;
     pipe_reader error; /* CAPTURE only */
     bool capture;
     output_tail tail;
     bool killed;
+    bool ended;      /* dmlconf_process_end has run */
+    DWORD exit_code; /* once ended */
 };
 
 static DWORD WINAPI read_pipe(LPVOID parameter)
@@ -325,10 +345,116 @@ fail:
     return -1;
 }
 
+static DWORD WINAPI write_pipe(LPVOID parameter)
+{
+    pipe_writer *w = parameter;
+    for (;;)
+    {
+        WaitForSingleObject(w->work, INFINITE);
+        EnterCriticalSection(&w->lock);
+        bool stopping = w->stopping;
+        size_t size = w->pending;
+        LeaveCriticalSection(&w->lock);
+        if (stopping)
+            break;
+        bool ok = true;
+        for (size_t done = 0; ok && done < size;)
+        {
+            DWORD written = 0;
+            ok = WriteFile(w->pipe, w->chunk + done, (DWORD)(size - done), &written, NULL) && written > 0;
+            done += written;
+        }
+        EnterCriticalSection(&w->lock);
+        w->pending = 0;
+        w->failed = w->failed || !ok;
+        SetEvent(w->idle);
+        LeaveCriticalSection(&w->lock);
+    }
+    return 0;
+}
+
+static int writer_start(pipe_writer *w, HANDLE pipe)
+{
+    memset(w, 0, sizeof(*w));
+    InitializeCriticalSection(&w->lock);
+    w->pipe = pipe;
+    w->chunk = malloc(WRITE_CHUNK);
+    w->work = CreateEventA(NULL, FALSE, FALSE, NULL);
+    w->idle = CreateEventA(NULL, TRUE, TRUE, NULL);
+    if (w->chunk && w->work && w->idle)
+        w->thread = CreateThread(NULL, 0, write_pipe, w, 0, NULL);
+    if (w->thread)
+        return 0;
+    close_handle(&w->work);
+    close_handle(&w->idle);
+    free(w->chunk);
+    DeleteCriticalSection(&w->lock);
+    memset(w, 0, sizeof(*w));
+    return -1;
+}
+
+/* Stops the writer thread before its pipe is closed: a write the child
+ * does not take is cancelled. */
+static void writer_stop(pipe_writer *w)
+{
+    if (!w->thread)
+        return;
+    EnterCriticalSection(&w->lock);
+    w->stopping = true;
+    SetEvent(w->work);
+    LeaveCriticalSection(&w->lock);
+    while (WaitForSingleObject(w->thread, 100) == WAIT_TIMEOUT)
+        CancelSynchronousIo(w->thread);
+    CloseHandle(w->thread);
+    close_handle(&w->work);
+    close_handle(&w->idle);
+    free(w->chunk);
+    DeleteCriticalSection(&w->lock);
+    memset(w, 0, sizeof(*w));
+}
+
+/* True (and the failure forgotten) when the writer thread's last write
+ * failed; waits for it to finish its chunk when `wait`. */
+static bool writer_failed(pipe_writer *w, bool wait)
+{
+    if (!w->thread)
+        return false;
+    if (wait)
+        WaitForSingleObject(w->idle, INFINITE);
+    EnterCriticalSection(&w->lock);
+    bool failed = w->failed;
+    LeaveCriticalSection(&w->lock);
+    return failed;
+}
+
+long dmlconf_process_write_some(dmlconf_process *process, const void *data, size_t size)
+{
+    pipe_writer *w = &process->writer;
+    if (!process->input)
+        return -1;
+    if (!w->thread && writer_start(w, process->input))
+        return -1;
+    EnterCriticalSection(&w->lock);
+    long taken = 0;
+    if (w->failed)
+        taken = -1;
+    else if (w->pending == 0 && size > 0)
+    {
+        size_t n = size < WRITE_CHUNK ? size : WRITE_CHUNK;
+        memcpy(w->chunk, data, n);
+        w->pending = n;
+        ResetEvent(w->idle);
+        SetEvent(w->work);
+        taken = (long)n;
+    }
+    LeaveCriticalSection(&w->lock);
+    return taken;
+}
+
 int dmlconf_process_write(dmlconf_process *process, const void *data, size_t size)
 {
     const char *bytes = data;
-    if (!process->input)
+    if (!process->input || writer_failed(&process->writer, true))
         return -1;
     while (size)
     {
@@ -344,6 +470,7 @@ int dmlconf_process_write(dmlconf_process *process, const void *data, size_t siz
 
 void dmlconf_process_close_input(dmlconf_process *process)
 {
+    writer_stop(&process->writer);
     close_handle(&process->input);
 }
 
@@ -381,6 +508,44 @@ int dmlconf_process_wait_readable(dmlconf_process *const *processes, size_t coun
     return found;
 }
 
+static bool writer_idle(pipe_writer *w)
+{
+    if (!w->thread)
+        return true;
+    EnterCriticalSection(&w->lock);
+    bool idle = w->pending == 0 || w->failed;
+    LeaveCriticalSection(&w->lock);
+    return idle;
+}
+
+int dmlconf_process_wait_io(dmlconf_process *process, int events, double timeout)
+{
+    bool want_read = (events & DMLCONF_PROCESS_READABLE) != 0, want_write = (events & DMLCONF_PROCESS_WRITABLE) != 0;
+    if (!want_read && !want_write)
+        return 0;
+    HANDLE handles[2];
+    DWORD handle_count = 0;
+    DWORD milliseconds = timeout < 0.0 ? INFINITE : (DWORD)(timeout * 1000.0 + 0.999);
+    for (int round = 0; round < 2; ++round)
+    {
+        int ready = 0;
+        if (want_read && (!process->output.ready || reader_has_something(&process->output)))
+            ready |= DMLCONF_PROCESS_READABLE;
+        if (want_write && (!process->input || writer_idle(&process->writer)))
+            ready |= DMLCONF_PROCESS_WRITABLE;
+        if (ready || round == 1)
+            return ready;
+        handle_count = 0;
+        if (want_read)
+            handles[handle_count++] = process->output.ready;
+        if (want_write)
+            handles[handle_count++] = process->writer.idle;
+        if (WaitForMultipleObjects(handle_count, handles, FALSE, milliseconds) == WAIT_FAILED)
+            return -1;
+    }
+    return 0;
+}
+
 long dmlconf_process_read(dmlconf_process *process, void *buffer, size_t size, double timeout)
 {
     pipe_reader *r = &process->output;
@@ -411,38 +576,49 @@ void dmlconf_process_kill(dmlconf_process *process)
     }
 }
 
+void dmlconf_process_end(dmlconf_process *process, double grace, dmlconf_exit *exit_status)
+{
+    dmlconf_process *p = process;
+    if (!p->ended)
+    {
+        writer_stop(&p->writer);
+        close_handle(&p->input);
+        p->exit_code = STILL_ACTIVE;
+        if (p->process)
+        {
+            DWORD milliseconds = grace > 0.0 ? (DWORD)(grace * 1000.0 + 0.999) : 0;
+            if (WaitForSingleObject(p->process, milliseconds) == WAIT_TIMEOUT)
+            {
+                dmlconf_process_kill(p);
+                WaitForSingleObject(p->process, INFINITE);
+            }
+            GetExitCodeProcess(p->process, &p->exit_code);
+        }
+        reader_stop(&p->output);
+        if (p->capture)
+            reader_stop(&p->error);
+        p->ended = true;
+    }
+    if (exit_status)
+    {
+        memset(exit_status, 0, sizeof(*exit_status));
+        exit_status->killed_by_us = p->killed;
+        exit_status->code = p->exit_code;
+        if (!p->process || p->exit_code == STILL_ACTIVE)
+            exit_status->kind = DMLCONF_EXIT_RUNNING;
+        else if (p->exit_code >= 0xc0000000u || p->exit_code == 0x80000003u)
+            exit_status->kind = DMLCONF_EXIT_EXCEPTION;
+        else
+            exit_status->kind = DMLCONF_EXIT_STATUS;
+    }
+}
+
 void dmlconf_process_finish(dmlconf_process *process, double grace, dmlconf_exit *exit_status)
 {
     if (!process)
         return;
     dmlconf_process *p = process;
-    close_handle(&p->input);
-    DWORD code = STILL_ACTIVE;
-    if (p->process)
-    {
-        DWORD milliseconds = grace > 0.0 ? (DWORD)(grace * 1000.0 + 0.999) : 0;
-        if (WaitForSingleObject(p->process, milliseconds) == WAIT_TIMEOUT)
-        {
-            dmlconf_process_kill(p);
-            WaitForSingleObject(p->process, INFINITE);
-        }
-        GetExitCodeProcess(p->process, &code);
-    }
-    reader_stop(&p->output);
-    if (p->capture)
-        reader_stop(&p->error);
-    if (exit_status)
-    {
-        memset(exit_status, 0, sizeof(*exit_status));
-        exit_status->killed_by_us = p->killed;
-        exit_status->code = code;
-        if (!p->process || code == STILL_ACTIVE)
-            exit_status->kind = DMLCONF_EXIT_RUNNING;
-        else if (code >= 0xc0000000u || code == 0x80000003u)
-            exit_status->kind = DMLCONF_EXIT_EXCEPTION;
-        else
-            exit_status->kind = DMLCONF_EXIT_STATUS;
-    }
+    dmlconf_process_end(p, grace, exit_status);
     close_handle(&p->process);
     close_handle(&p->job);
     /* A reader left behind (stuck) still uses the tail: keep it then. */

@@ -306,6 +306,164 @@ START_TEST(test_kill_and_outside_kill)
 }
 END_TEST
 
+/* Sends `size` bytes through `cat` and reads them back, with non-blocking
+ * writes and waits on both ends, as a conversation with a child that
+ * answers while it is being sent must go: a blocking write of this much
+ * would deadlock against a child whose own output is full. */
+START_TEST(test_conversation_without_deadlock)
+{
+    signal(SIGPIPE, SIG_IGN);
+    const size_t size = (size_t)8 << 20;
+    unsigned char *sent = malloc(size), *received = malloc(size);
+    ck_assert_ptr_nonnull(sent);
+    ck_assert_ptr_nonnull(received);
+    for (size_t i = 0; i < size; ++i)
+        sent[i] = (unsigned char)(i * 2654435761u >> 13);
+    const char *argv[] = {"cat", NULL};
+    dmlconf_process_options options = {0};
+    options.argv = argv;
+    dmlconf_process *p = NULL;
+    char why[256];
+    ck_assert_int_eq(dmlconf_process_start(&options, &p, why, sizeof(why)), 0);
+    size_t written = 0, read_back = 0;
+    unsigned rounds = 0;
+    while (read_back < size)
+    {
+        int wanted = DMLCONF_PROCESS_READABLE | (written < size ? DMLCONF_PROCESS_WRITABLE : 0);
+        int ready = dmlconf_process_wait_io(p, wanted, 10.0);
+        ck_assert_int_gt(ready, 0);
+        ck_assert_int_eq(ready & ~wanted, 0);
+        if (ready & DMLCONF_PROCESS_WRITABLE)
+        {
+            long n = dmlconf_process_write_some(p, sent + written, size - written);
+            ck_assert_int_ge(n, 0);
+            written += (size_t)n;
+            if (written == size)
+                dmlconf_process_close_input(p);
+        }
+        if (ready & DMLCONF_PROCESS_READABLE)
+        {
+            long n = dmlconf_process_read(p, received + read_back, size - read_back, 0.0);
+            ck_assert_int_gt(n, 0);
+            read_back += (size_t)n;
+        }
+        ++rounds;
+    }
+    ck_assert_msg(memcmp(sent, received, size) == 0, "the bytes came back changed");
+    ck_assert_uint_gt(rounds, 2);
+    /* The input is closed: waiting for room says so at once, and writing fails. */
+    ck_assert_int_eq(dmlconf_process_wait_io(p, DMLCONF_PROCESS_WRITABLE, 10.0), DMLCONF_PROCESS_WRITABLE);
+    ck_assert_int_eq(dmlconf_process_write_some(p, "x", 1), -1);
+    ck_assert_int_eq(dmlconf_process_wait_io(p, 0, 10.0), 0);
+    dmlconf_exit ended;
+    dmlconf_process_finish(p, 10.0, &ended);
+    ck_assert_int_eq(ended.kind, DMLCONF_EXIT_STATUS);
+    ck_assert_uint_eq(ended.code, 0);
+    free(sent);
+    free(received);
+}
+END_TEST
+
+/* A child that reads nothing: its input fills, write_some then takes
+ * nothing and waiting for room times out; once it is gone, writing fails
+ * (no SIGPIPE) and its output reads as ended. */
+START_TEST(test_write_some_to_a_child_that_does_not_read)
+{
+    signal(SIGPIPE, SIG_IGN);
+    const char *argv[] = {"sleep", "30", NULL};
+    dmlconf_process_options options = {0};
+    options.argv = argv;
+    dmlconf_process *p = NULL;
+    char why[256];
+    ck_assert_int_eq(dmlconf_process_start(&options, &p, why, sizeof(why)), 0);
+    static char block[65536];
+    size_t taken = 0;
+    long n;
+    while ((n = dmlconf_process_write_some(p, block, sizeof(block))) > 0)
+        taken += (size_t)n;
+    ck_assert_int_eq(n, 0);
+    ck_assert_uint_gt(taken, 0);
+    ck_assert_uint_lt(taken, (size_t)64 << 20);
+    double started = dmlconf_clock_seconds();
+    ck_assert_int_eq(dmlconf_process_wait_io(p, DMLCONF_PROCESS_WRITABLE | DMLCONF_PROCESS_READABLE, 0.2), 0);
+    ck_assert_double_ge(dmlconf_clock_seconds() - started, 0.15);
+    dmlconf_process_kill(p);
+    ck_assert_int_eq(dmlconf_process_wait_io(p, DMLCONF_PROCESS_READABLE, 10.0), DMLCONF_PROCESS_READABLE);
+    char byte;
+    ck_assert_int_eq(dmlconf_process_read(p, &byte, 1, 0.0), 0);
+    ck_assert_int_eq(dmlconf_process_wait_io(p, DMLCONF_PROCESS_WRITABLE, 10.0), DMLCONF_PROCESS_WRITABLE);
+    ck_assert_int_eq(dmlconf_process_write_some(p, block, sizeof(block)), -1);
+    /* A blocking write after non-blocking ones fails too, rather than hang. */
+    ck_assert_int_eq(dmlconf_process_write(p, block, sizeof(block)), -1);
+    dmlconf_exit ended;
+    dmlconf_process_finish(p, 10.0, &ended);
+    ck_assert_int_eq(ended.kind, DMLCONF_EXIT_SIGNAL);
+}
+END_TEST
+
+/* After write_some, dmlconf_process_write still delivers everything, even
+ * more than the pipe holds at once. */
+START_TEST(test_blocking_write_after_write_some)
+{
+    signal(SIGPIPE, SIG_IGN);
+    const char *argv[] = {"sh", "-c", "wc -c", NULL};
+    dmlconf_process_options options = {0};
+    options.argv = argv;
+    dmlconf_process *p = NULL;
+    char why[256];
+    ck_assert_int_eq(dmlconf_process_start(&options, &p, why, sizeof(why)), 0);
+    static char block[1 << 20];
+    memset(block, 'a', sizeof(block));
+    ck_assert_int_gt(dmlconf_process_write_some(p, block, 10), 0);
+    ck_assert_int_eq(dmlconf_process_write(p, block, sizeof(block)), 0);
+    dmlconf_process_close_input(p);
+    char text[64] = "";
+    size_t got = 0;
+    long n;
+    while ((n = dmlconf_process_read(p, text + got, sizeof(text) - 1 - got, 10.0)) > 0)
+        got += (size_t)n;
+    text[got] = '\0';
+    ck_assert_int_eq(strtol(text, NULL, 10), (long)sizeof(block) + 10);
+    dmlconf_process_finish(p, 10.0, NULL);
+}
+END_TEST
+
+/* dmlconf_process_end leaves the whole of a child's last words readable
+ * at once, and finish then frees it with the same exit. */
+START_TEST(test_end_keeps_last_words)
+{
+    signal(SIGPIPE, SIG_IGN);
+    const char *argv[] = {"sh", "-c", "echo 'first words' >&2; read x; echo \"last words: $x\" >&2; exit 3", NULL};
+    dmlconf_process_options options = {0};
+    options.argv = argv;
+    options.stderr_mode = DMLCONF_CHILD_STDERR_CAPTURE;
+    dmlconf_process *p = NULL;
+    char why[256];
+    for (int round = 0; round < 20; ++round)
+    {
+        ck_assert_int_eq(dmlconf_process_start(&options, &p, why, sizeof(why)), 0);
+        ck_assert_int_eq(dmlconf_process_write(p, "bye\n", 4), 0);
+        char byte;
+        ck_assert_int_eq(dmlconf_process_read(p, &byte, 1, 10.0), 0);
+        dmlconf_exit ended, again;
+        dmlconf_process_end(p, 10.0, &ended);
+        ck_assert_int_eq(ended.kind, DMLCONF_EXIT_STATUS);
+        ck_assert_uint_eq(ended.code, 3);
+        char *tail = dmlconf_process_stderr_tail(p);
+        ck_assert_ptr_nonnull(tail);
+        ck_assert_msg(strstr(tail, "first words\nlast words: bye\n"), "round %d: %s", round, tail);
+        free(tail);
+        ck_assert_int_eq(dmlconf_process_write_some(p, "x", 1), -1);
+        ck_assert_int_eq(dmlconf_process_read(p, &byte, 1, 0.0), 0);
+        dmlconf_process_kill(p);
+        dmlconf_process_finish(p, 0.0, &again);
+        ck_assert_int_eq(again.kind, DMLCONF_EXIT_STATUS);
+        ck_assert_uint_eq(again.code, 3);
+        ck_assert(!again.killed_by_us);
+    }
+}
+END_TEST
+
 typedef struct counter
 {
     dmlconf_mutex lock;
@@ -426,6 +584,10 @@ static Suite *common_suite(void)
     tcase_add_test(processes, test_exec_child_and_stderr_flood);
     tcase_add_test(processes, test_missing_program);
     tcase_add_test(processes, test_kill_and_outside_kill);
+    tcase_add_test(processes, test_conversation_without_deadlock);
+    tcase_add_test(processes, test_write_some_to_a_child_that_does_not_read);
+    tcase_add_test(processes, test_blocking_write_after_write_some);
+    tcase_add_test(processes, test_end_keeps_last_words);
     suite_add_tcase(suite, processes);
     TCase *threads = tcase_create("threads");
     tcase_add_test(threads, test_threads);

@@ -13,6 +13,7 @@ extern const dmlconf_backend_ops dmlconf_d3d12_backend_ops;
 #if defined(DMLCONF_HAVE_DIRECTML)
 #include <dmlconf/directml.h>
 #endif
+#include <dmlconf/exec_backend.h>
 
 /* The default is the first that opens: dmlconf's own kernels where a D3D12
  * device is, else the oracle. DirectML is run when asked for (--backend
@@ -25,6 +26,8 @@ static const dmlconf_backend_ops *const registry[] = {
 #if defined(DMLCONF_HAVE_DIRECTML)
     &dmlconf_directml_backend_ops,
 #endif
+    /* An implementation's adapter program; opens only with its command. */
+    &dmlconf_exec_backend_ops,
 };
 
 const dmlconf_backend_ops *const *dmlconf_backends(size_t *count)

@@ -8,6 +8,7 @@
 
 #include <dmlconf/clock.h>
 #include <dmlconf/comparator.h>
+#include <dmlconf/exec_backend.h>
 #include <dmlconf/process.h>
 #include <dmlconf/reports.h>
 #include <dmlconf/system_info.h>
@@ -26,14 +27,17 @@
 #endif
 
 static const char run_usage[] =
-    "usage: dmlconf run [OPTIONS] [PATH...]\n"
+    "usage: dmlconf run [OPTIONS] [PATH...] [-- COMMAND [ARGS...]]\n"
     "\n"
     "Runs conformance cases (YAML files, or folders searched for them; by default the\n"
     "whole corpus) on a backend, compares every output with the exact oracle and writes\n"
     "the reports.\n"
     "\n"
     "options:\n"
-    "  -b, --backend NAME        backend to run on (default: the best one available)\n"
+    "  -b, --backend NAME        backend to run on (default: the best one available);\n"
+    "                            `exec` runs an implementation's adapter program, the\n"
+    "                            COMMAND after -- (no shell), over the process protocol\n"
+    "                            (docs/process-protocol.md)\n"
     "  -a, --adapter WHICH       adapter index or name fragment (see `dmlconf adapters`)\n"
     "      --directml-dll PATH   the DirectML library the directml backend loads (a file,\n"
     "                            or a folder holding it); sets DMLCONF_DIRECTML_DLL\n"
@@ -318,6 +322,90 @@ static void print_failures(const run_state *state, const dmlconf_case_result *re
         printf("  ... and %zu more (see %s/%s)\n", failing - shown, state->report_dir, DMLCONF_REPORT_FAILURES_TXT);
 }
 
+/* Where the "--" that ends the options stands in argv (argc when there is
+ * none), found by a first pass of getopt that keeps the arguments in order:
+ * an option's own argument that happens to be "--" is not taken for it. */
+static int find_separator(int argc, char **argv, const char *short_options, const struct option *options)
+{
+    char in_order[64];
+    snprintf(in_order, sizeof(in_order), "-%s", short_options);
+    int saved_opterr = opterr;
+    opterr = 0;
+    optind = 0;
+    int before = 1;
+    for (;;)
+    {
+        before = optind > 0 ? optind : 1;
+        if (getopt_long(argc, argv, in_order, options, NULL) == -1)
+            break;
+    }
+    int separator = optind == before + 1 && before < argc && !strcmp(argv[before], "--") ? before : argc;
+    opterr = saved_opterr;
+    optind = 0;
+    return separator;
+}
+
+/* What follows the options: the case files, and after "--" the command of
+ * a backend that runs one (exec), or more case files for the others. */
+typedef struct run_operands
+{
+    char **paths;
+    size_t path_count;
+    char **combined;            /* paths before and after "--" (freed) */
+    const char *const *command; /* NULL-terminated; NULL without "--" */
+    size_t command_count;
+} run_operands;
+
+/* Splits the operands for `backend`. Returns 0, or -1 (message printed)
+ * when the command is missing or misplaced, or memory runs out. */
+static int split_operands(char **argv, int argc, int separator, int first, const dmlconf_backend_ops *backend,
+                          run_operands *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->paths = argv + first;
+    out->path_count = (size_t)(separator - first);
+    bool takes_command = backend && !strcmp(backend->name, "exec");
+    size_t after = separator < argc ? (size_t)(argc - separator - 1) : 0;
+    if (takes_command)
+    {
+        if (!after)
+        {
+            fprintf(stderr, "dmlconf run: --backend exec runs the adapter program given after --: dmlconf run "
+                            "--backend exec [OPTIONS] [PATH...] -- COMMAND [ARGS...]\n");
+            return -1;
+        }
+        out->command = (const char *const *)(argv + separator + 1);
+        out->command_count = after;
+        return 0;
+    }
+    if (!after)
+        return 0;
+    /* Case files after "--", as before any backend took a command. */
+    out->combined = malloc((out->path_count + after) * sizeof(*out->combined));
+    if (!out->combined)
+    {
+        fprintf(stderr, "dmlconf run: out of memory\n");
+        return -1;
+    }
+    memcpy(out->combined, out->paths, out->path_count * sizeof(*out->combined));
+    memcpy(out->combined + out->path_count, argv + separator + 1, after * sizeof(*out->combined));
+    out->paths = out->combined;
+    out->path_count += after;
+    return 0;
+}
+
+/* The exec backend's time limit for its adapter (DMLCONF_EXEC_TIMEOUT),
+ * unless set: half the run's, so that a hung adapter is caught, with its
+ * last words, before the scheduler's deadline for the batch. */
+static int set_exec_timeout(uint64_t run_timeout)
+{
+    if (getenv(DMLCONF_EXEC_TIMEOUT_VARIABLE))
+        return 0;
+    char text[32];
+    snprintf(text, sizeof(text), "%g", (double)run_timeout / 2.0);
+    return dmlconf_set_environment(DMLCONF_EXEC_TIMEOUT_VARIABLE, text);
+}
+
 /* Everything `dmlconf run` was told. */
 typedef struct run_options
 {
@@ -332,6 +420,9 @@ typedef struct run_options
     size_t path_count;
     int argc; /* the whole command line, for the reports */
     char **argv;
+    int separator;         /* where "--" stands (argc: nowhere) */
+    int first_operand;     /* the first argument after the options */
+    run_operands operands; /* split once the backend is known */
 } run_options;
 
 /* "4G", "512M", "100000": bytes. Returns 0, or -1 when malformed. */
@@ -431,9 +522,12 @@ static int parse_run_options(int argc, char **argv, run_options *o)
     o->argv = argv;
     const char *shard = NULL;
     bool memory_given = false;
-    optind = 1;
+    static const char short_options[] = "b:a:l:f:j:o:qh";
+    /* The options end at "--"; what follows is for the backend (or more
+     * case files). */
+    o->separator = find_separator(argc, argv, short_options, options);
     int option;
-    while ((option = getopt_long(argc, argv, "b:a:l:f:j:o:qh", options, NULL)) != -1)
+    while ((option = getopt_long(o->separator, argv, short_options, options, NULL)) != -1)
     {
         uint64_t value;
         switch (option)
@@ -540,8 +634,7 @@ static int parse_run_options(int argc, char **argv, run_options *o)
         uint64_t memory = dmlconf_physical_memory_bytes();
         o->memory_limit = memory ? memory / 4 * 3 / (o->jobs ? o->jobs : 1) : 0;
     }
-    o->paths = argv + optind;
-    o->path_count = (size_t)(argc - optind);
+    o->first_operand = optind;
     return parse_shard(shard, o) ? EXIT_USAGE : -1;
 }
 
@@ -699,7 +792,8 @@ static size_t report_stale_baseline(run_state *state, const run_selection *s)
  * (said why). */
 static int check_resumed_run(const run_options *o, run_state *state, const dmlconf_backend_ops *ops)
 {
-    dmlconf_backend_config config = {.adapter = o->adapter, .feature_level = o->level};
+    dmlconf_backend_config config = {
+        .adapter = o->adapter, .feature_level = o->level, .arguments = o->operands.command};
     dmlconf_backend *backend = NULL;
     char why[512];
     if (ops->open(&config, &backend, why, sizeof(why)))
@@ -738,7 +832,7 @@ static int run_on_backends(const run_options *o, run_state *state, const run_sel
     char repro_dir[1024];
     snprintf(repro_dir, sizeof(repro_dir), "%s/repros", o->report_dir);
     runner_schedule schedule = {
-        .backend_config = {.adapter = o->adapter, .feature_level = o->level},
+        .backend_config = {.adapter = o->adapter, .feature_level = o->level, .arguments = o->operands.command},
         .config =
             {
                 .level = o->level,
@@ -854,8 +948,17 @@ int command_run(int argc, char **argv)
         goto done;
     exit_code = EXIT_USAGE;
     state.report_dir = o.report_dir;
-    if (choose_backends(&o, &candidates, &candidate_count, &named))
+    if (choose_backends(&o, &candidates, &candidate_count, &named) ||
+        split_operands(argv, argc, o.separator, o.first_operand, named, &o.operands))
         goto done;
+    o.paths = o.operands.paths;
+    o.path_count = o.operands.path_count;
+    if (o.operands.command && set_exec_timeout(o.timeout))
+    {
+        fprintf(stderr, "dmlconf run: out of memory\n");
+        exit_code = EXIT_FAILED;
+        goto done;
+    }
     if (o.baseline_dir)
     {
         char why[512];
@@ -965,6 +1068,7 @@ done:
     free_selection(&s);
     dmlconf_load_error_list_free(&state.load_errors);
     runner_filter_free(&o.filter);
+    free(o.operands.combined);
     if (state.have_baseline)
         runner_baseline_free(&state.baseline);
     return exit_code;

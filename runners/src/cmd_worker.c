@@ -7,7 +7,11 @@
  *
  *   dmlconf __worker --backend NAME [--adapter WHICH] [--level L] [--seed N]
  *                    [--no-rerun] [--no-repro] [--repro-dir DIR]
- *                    [--batch-elements N] [--memory-limit BYTES] -- [PATH...]
+ *                    [--batch-elements N] [--memory-limit BYTES]
+ *                    [--backend-argument ARG]... -- [PATH...]
+ *
+ * Each --backend-argument is one of the backend's own arguments (the
+ * exec backend's adapter command), in order.
  */
 #if !defined(_WIN32)
 #define _POSIX_C_SOURCE 200809L
@@ -45,6 +49,14 @@ int command_worker(int argc, char **argv)
     spec.config.batch_elements = UINT64_C(1) << 22;
     const char *backend_name = NULL;
     bool understood = true, paths_follow = false;
+    /* At most one backend argument per two of ours; NULL-terminated. */
+    const char **backend_arguments = calloc((size_t)argc / 2 + 1, sizeof(*backend_arguments));
+    size_t backend_argument_count = 0;
+    if (!backend_arguments)
+    {
+        fprintf(stderr, "dmlconf __worker: out of memory\n");
+        return 1;
+    }
     int i = 1;
     while (understood && i < argc && !paths_follow)
     {
@@ -61,6 +73,8 @@ int command_worker(int argc, char **argv)
             backend_name = argv[i++];
         else if (value && !strcmp(option, "--adapter"))
             spec.backend_config.adapter = argv[i++];
+        else if (value && !strcmp(option, "--backend-argument"))
+            backend_arguments[backend_argument_count++] = argv[i++];
         else if (value && !strcmp(option, "--level") && dmlconf_feature_level_from_name(value, &spec.config.level))
             ++i;
         else if (value && !strcmp(option, "--seed") && parse_number(value, &spec.config.seed))
@@ -83,13 +97,16 @@ int command_worker(int argc, char **argv)
     if (!understood || !paths_follow || !backend_name)
     {
         fprintf(stderr, "dmlconf __worker: started with bad arguments (it is started by `dmlconf run`)\n");
+        free(backend_arguments);
         return EXIT_USAGE;
     }
     spec.backend_config.feature_level = spec.config.level;
+    spec.backend_config.arguments = backend_argument_count ? backend_arguments : NULL;
     spec.backend_ops = dmlconf_backend_find(backend_name);
     if (!spec.backend_ops)
     {
         fprintf(stderr, "dmlconf __worker: no backend '%s'\n", backend_name);
+        free(backend_arguments);
         return EXIT_USAGE;
     }
 #if defined(_WIN32)
@@ -114,5 +131,6 @@ int command_worker(int argc, char **argv)
     }
     free(cases);
     dmlconf_case_corpus_free(&corpus);
+    free(backend_arguments);
     return status;
 }

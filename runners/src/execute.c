@@ -339,6 +339,7 @@ static void judge_rejection(prepared_case *p, const dmlconf_job *job)
         return;
     case DMLCONF_JOB_UNSUPPORTED:
         r->status = DMLCONF_STATUS_SKIP;
+        r->unsupported = true;
         snprintf(r->message, sizeof(r->message), "backend: %s", job->message);
         return;
     case DMLCONF_JOB_FAILED:
@@ -365,6 +366,7 @@ static void judge_output(const runner_backend *backend, prepared_case *p, const 
         return;
     case DMLCONF_JOB_UNSUPPORTED:
         r->status = DMLCONF_STATUS_SKIP;
+        r->unsupported = true;
         snprintf(r->message, sizeof(r->message), "backend: %s", job->message);
         return;
     case DMLCONF_JOB_FAILED:

@@ -85,6 +85,11 @@ const char **runner_worker_command(const runner_schedule *schedule, char *const 
         add(&list, "--adapter");
         add(&list, schedule->backend_config.adapter);
     }
+    for (size_t i = 0; schedule->backend_config.arguments && schedule->backend_config.arguments[i]; ++i)
+    {
+        add(&list, "--backend-argument");
+        add(&list, schedule->backend_config.arguments[i]);
+    }
     if (schedule->config.level != DMLCONF_FEATURE_LEVEL_NONE)
     {
         add(&list, "--level");

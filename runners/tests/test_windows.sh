@@ -10,7 +10,11 @@
 #   directml_4_0  the same with DirectML's device created for level 4_0
 #   missing    DirectML that cannot be found: one sentence, no crash
 #   adapters   `dmlconf adapters` names DirectML's version, level and types
-# Usage: test_windows.sh PART DMLCONF_EXE SOURCE_DIR WORK_DIR
+#   exec       --backend exec with the process protocol's reference adapter
+#              (dmlconf_test_adapter.exe, the 5th argument): correct, it
+#              passes; crashing or hanging, it costs only the case it hit,
+#              with its last words
+# Usage: test_windows.sh PART DMLCONF_EXE SOURCE_DIR WORK_DIR [ADAPTER_EXE]
 set -uo pipefail
 
 part=$1
@@ -95,6 +99,41 @@ adapters)
     echo "$output" | grep -q "feature levels up to 6_4, data types FLOAT32 FLOAT16 INT32 UINT32 INT64 UINT64" ||
         fail "adapters does not show DirectML's level and types: $output"
     echo "$output" | grep -q "under Wine" || fail "adapters does not say the adapter is Wine's: $output"
+    ;;
+exec)
+    # Wine's own path for the adapter (its Z: drive is the root).
+    adapter="Z:${5//\//\\}"
+    cat > "$work/cases.yaml" <<'YAML'
+defaults: {op: cumulative_summation, dtype: float32, axis: 0}
+cases:
+  - {id: exec.a, sizes: [5], input: [1, 2, 3, 4, 5]}
+  - {id: exec.trigger, sizes: [7], input: [1, 2, 3, 4, 5, 6, 7]}
+  - {id: exec.b, dtype: int64, op: cumulative_product, sizes: [2, 2], axis: 1, direction: decreasing, input: [1, 2, 3, 4]}
+YAML
+    # The result of a case, "status|message".
+    outcome() {
+        python3 -c "import json,sys
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r.get('id') == sys.argv[2]: print(r['status'] + '|' + r['message'])" "$work/$1/results.jsonl" "$2"
+    }
+    "${wine_run[@]}" run --backend exec -j 2 -q -o "$work/good" "$source_dir/cases/doc" "$work/cases.yaml" -- "$adapter"
+    expect_exit 0 $? "a correct adapter"
+    [ "$(summary "$work/good" "s['counts']['pass']")" -eq 11 ] || fail "the correct adapter did not pass 11 cases"
+    for mode in crash hang; do
+        "${wine_run[@]}" run --backend exec -j 1 -q --no-rerun --timeout 8 -o "$work/$mode" "$work/cases.yaml" \
+            -- "$adapter" --mode "$mode"
+        expect_exit 1 $? "a $mode"
+        case "$mode" in
+        crash) words="about to crash on purpose" ;;
+        hang) words="stuck for ever" ;;
+        esac
+        [[ "$(outcome "$mode" exec.trigger)" == error*"$words"* ]] ||
+            fail "$mode: the trigger case is $(outcome "$mode" exec.trigger)"
+        for id in exec.a exec.b; do
+            [[ "$(outcome "$mode" "$id")" == pass* ]] || fail "$mode: $id is $(outcome "$mode" "$id")"
+        done
+    done
     ;;
 *)
     echo "test_windows.sh: unknown part '$part'" >&2

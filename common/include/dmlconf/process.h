@@ -56,6 +56,17 @@ int dmlconf_process_start(const dmlconf_process_options *options, dmlconf_proces
  * they are taken. Returns 0, or -1 when the child closed it or died. */
 int dmlconf_process_write(dmlconf_process *process, const void *data, size_t size);
 
+/* Writes as many of `size` bytes to the child's standard input as it
+ * takes at once, without blocking: a conversation with a child that may
+ * answer while it is still being sent data (and stops reading until its
+ * answer is read) cannot deadlock. Returns the number of bytes taken (0
+ * when the input can take none now), or -1 when the child closed its input
+ * or died. On Windows the bytes (up to 64 KiB at a time) are handed to a
+ * thread that writes them; they count as taken once handed over, and a
+ * failure of that write is returned by the next call. After this function,
+ * dmlconf_process_write still blocks until all its bytes are taken. */
+long dmlconf_process_write_some(dmlconf_process *process, const void *data, size_t size);
+
 /* Closes the child's standard input (it reads end of file). */
 void dmlconf_process_close_input(dmlconf_process *process);
 
@@ -64,6 +75,20 @@ void dmlconf_process_close_input(dmlconf_process *process);
  * ready[i] is set for each such child; NULL entries are skipped. Returns
  * the number ready (0 when the time ran out), or -1 on a system error. */
 int dmlconf_process_wait_readable(dmlconf_process *const *processes, size_t count, double timeout, bool *ready);
+
+/* What dmlconf_process_wait_io waits for, and returns. */
+enum
+{
+    DMLCONF_PROCESS_READABLE = 1, /* output to read, or the output closed */
+    DMLCONF_PROCESS_WRITABLE = 2, /* the input takes bytes, or is closed (a write then fails) */
+};
+
+/* Waits at most `timeout` seconds (< 0: without limit) until one of the
+ * `events` asked for (DMLCONF_PROCESS_READABLE, DMLCONF_PROCESS_WRITABLE
+ * or both) holds for the child. Returns the events that hold (0 when the
+ * time ran out; 0 at once when `events` asks for nothing), or -1 on a
+ * system error. */
+int dmlconf_process_wait_io(dmlconf_process *process, int events, double timeout);
 
 /* What dmlconf_process_read returns when nothing came in time. */
 #define DMLCONF_PROCESS_TIMED_OUT (-2L)
@@ -106,6 +131,13 @@ void dmlconf_process_kill(dmlconf_process *process);
  * (then kills it), collects how it ended into *exit_status (may be NULL),
  * and frees everything. NULL is ignored. */
 void dmlconf_process_finish(dmlconf_process *process, double grace, dmlconf_exit *exit_status);
+
+/* Ends the child as dmlconf_process_finish does (closes its input, waits up
+ * to `grace` seconds, then kills it) and reads its standard error to the
+ * end, but frees nothing: afterwards dmlconf_process_stderr_tail holds all
+ * the child's last words, and dmlconf_process_finish frees the process
+ * (its exit_status then says the same). *exit_status may be NULL. */
+void dmlconf_process_end(dmlconf_process *process, double grace, dmlconf_exit *exit_status);
 
 /* The captured end of the child's standard error (CAPTURE mode; "" in the
  * others), as a new string the caller frees, or NULL when memory runs out.
