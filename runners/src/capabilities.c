@@ -77,3 +77,14 @@ bool runner_case_unsupported(const dmlconf_backend_info *info, const dmlconf_cas
     snprintf(why, why_size, "the %s backend does not support %s", info->backend, lacks);
     return true;
 }
+
+dmlconf_feature_level runner_target_level(dmlconf_feature_level asked, const dmlconf_backend_info *info)
+{
+    size_t count = 0;
+    const dmlconf_feature_level *known = dmlconf_feature_levels(&count);
+    if (asked != DMLCONF_FEATURE_LEVEL_NONE)
+        return asked;
+    if (info->feature_level != DMLCONF_FEATURE_LEVEL_NONE)
+        return info->feature_level;
+    return count ? known[count - 1] : DMLCONF_FEATURE_LEVEL_NONE;
+}

@@ -33,7 +33,9 @@ static const char run_usage[] =
     "the reports.\n"
     "\n"
     "options:\n"
-    "  -b, --backend NAME        backend to run on (default: the best one available)\n"
+    "  -b, --backend NAME        backend to run on (default: the best one available), or\n"
+    "                            plugin:PATH, a native plugin (a shared library built\n"
+    "                            against dmlconf/backend.h)\n"
     "  -a, --adapter WHICH       adapter index or name fragment (see `dmlconf adapters`)\n"
     "      --directml-dll PATH   the DirectML library the directml backend loads (a file,\n"
     "                            or a folder holding it); sets DMLCONF_DIRECTML_DLL\n"
@@ -57,10 +59,12 @@ static const char run_usage[] =
     "  -q, --quiet               no progress and no summary on the console\n"
     "  -h, --help                this help\n"
     "\n"
-    "exit status: 0 when every required case passed (or matched the baseline), 1 when a\n"
-    "case failed, errored, crashed or timed out, a baseline failure passed or cases are\n"
-    "missing, 2 on a usage error, an invalid case file, or a report folder that cannot be\n"
-    "written or that another run is using.\n";
+    "exit status: 0 when every case that ran passed (or matched the baseline; a case the\n"
+    "backend does not support is skipped, and the verdict names what such cases left\n"
+    "uncovered), 1 when a case failed, errored, crashed or timed out, a baseline failure\n"
+    "passed or cases are missing, 2 on a usage error (a plugin that cannot be loaded\n"
+    "among them), an invalid case file, or a report folder that cannot be written or\n"
+    "that another run is using.\n";
 
 typedef struct run_state
 {
@@ -416,6 +420,7 @@ int command_run(int argc, char **argv)
     long jobs = (long)dmlconf_cpu_count();
     uint64_t seed = 0, timeout = 120;
     bool rerun = true, repro = true, quiet = false;
+    runner_backend_choice choice = {0};
     run_state state;
     memset(&state, 0, sizeof(state));
     state.report_dir = "dmlconf-results";
@@ -538,17 +543,13 @@ int command_run(int argc, char **argv)
     const dmlconf_backend_ops *chosen = NULL;
     if (backend_name)
     {
-        chosen = dmlconf_backend_find(backend_name);
-        if (!chosen)
+        char why[1024];
+        if (runner_backend_choose(backend_name, &choice, why, sizeof(why)))
         {
-            size_t count;
-            const dmlconf_backend_ops *const *all = dmlconf_backends(&count);
-            fprintf(stderr, "dmlconf run: no backend '%s'; this dmlconf has:", backend_name);
-            for (size_t i = 0; i < count; ++i)
-                fprintf(stderr, " %s", all[i]->name);
-            fputc('\n', stderr);
+            fprintf(stderr, "dmlconf run: %s\n", why);
             goto done;
         }
+        chosen = choice.ops;
         candidates = &chosen;
         candidate_count = 1;
     }
@@ -652,7 +653,7 @@ int command_run(int argc, char **argv)
     state.progress = !quiet && dmlconf_stream_is_terminal(stderr);
 
     runner_schedule schedule = {
-        .backend_config = {.adapter = adapter, .feature_level = level},
+        .backend_config = {.adapter = adapter, .feature_level = level, .arguments = choice.arguments},
         .config =
             {
                 .level = level,
@@ -771,6 +772,7 @@ finish:
     dmlconf_case_corpus_free(&corpus);
 done:
     dmlconf_reports_close(state.reports);
+    runner_backend_choice_release(&choice);
     dmlconf_load_error_list_free(&state.load_errors);
     runner_filter_free(&filter);
     if (state.have_baseline)

@@ -127,8 +127,7 @@ int runner_worker_serve(const runner_worker *spec, int in_fd, int out_fd)
         return hello.ok ? 1 : 0;
 
     runner_config config = spec->config;
-    if (config.level == DMLCONF_FEATURE_LEVEL_NONE)
-        config.level = backend.info.feature_level;
+    config.level = runner_target_level(config.level, &backend.info);
     uint32_t numbers[BATCH_CASES];
     const dmlconf_case *batch[BATCH_CASES];
     dmlconf_case_result *results = malloc(BATCH_CASES * sizeof(*results));
@@ -402,10 +401,9 @@ static int take_hello(scheduler *s, worker *w)
     {
         s->info = hello.info;
         s->have_info = true;
-        dmlconf_feature_level level = s->schedule->config.level;
         if (s->schedule->on_info)
             s->schedule->on_info(s->schedule->context, &hello.info,
-                                 level != DMLCONF_FEATURE_LEVEL_NONE ? level : hello.info.feature_level);
+                                 runner_target_level(s->schedule->config.level, &hello.info));
     }
     return 1;
 }
@@ -479,8 +477,7 @@ static int run_in_process(const runner_schedule *schedule, const dmlconf_case *c
     backend.backend->ops->info(backend.backend, &backend.info);
     *info = backend.info;
     runner_config config = schedule->config;
-    if (config.level == DMLCONF_FEATURE_LEVEL_NONE)
-        config.level = backend.info.feature_level;
+    config.level = runner_target_level(config.level, &backend.info);
     if (schedule->on_info)
         schedule->on_info(schedule->context, &backend.info, config.level);
     dmlconf_case_result *results = malloc(BATCH_CASES * sizeof(*results));

@@ -200,7 +200,17 @@ typedef struct dmlconf_backend_plugin
 
 /* The one symbol a plugin exports ("dmlconf_backend_entry"), with C
  * linkage. It returns a plugin description that lives as long as the
- * library is loaded. */
+ * library is loaded; dmlconf checks its abi_version before anything else
+ * and refuses a plugin whose table lacks name, open, close, info or
+ * execute. A plugin defines it as
+ *
+ *     DMLCONF_BACKEND_EXPORT const dmlconf_backend_plugin *dmlconf_backend_entry(void)
+ *     {
+ *         static const dmlconf_backend_plugin plugin = {DMLCONF_BACKEND_ABI_VERSION, &my_ops};
+ *         return &plugin;
+ *     }
+ */
+DMLCONF_BACKEND_EXPORT const dmlconf_backend_plugin *dmlconf_backend_entry(void);
 typedef const dmlconf_backend_plugin *(*dmlconf_backend_entry_fn)(void);
 #define DMLCONF_BACKEND_ENTRY_SYMBOL "dmlconf_backend_entry"
 
