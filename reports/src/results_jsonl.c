@@ -409,7 +409,10 @@ char *dmlconf_result_to_json(const dmlconf_case_result *result)
     dmlconf_json_put(obj, "exclusive", json_boolean(result->exclusive), &ok);
     dmlconf_json_put(obj, "direction", json_string(result->decreasing ? "decreasing" : "increasing"), &ok);
     if (result->unsupported)
+    {
         dmlconf_json_put(obj, "unsupported", json_true(), &ok);
+        dmlconf_json_put(obj, "needs", dmlconf_json_text(result->needs, sizeof(result->needs)), &ok);
+    }
     dmlconf_json_put(obj, "status", json_name_or_number(dmlconf_status_name(result->status), (long long)result->status),
                      &ok);
     dmlconf_json_put(obj, "message", dmlconf_json_text(result->message, sizeof(result->message)), &ok);
@@ -854,6 +857,7 @@ static int result_from_object(const json_t *obj, dmlconf_case_result *out, char 
         get_bool(obj, "", "negative", &out->negative, why, why_size) != 0 ||
         get_bool(obj, "", "exclusive", &out->exclusive, why, why_size) != 0 ||
         get_bool(obj, "", "unsupported", &out->unsupported, why, why_size) != 0 ||
+        get_text(obj, "", "needs", out->needs, sizeof(out->needs), false, why, why_size) != 0 ||
         get_enum(obj, "direction", false, &direction, parse_direction, why, why_size) != 0 ||
         get_enum(obj, "status", true, &status, parse_status, why, why_size) != 0 ||
         get_text(obj, "", "message", out->message, sizeof(out->message), false, why, why_size) != 0 ||

@@ -361,6 +361,8 @@ static void assert_same_result(const dmlconf_case_result *a, const dmlconf_case_
     }
     ck_assert_int_eq(a->exclusive, b->exclusive);
     ck_assert_int_eq(a->decreasing, b->decreasing);
+    ck_assert_int_eq(a->unsupported, b->unsupported);
+    ck_assert_str_eq(a->needs, b->needs);
 }
 
 /* A result with every field set to something that is hard to encode. */
@@ -419,6 +421,8 @@ static dmlconf_case_result hard_result(void)
     }
     result.exclusive = true;
     result.decreasing = true;
+    result.unsupported = true;
+    snprintf(result.needs, sizeof(result.needs), "%s", "needs \"quoted\"\n\xc3\xa9");
     return result;
 }
 

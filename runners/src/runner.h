@@ -97,10 +97,14 @@ typedef struct runner_backend
 void runner_execute(runner_backend *backend, const runner_config *config, const dmlconf_case *const *cases,
                     size_t count, dmlconf_case_result *results);
 
-/* True when the backend's declared capabilities exclude the case, with a
- * sentence in why ("the exec:numpy backend does not support in-place
- * execution"). Negative cases need validation (DMLCONF_CAN_VALIDATE). */
-bool runner_case_unsupported(const dmlconf_backend_info *info, const dmlconf_case *c, char *why, size_t why_size);
+/* True when the backend's declared capabilities exclude the case, with
+ * what the case needs that the backend lacks in `needs` (a short noun
+ * phrase the reports group cases by: "INT64", "validation", "strided
+ * tensors", "4-dimensional tensors") and a sentence in `why` ("the
+ * exec:numpy backend does not support in-place execution"). Negative cases
+ * need validation (DMLCONF_CAN_VALIDATE). */
+bool runner_case_unsupported(const dmlconf_backend_info *info, const dmlconf_case *c, char *needs, size_t needs_size,
+                             char *why, size_t why_size);
 
 /* The feature level a run targets: `asked` (--feature-level) when given,
  * else the backend's highest, else (a backend that claims none) the highest

@@ -58,6 +58,11 @@ typedef struct dmlconf_case_result
      * capabilities): a gap in what the run covered, which the verdict
      * names. */
     bool unsupported;
+    /* With unsupported: what the case needs that the backend lacks, the key
+     * the verdict groups such cases by ("INT64", "validation", "strided
+     * tensors"; "declined when run" for a job the backend itself said it
+     * cannot run). "" otherwise. */
+    char needs[96];
     dmlconf_status status;
     char message[1024]; /* why it failed, errored or was skipped */
     dmlconf_comparison comparison;
