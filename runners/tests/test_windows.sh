@@ -10,13 +10,17 @@
 #   directml_4_0  the same with DirectML's device created for level 4_0
 #   missing    DirectML that cannot be found: one sentence, no crash
 #   adapters   `dmlconf adapters` names DirectML's version, level and types
-# Usage: test_windows.sh PART DMLCONF_EXE SOURCE_DIR WORK_DIR
+#   plugin     the example plugin as a DLL: it passes the documentation's
+#              examples, the negative cases are not covered (it does not
+#              validate), and a file that is not a DLL is one sentence
+# Usage: test_windows.sh PART DMLCONF_EXE SOURCE_DIR WORK_DIR [EXAMPLE_PLUGIN_DLL]
 set -uo pipefail
 
 part=$1
 exe=$2
 source_dir=$3
 work=$4
+plugin=${5:-}
 wine_run=(bash "$source_dir/tools/wine-run.sh" "$exe")
 rm -rf "$work"
 mkdir -p "$work"
@@ -95,6 +99,21 @@ adapters)
     echo "$output" | grep -q "feature levels up to 6_4, data types FLOAT32 FLOAT16 INT32 UINT32 INT64 UINT64" ||
         fail "adapters does not show DirectML's level and types: $output"
     echo "$output" | grep -q "under Wine" || fail "adapters does not say the adapter is Wine's: $output"
+    ;;
+plugin)
+    "${wine_run[@]}" run --backend "plugin:$plugin" -j 2 -q -o "$work/out" "$source_dir/cases/doc" \
+        "$source_dir/cases/negative"
+    expect_exit 0 $? "the example plugin's run"
+    [ "$(summary "$work/out" "s['counts']['pass']")" -eq 8 ] || fail "the plugin did not pass the 8 examples"
+    [ "$(summary "$work/out" "s['verdict']['text']")" = "conformant at level 6_4 for what it supports" ] ||
+        fail "plugin verdict: $(summary "$work/out" "s['verdict']")"
+    [ "$(summary "$work/out" "[g['needs'] for g in s['verdict']['not_covered']['groups']]")" = "['validation']" ] ||
+        fail "not covered: $(summary "$work/out" "s['verdict']['not_covered']")"
+    echo "not a library" >"$work/text.dll"
+    output=$("${wine_run[@]}" run --backend "plugin:$work/text.dll" -q -o "$work/refused" "$source_dir/cases/doc" 2>&1)
+    expect_exit 2 $? "a plugin that is not a DLL"
+    echo "$output" | grep -q "cannot load the plugin .*text.dll: it is not a library this system can load" ||
+        fail "no clear sentence for a file that is not a DLL: $output"
     ;;
 *)
     echo "test_windows.sh: unknown part '$part'" >&2
