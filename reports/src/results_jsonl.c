@@ -157,6 +157,9 @@ json_t *dmlconf_json_run_info(const dmlconf_run_info *info)
     dmlconf_json_put(obj, "adapter", dmlconf_json_text(info->adapter, sizeof(info->adapter)), &ok);
     dmlconf_json_put(obj, "adapter_requested",
                      dmlconf_json_text(info->adapter_requested, sizeof(info->adapter_requested)), &ok);
+    if (info->backend_requested[0])
+        dmlconf_json_put(obj, "backend_requested",
+                         dmlconf_json_text(info->backend_requested, sizeof(info->backend_requested)), &ok);
     dmlconf_json_put(obj, "driver", dmlconf_json_text(info->driver, sizeof(info->driver)), &ok);
     dmlconf_json_put(obj, "runtime", dmlconf_json_text(info->runtime, sizeof(info->runtime)), &ok);
     dmlconf_json_put(obj, "software_adapter", json_boolean(info->software_adapter), &ok);
@@ -959,6 +962,8 @@ static int read_run_info(const json_t *obj, dmlconf_run_info *info, char *why, s
         get_text(obj, where, "backend", info->backend, sizeof(info->backend), false, why, why_size) != 0 ||
         get_text(obj, where, "adapter", info->adapter, sizeof(info->adapter), false, why, why_size) != 0 ||
         get_text(obj, where, "adapter_requested", info->adapter_requested, sizeof(info->adapter_requested), false, why,
+                 why_size) != 0 ||
+        get_text(obj, where, "backend_requested", info->backend_requested, sizeof(info->backend_requested), false, why,
                  why_size) != 0 ||
         get_text(obj, where, "driver", info->driver, sizeof(info->driver), false, why, why_size) != 0 ||
         get_text(obj, where, "runtime", info->runtime, sizeof(info->runtime), false, why, why_size) != 0 ||

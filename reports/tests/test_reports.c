@@ -521,6 +521,16 @@ START_TEST(test_repro_command)
     dmlconf_report_format_repro(&info, &result, text, sizeof(text));
     ck_assert_str_eq(text, "dmlconf run --backend oracle --feature-level 6_4 --filter '\\-odd\\*\\[id]'\\''s\\?'");
 
+    /* A plugin is rerun from its library: --backend as it was given, not the
+     * backend's name. */
+    snprintf(info.backend, sizeof(info.backend), "plugin:mine");
+    snprintf(info.backend_requested, sizeof(info.backend_requested), "plugin:./build dir/libmine.so");
+    result.file[0] = '\0';
+    dmlconf_report_format_repro(&info, &result, text, sizeof(text));
+    ck_assert_str_eq(text, "dmlconf run --backend 'plugin:./build dir/libmine.so' --feature-level 6_4 --filter "
+                           "'\\-odd\\*\\[id]'\\''s\\?'");
+    info.backend_requested[0] = '\0';
+
     /* A variable left out is said, not hidden; snprintf semantics. */
     info.environment_incomplete = true;
     length = dmlconf_report_format_repro(&info, &result, text, 10);
@@ -866,11 +876,13 @@ START_TEST(test_results_file)
     FILE *out;
 
     test_dir("results_file", dir, sizeof(dir));
+    snprintf(info.backend_requested, sizeof(info.backend_requested), "plugin:/opt/x \"y\".so");
     ck_assert_int_eq(write_reports(dir, &info, results, count, why, sizeof(why)), 0);
     join(path, sizeof(path), dir, DMLCONF_REPORT_RESULTS_JSONL);
     data = read_file(path, &size);
     ck_assert_ptr_nonnull(data);
     ck_assert_msg(dmlconf_results_file_read(path, &file, why, sizeof(why)) == 0, "%s", why);
+    ck_assert_str_eq(file.info.backend_requested, "plugin:/opt/x \"y\".so");
     ck_assert_int_eq(file.end.kind, DMLCONF_END_FINISHED);
     ck_assert(file.end.elapsed_seconds == 1.5);
     ck_assert_uint_eq(file.results.count, count);

@@ -228,6 +228,7 @@ static void on_result(void *context, size_t case_index, const dmlconf_case_resul
 typedef struct run_identity
 {
     const char *adapter_requested; /* NULL: the backend chose */
+    const char *backend_requested; /* --backend when it names more than the backend's name (a plugin's path) */
     uint32_t shard_index, shard_count;
     const char *corpus_digest;
     uint64_t corpus_cases, planned_cases;
@@ -241,6 +242,9 @@ static void fill_run_info(run_state *state, int argc, char **argv, uint64_t seed
     info->seed = seed;
     snprintf(info->adapter_requested, sizeof(info->adapter_requested), "%s",
              identity->adapter_requested ? identity->adapter_requested : "");
+    /* Left out when it does not fit: a cut path would name another file. */
+    if (identity->backend_requested && strlen(identity->backend_requested) < sizeof(info->backend_requested))
+        snprintf(info->backend_requested, sizeof(info->backend_requested), "%s", identity->backend_requested);
     info->shard_index = identity->shard_index;
     info->shard_count = identity->shard_count;
     snprintf(info->corpus_digest, sizeof(info->corpus_digest), "%s", identity->corpus_digest);
@@ -646,7 +650,8 @@ int command_run(int argc, char **argv)
 
     char digest[24];
     runner_corpus_digest(&corpus, &filter, digest, sizeof(digest));
-    run_identity identity = {adapter, shard_index, shard_count, digest, matched, selected_count};
+    run_identity identity = {
+        adapter, choice.plugin ? backend_name : NULL, shard_index, shard_count, digest, matched, selected_count};
     fill_run_info(&state, argc + 1, argv - 1, seed, &identity);
     state.seed = seed;
     state.total = selected_count;

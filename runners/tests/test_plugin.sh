@@ -96,6 +96,13 @@ DMLCONF_TEST_PLUGIN_FAULT=bad-outcome "$dmlconf" run --backend "plugin:$faulty" 
     -o outcome good.yaml 2>/dev/null
 check "a plugin that ends jobs with outcome 42" 1 $?
 expect "its cases are errors" test "$(grep -c '"status":"error","message":"backend error: the plugin ended the job with outcome 42' outcome/results.jsonl)" -eq 2
+# Their reproduce command names the plugin's library, and reruns the case.
+expect "the reproduce line names the library" grep -qF \
+    "reproduce: \`dmlconf run --backend plugin:$faulty --feature-level 5_0 --filter g.a good.yaml\`" outcome/summary.md
+command=$(sed -n 's/^  - reproduce: `\(.*--filter g.a .*\)`$/\1/p' outcome/summary.md | head -n 1)
+command=${command/dmlconf run/\"\$dmlconf\" run -q --no-rerun --no-repro -o reproduced}
+DMLCONF_TEST_PLUGIN_FAULT=bad-outcome eval "$command" 2>/dev/null; check "the reproduce line, run" 1 $?
+expect "it reran that case alone" test "$(grep -c '"id":"g.a".*"status":"error"' reproduced/results.jsonl)" -eq 1
 
 # What the example plugin declares.
 "$dmlconf" adapters --backend "plugin:$example" >adapters.txt; check "adapters of the example plugin" 0 $?

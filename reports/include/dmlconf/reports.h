@@ -375,7 +375,8 @@ size_t dmlconf_report_format_bits(dmlconf_data_type type, uint64_t bits, char *b
 size_t dmlconf_report_format_coordinates(const dmlconf_mismatch *mismatch, char *buf, size_t size);
 /* The command that reruns one case as the run ran it, for a POSIX shell:
  * the environment variables the run recorded, then "dmlconf run" with its
- * backend, the adapter as it was asked for, the target level, the seed (when
+ * backend (as it was asked for when the run recorded that: a plugin's
+ * "plugin:PATH"), the adapter as it was asked for, the target level, the seed (when
  * not 0), "--filter 'ID'" and the case's file, every word quoted where it
  * needs to be. When the run left an environment variable out, a last
  * comment says so. */

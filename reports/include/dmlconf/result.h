@@ -103,6 +103,10 @@ typedef struct dmlconf_run_info
      * (dmlconf_run_info_add_environment). */
     char environment[DMLCONF_RUN_ENVIRONMENT_SIZE];
     bool environment_incomplete; /* a variable was left out: no room, or a line break in it */
+    /* --backend as given when it says more than `backend` does, as a native
+     * plugin's "plugin:PATH" does ("" otherwise, or when it does not fit):
+     * what a reproduce command names. */
+    char backend_requested[1024];
 } dmlconf_run_info;
 
 #ifdef __cplusplus
