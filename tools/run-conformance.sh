@@ -9,7 +9,8 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 jobs=$(nproc 2>/dev/null || echo 2)
 
-bash "$root/tools/install-deps.sh"
-cmake -S "$root" -B "$root/build/release" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$root/build/release" -j "$jobs" --target dmlconf
-exec "$root/build/release/runners/dmlconf" run --report-dir "${DMLCONF_REPORT_DIR:-dmlconf-results}" "$@"
+# Only what running needs: no test tools, no tests built.
+bash "$root/tools/install-deps.sh" run
+cmake -S "$root" -B "$root/build/run" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBUILD_TESTING=OFF >/dev/null
+cmake --build "$root/build/run" -j "$jobs" --target dmlconf
+exec "$root/build/run/runners/dmlconf" run --report-dir "${DMLCONF_REPORT_DIR:-dmlconf-results}" "$@"

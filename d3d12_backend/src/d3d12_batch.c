@@ -32,6 +32,7 @@ typedef struct job_state
     uint64_t bytes[REGION_COUNT];
     uint64_t param_offset; /* arena offset of the first pass's parameter block */
     uint64_t readback_offset;
+    uint64_t upload_output_offset; /* a job alone: where its output's initial bytes are in the upload buffer */
 } job_state;
 
 static uint64_t align_up(uint64_t value, uint64_t alignment)
@@ -266,6 +267,10 @@ static int run_batch(d3d12_backend *b, job_state *states, size_t count)
         }
     }
     uint64_t readback_end = at;
+    /* The outputs go up too: their initial bytes are the runner's canary
+     * (backend.h), so that a kernel that writes nothing is seen. */
+    if (!big)
+        upload_end = readback_end;
     for (size_t i = 0; i < count && !big; ++i)
     {
         states[i].offset[REGION_SCRATCH] = at;
@@ -293,7 +298,11 @@ static int run_batch(d3d12_backend *b, job_state *states, size_t count)
         }
         if (in_place)
             lone->buffer[REGION_INPUT] = lone->buffer[REGION_OUTPUT];
-        upload_bytes = upload_end + (in_place ? lone->bytes[REGION_OUTPUT] : lone->bytes[REGION_INPUT]);
+        /* The input (or the in-place buffer), then the output's initial
+         * bytes, follow the parameter blocks in the upload buffer. */
+        lone->upload_output_offset = in_place ? 0 : upload_end + align_up(lone->bytes[REGION_INPUT], REGION_ALIGNMENT);
+        upload_bytes = in_place ? upload_end + lone->bytes[REGION_OUTPUT]
+                                : lone->upload_output_offset + lone->bytes[REGION_OUTPUT];
         readback_bytes = lone->bytes[REGION_OUTPUT];
         lone->readback_offset = 0;
     }
@@ -315,7 +324,7 @@ static int run_batch(d3d12_backend *b, job_state *states, size_t count)
         }
     }
 
-    /* Inputs into the upload buffer. */
+    /* Inputs and the outputs' initial bytes into the upload buffer. */
     unsigned char *upload = b->upload.mapped;
     for (size_t i = 0; i < count; ++i)
     {
@@ -324,6 +333,9 @@ static int run_batch(d3d12_backend *b, job_state *states, size_t count)
         size_t bytes = job->desc->in_place ? job->output_bytes : job->input_bytes;
         uint64_t target = big ? upload_end : states[i].offset[job->desc->in_place ? REGION_OUTPUT : REGION_INPUT];
         memcpy(upload + target, source, bytes);
+        if (!job->desc->in_place)
+            memcpy(upload + (big ? states[i].upload_output_offset : states[i].offset[REGION_OUTPUT]), job->output,
+                   job->output_bytes);
     }
 
     if (d3d12_device_begin(d, why, sizeof(why)))
@@ -338,8 +350,12 @@ static int run_batch(d3d12_backend *b, job_state *states, size_t count)
         big_in = lone->buffer[REGION_INPUT]->whole.resource;
         big_out = b->big[REGION_OUTPUT].whole.resource;
         big_scratch = b->big[REGION_SCRATCH].whole.resource;
+        bool in_place = lone->job->desc->in_place;
         ID3D12GraphicsCommandList_CopyBufferRegion(list, big_in, 0, b->upload.resource, upload_end,
-                                                   upload_bytes - upload_end);
+                                                   in_place ? lone->bytes[REGION_OUTPUT] : lone->bytes[REGION_INPUT]);
+        if (!in_place)
+            ID3D12GraphicsCommandList_CopyBufferRegion(list, big_out, 0, b->upload.resource, lone->upload_output_offset,
+                                                       lone->bytes[REGION_OUTPUT]);
     }
     ID3D12Resource *device_buffers[4] = {arena, big_out, big_scratch, big && big_in != big_out ? big_in : NULL};
     for (unsigned i = 0; i < 4; ++i)

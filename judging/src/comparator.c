@@ -116,6 +116,25 @@ static void add_sample(dmlconf_comparison *out, const dmlconf_mismatch *m)
 
 /* Orders candidates for "worst": larger fraction, then more ulps, then the
  * earlier element. */
+/* An element that still holds the canary: a failure (never written), or,
+ * when the expected value is the canary itself, ambiguous: unjudged, and
+ * counted so the runner can run the case again with another canary. */
+static void judge_canary(uint64_t expected, uint64_t got, dmlconf_comparison *out, dmlconf_judgement *j)
+{
+    memset(j, 0, sizeof(*j));
+    j->rule = DMLCONF_RULE_UNWRITTEN;
+    if (expected == got)
+    {
+        ++out->canary_ambiguous;
+        j->verdict = DMLCONF_VERDICT_UNJUDGED;
+        return;
+    }
+    ++out->unwritten;
+    j->verdict = DMLCONF_VERDICT_FAIL;
+    j->error_ulps = INFINITY;
+    j->tolerance_fraction = INFINITY;
+}
+
 static bool is_worse(const dmlconf_judgement *j, uint64_t index, const dmlconf_comparison *out)
 {
     if (!out->has_worst)
@@ -299,7 +318,10 @@ int dmlconf_compare(const dmlconf_scan_desc *desc, const void *logical_input, co
                                                    : load_bits(oracle_line + j * size, size);
                 uint64_t got = load_bits(actual_data + (out_first + source * out_step) * size, size);
                 dmlconf_judgement judgement;
-                dmlconf_judge_bits(&judge, expected, got, want_side ? &side_chunk[k] : NULL, &judgement);
+                if (tol && tol->has_canary && got == tol->canary_bits)
+                    judge_canary(expected, got, out, &judgement);
+                else
+                    dmlconf_judge_bits(&judge, expected, got, want_side ? &side_chunk[k] : NULL, &judgement);
                 tally(out, index, expected, got, &judgement,
                       (unsigned)((uint64_t)j * DMLCONF_POSITION_BINS / (uint64_t)n));
             }

@@ -196,6 +196,9 @@ static void describe_rule(dmlconf_data_type type, const dmlconf_mismatch *m, cha
     case DMLCONF_RULE_INVALID:
         snprintf(text, size, "rule: none (the comparator could not be set up for this case)");
         return;
+    case DMLCONF_RULE_UNWRITTEN:
+        snprintf(text, size, "rule: never written: the element still holds the canary the output was filled with");
+        return;
     case DMLCONF_RULE_UNKNOWN:
     case DMLCONF_RULE_COUNT:
         break;

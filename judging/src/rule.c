@@ -21,6 +21,7 @@ static const char *const rule_names[DMLCONF_RULE_COUNT] = {
     [DMLCONF_RULE_ABSOLUTE_RELATIVE] = "absolute_relative",
     [DMLCONF_RULE_ULP_COUNT] = "ulp_count",
     [DMLCONF_RULE_UNKNOWN] = "unknown",
+    [DMLCONF_RULE_UNWRITTEN] = "unwritten",
 };
 
 const char *dmlconf_rule_name(dmlconf_rule rule)

@@ -254,7 +254,10 @@ static void write_testcase(FILE *out, const dmlconf_run_info *info, const dmlcon
     }
     else
     {
-        fprintf(out, "      <system-out>flaky: passed after %u attempts; ", (unsigned)result->attempts);
+        /* The message says how many attempts failed: a known flake may have
+         * failed every one of them. */
+        fprintf(out, "      <system-out>flake (%u attempt%s): ", (unsigned)result->attempts,
+                result->attempts == 1 ? "" : "s");
         dmlconf_xml_escape_field(out, result->message, sizeof(result->message), false);
         fputs("</system-out>\n", out);
     }

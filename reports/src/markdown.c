@@ -479,6 +479,27 @@ static void write_load_errors(FILE *out, const dmlconf_report_input *in)
     fputc('\n', out);
 }
 
+/* The baseline lines that match no case: a baseline that no longer says
+ * anything about the corpus (summary.json lists them all). */
+static void write_stale_baseline(FILE *out, const dmlconf_report_input *in)
+{
+    if (in->stale_baseline_count == 0)
+        return;
+    fprintf(out,
+            "## Stale baseline lines (%zu)\n\nThese lines of the baseline match no case of the corpus: remove "
+            "them (`--strict-baseline` fails a run that has any).\n\n",
+            in->stale_baseline_count);
+    for (size_t i = 0; i < in->stale_baseline_count && i < LOAD_ERRORS_SHOWN; ++i)
+    {
+        fputs("- ", out);
+        md_code(out, in->stale_baseline[i], SIZE_MAX, false);
+        fputc('\n', out);
+    }
+    if (in->stale_baseline_count > LOAD_ERRORS_SHOWN)
+        fprintf(out, "- and %zu more (summary.json lists them all)\n", in->stale_baseline_count - LOAD_ERRORS_SHOWN);
+    fputc('\n', out);
+}
+
 int dmlconf_write_markdown(FILE *out, const dmlconf_report_input *in, char *why, size_t why_size)
 {
     const dmlconf_matrix *matrix = in->matrix;
@@ -532,6 +553,7 @@ int dmlconf_write_markdown(FILE *out, const dmlconf_report_input *in, char *why,
     fputs(".\n\n", out);
 
     write_load_errors(out, in);
+    write_stale_baseline(out, in);
     write_matrix(out, matrix);
     write_not_covered(out, matrix);
     write_histogram(out, matrix);

@@ -361,6 +361,8 @@ struct dmlconf_report_set
     double begun_at;
     dmlconf_result_list results;
     dmlconf_matrix matrix;
+    char **stale_baseline;
+    size_t stale_baseline_count;
     char error[640];
 };
 
@@ -553,13 +555,52 @@ int dmlconf_reports_add_encoded(dmlconf_report_set *set, const dmlconf_case_resu
     return 0;
 }
 
+static void free_stale_baseline(dmlconf_report_set *set)
+{
+    for (size_t i = 0; i < set->stale_baseline_count; ++i)
+        free(set->stale_baseline[i]);
+    free(set->stale_baseline);
+    set->stale_baseline = NULL;
+    set->stale_baseline_count = 0;
+}
+
+int dmlconf_reports_set_stale_baseline(dmlconf_report_set *set, const char *const *lines, size_t count)
+{
+    free_stale_baseline(set);
+    if (!count)
+        return 0;
+    set->stale_baseline = calloc(count, sizeof(*set->stale_baseline));
+    if (!set->stale_baseline)
+        return -1;
+    for (size_t i = 0; i < count; ++i)
+    {
+        size_t length = strlen(lines[i]) + 1;
+        set->stale_baseline[i] = malloc(length);
+        if (!set->stale_baseline[i])
+        {
+            set->stale_baseline_count = i;
+            free_stale_baseline(set);
+            return -1;
+        }
+        memcpy(set->stale_baseline[i], lines[i], length);
+    }
+    set->stale_baseline_count = count;
+    return 0;
+}
+
 /* Ends results.jsonl with the completion record and writes the final
  * reports. */
 static int finish_with(dmlconf_report_set *set, const dmlconf_run_end *end)
 {
-    dmlconf_report_input in = {&set->info,         set->load_errors.items, set->load_errors.count,
-                               set->results.items, set->results.count,     end,
-                               &set->matrix};
+    dmlconf_report_input in = {&set->info,
+                               set->load_errors.items,
+                               set->load_errors.count,
+                               set->results.items,
+                               set->results.count,
+                               end,
+                               &set->matrix,
+                               (const char *const *)set->stale_baseline,
+                               set->stale_baseline_count};
     char *line = NULL;
     int rc = 0;
 
@@ -653,6 +694,7 @@ void dmlconf_reports_close(dmlconf_report_set *set)
     dmlconf_result_list_free(&set->results);
     dmlconf_load_error_list_free(&set->load_errors);
     dmlconf_matrix_free(&set->matrix);
+    free_stale_baseline(set);
     free(set->dir);
     free(set);
 }

@@ -371,6 +371,10 @@ static json_t *json_comparison(dmlconf_data_type type, const dmlconf_comparison 
     dmlconf_json_put(obj, "elements", dmlconf_json_u64(comparison->elements), &ok);
     dmlconf_json_put(obj, "mismatches", dmlconf_json_u64(comparison->mismatches), &ok);
     dmlconf_json_put(obj, "unjudged", dmlconf_json_u64(comparison->unjudged), &ok);
+    if (comparison->unwritten)
+        dmlconf_json_put(obj, "unwritten", dmlconf_json_u64(comparison->unwritten), &ok);
+    if (comparison->canary_ambiguous)
+        dmlconf_json_put(obj, "canary_ambiguous", dmlconf_json_u64(comparison->canary_ambiguous), &ok);
     dmlconf_json_put(obj, "max_error_ulps", dmlconf_json_double(comparison->max_error_ulps), &ok);
     dmlconf_json_put(obj, "max_tolerance_fraction", dmlconf_json_double(comparison->max_tolerance_fraction), &ok);
     dmlconf_json_put(obj, "first", comparison->has_first ? json_mismatch(type, &comparison->first) : json_null(), &ok);
@@ -737,6 +741,8 @@ static int get_comparison(const json_t *obj, dmlconf_comparison *out, char *why,
     if (get_u64(obj, where, "elements", &out->elements, why, why_size) != 0 ||
         get_u64(obj, where, "mismatches", &out->mismatches, why, why_size) != 0 ||
         get_u64(obj, where, "unjudged", &out->unjudged, why, why_size) != 0 ||
+        get_u64(obj, where, "unwritten", &out->unwritten, why, why_size) != 0 ||
+        get_u64(obj, where, "canary_ambiguous", &out->canary_ambiguous, why, why_size) != 0 ||
         get_double(obj, where, "max_error_ulps", &out->max_error_ulps, why, why_size) != 0 ||
         get_double(obj, where, "max_tolerance_fraction", &out->max_tolerance_fraction, why, why_size) != 0 ||
         get_optional_mismatch(obj, "first", &out->has_first, &out->first, why, why_size) != 0 ||

@@ -380,6 +380,10 @@ int dmlconf_write_summary_json(FILE *out, const dmlconf_report_input *in, char *
     dmlconf_json_put(root, "load_errors", dmlconf_json_load_errors(in->load_errors, in->load_error_count), &ok);
     dmlconf_json_put(root, "failure_groups", json_groups(in, &groups), &ok);
     dmlconf_json_put(root, "failing_ids", failing, &ok);
+    json_t *stale = json_array();
+    for (size_t i = 0; stale && i < in->stale_baseline_count; ++i)
+        ok = ok && json_array_append_new(stale, json_string(in->stale_baseline[i])) == 0;
+    dmlconf_json_put(root, "stale_baseline", stale, &ok);
     if (!ok)
     {
         dmlconf_set_why(why, why_size, "out of memory");

@@ -172,7 +172,7 @@ static int write_reports(const char *dir, const dmlconf_run_info *info, const dm
                          size_t count, char *why, size_t why_size)
 {
     dmlconf_run_end end = {DMLCONF_END_FINISHED, count, 1.5, ""};
-    dmlconf_report_input in = {info, NULL, 0, results, count, &end, NULL};
+    dmlconf_report_input in = {info, NULL, 0, results, count, &end, NULL, NULL, 0};
     return dmlconf_reports_write_all(dir, &in, why, why_size);
 }
 
@@ -1764,7 +1764,7 @@ START_TEST(test_verdict_incomplete_load_errors)
     size_t count = passing_ladder(results);
     dmlconf_load_error_list errors = {NULL, 0, 0};
     dmlconf_run_end end = {DMLCONF_END_FINISHED, 0, 0.25, ""};
-    dmlconf_report_input in = {&info, NULL, 0, results, count, &end, NULL};
+    dmlconf_report_input in = {&info, NULL, 0, results, count, &end, NULL, NULL, 0};
     written_reports r;
 
     /* Every case that loaded passed, but a file did not load: no verdict. */
@@ -1963,7 +1963,7 @@ START_TEST(test_verdict_incomplete_runs)
     dmlconf_case_result results[SAMPLE_MAX];
     size_t count = passing_ladder(results);
     dmlconf_run_end end = {DMLCONF_END_FINISHED, 0, -1.0, ""};
-    dmlconf_report_input in = {&info, NULL, 0, results, count, &end, NULL};
+    dmlconf_report_input in = {&info, NULL, 0, results, count, &end, NULL, NULL, 0};
     written_reports r;
     const char *detail;
 

@@ -317,9 +317,15 @@ int command_merge(int argc, char **argv)
         info.shard_index = 0;
         info.shard_count = 1;
         info.planned_cases = info.corpus_cases;
-        dmlconf_report_input in = {
-            &info, shards[0].file.load_errors.items, shards[0].file.load_errors.count, merged.items, merged.count, &end,
-            NULL};
+        dmlconf_report_input in = {&info,
+                                   shards[0].file.load_errors.items,
+                                   shards[0].file.load_errors.count,
+                                   merged.items,
+                                   merged.count,
+                                   &end,
+                                   NULL,
+                                   NULL,
+                                   0};
         char why[640];
         if (dmlconf_reports_write_all(dir, &in, why, sizeof(why)))
         {

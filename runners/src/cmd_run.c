@@ -48,8 +48,14 @@ static const char run_usage[] =
     "                            this process, without crash isolation)\n"
     "      --baseline DIR        known failures, flakes and skips (failures.txt, flakes.txt,\n"
     "                            skips.txt); a listed failure that passes fails the run\n"
+    "      --strict-baseline     a baseline line that matches no case (stale) fails the run\n"
     "  -o, --report-dir DIR      where the reports go (default: dmlconf-results); checked\n"
     "                            and locked before any case runs\n"
+    "      --resume              go on with the interrupted or crashed run in the report\n"
+    "                            folder (same options): cases it finished do not run again\n"
+    "      --memory-limit BYTES  most memory one case may take (suffixes k, M, G; default:\n"
+    "                            3/4 of the machine's memory shared by the workers); a case\n"
+    "                            that needs more is an error, not run\n"
     "      --seed N              mix N into every generated input (default 0: the\n"
     "                            corpus' own data)\n"
     "      --timeout SECONDS     per case, and per batch of small cases (default 120; 0:\n"
@@ -68,6 +74,7 @@ static const char run_usage[] =
 
 typedef struct run_state
 {
+    const dmlconf_results_file *previous; /* --resume: what the interrupted run finished */
     const char *report_dir;
     runner_baseline baseline;
     bool have_baseline;
@@ -175,6 +182,8 @@ static void record_environment(dmlconf_run_info *info)
     free(chosen);
 }
 
+static void record(run_state *state, const dmlconf_case_result *result, const char *encoded);
+
 static void on_info(void *context, const dmlconf_backend_info *backend, dmlconf_feature_level level)
 {
     run_state *state = context;
@@ -191,6 +200,9 @@ static void on_info(void *context, const dmlconf_backend_info *backend, dmlconf_
         state->report_error = true;
         snprintf(state->report_why, sizeof(state->report_why), "%s", dmlconf_reports_error(state->reports));
     }
+    /* A resumed run's report holds what the earlier run finished, first. */
+    for (size_t i = 0; state->previous && i < state->previous->results.count; ++i)
+        record(state, &state->previous->results.items[i], NULL);
 }
 
 /* Where a case ran: the baseline's say on its status, and its line for
@@ -271,90 +283,6 @@ static int parse_u64(const char *text, uint64_t *value)
     return 0;
 }
 
-/* Whether workers are started as programs (`dmlconf __worker`) rather than
- * forked: always on Windows; on POSIX when DMLCONF_WORKERS=spawn (which
- * tests the Windows way on Linux). */
-static bool spawn_workers(void)
-{
-#if defined(_WIN32)
-    return true;
-#else
-    const char *mode = getenv("DMLCONF_WORKERS");
-    return mode && !strcmp(mode, "spawn");
-#endif
-}
-
-/* A `dmlconf __worker` command line for the schedule (cmd_worker.c), in
- * `text` (freed by the caller with free_worker_argv). Returns the
- * NULL-terminated argv, or NULL when memory runs out or this program's
- * path is unknown (why set). */
-static const char **make_worker_argv(const runner_schedule *schedule, char *const *paths, size_t path_count, char *why,
-                                     size_t why_size)
-{
-    size_t most = 20 + path_count;
-    char **argv = calloc(most, sizeof(*argv));
-    if (!argv)
-    {
-        snprintf(why, why_size, "out of memory");
-        return NULL;
-    }
-    size_t n = 0;
-    char number[32];
-    bool failed = !(argv[n++] = dmlconf_process_self_path(why, why_size));
-#define ADD(text) failed = failed || !(argv[n++] = dmlconf_strdup(text))
-    ADD("__worker");
-    ADD("--backend");
-    ADD(schedule->backend_ops->name);
-    if (schedule->backend_config.adapter)
-    {
-        ADD("--adapter");
-        ADD(schedule->backend_config.adapter);
-    }
-    if (schedule->config.level != DMLCONF_FEATURE_LEVEL_NONE)
-    {
-        ADD("--level");
-        ADD(dmlconf_feature_level_name(schedule->config.level));
-    }
-    snprintf(number, sizeof(number), "%llu", (unsigned long long)schedule->config.seed);
-    ADD("--seed");
-    ADD(number);
-    snprintf(number, sizeof(number), "%llu", (unsigned long long)schedule->config.batch_elements);
-    ADD("--batch-elements");
-    ADD(number);
-    if (!schedule->config.rerun_failures)
-        ADD("--no-rerun");
-    if (!schedule->config.shrink)
-        ADD("--no-repro");
-    if (schedule->config.repro_dir)
-    {
-        ADD("--repro-dir");
-        ADD(schedule->config.repro_dir);
-    }
-    ADD("--");
-    for (size_t i = 0; i < path_count; ++i)
-        ADD(paths[i]);
-#undef ADD
-    if (failed)
-    {
-        for (size_t i = 0; i < n; ++i)
-            free(argv[i]);
-        free(argv);
-        if (!why[0])
-            snprintf(why, why_size, "out of memory");
-        return NULL;
-    }
-    return (const char **)argv;
-}
-
-static void free_worker_argv(const char **argv)
-{
-    if (!argv)
-        return;
-    for (size_t i = 0; argv[i]; ++i)
-        free((char *)argv[i]);
-    free(argv);
-}
-
 /* Says why a selection holds no case to run (a usage error: a gate that
  * ran nothing must not look like one that passed). */
 static void explain_empty_selection(size_t loaded, size_t load_errors, size_t matched, size_t selected,
@@ -398,7 +326,89 @@ static void print_failures(const run_state *state, const dmlconf_case_result *re
         printf("  ... and %zu more (see %s/%s)\n", failing - shown, state->report_dir, DMLCONF_REPORT_FAILURES_TXT);
 }
 
-int command_run(int argc, char **argv)
+/* Everything `dmlconf run` was told. */
+typedef struct run_options
+{
+    const char *backend_name, *adapter, *baseline_dir, *report_dir;
+    const char *const *backend_arguments; /* the backend config's: a plugin's path (choose_backends) */
+    dmlconf_feature_level level;
+    runner_filter filter;
+    unsigned jobs;
+    uint64_t seed, timeout, memory_limit;
+    bool rerun, repro, quiet, resume, strict_baseline;
+    uint32_t shard_index, shard_count;
+    char *const *paths; /* case files and folders (none: the default corpus) */
+    size_t path_count;
+    int argc; /* the whole command line, for the reports */
+    char **argv;
+} run_options;
+
+/* "4G", "512M", "100000": bytes. Returns 0, or -1 when malformed. */
+static int parse_bytes(const char *text, uint64_t *bytes)
+{
+    char *end = NULL;
+    if (!*text || *text == '-')
+        return -1;
+    errno = 0;
+    double value = strtod(text, &end);
+    if (errno || end == text || value < 0.0)
+        return -1;
+    double scale = 1.0;
+    if (*end == 'k' || *end == 'K')
+        scale = 1e3, ++end;
+    else if (*end == 'M')
+        scale = 1e6, ++end;
+    else if (*end == 'G')
+        scale = 1e9, ++end;
+    else if (*end == 'T')
+        scale = 1e12, ++end;
+    if (*end == 'B')
+        ++end;
+    if (*end || value * scale >= 1.8e19)
+        return -1;
+    *bytes = (uint64_t)(value * scale);
+    return 0;
+}
+
+/* Reads the shard from --shard or the GoogleTest convention's variables. */
+static int parse_shard(const char *shard, run_options *o)
+{
+    o->shard_index = 0;
+    o->shard_count = 1;
+    const char *env_index = getenv("TEST_SHARD_INDEX"), *env_total = getenv("TEST_TOTAL_SHARDS");
+    if (shard)
+    {
+        if (runner_parse_shard(shard, &o->shard_index, &o->shard_count))
+        {
+            fprintf(stderr, "dmlconf run: --shard takes I/N with 0 <= I < N, not '%s'\n", shard);
+            return -1;
+        }
+        return 0;
+    }
+    if (!env_index || !env_total)
+        return 0;
+    char text[64];
+    snprintf(text, sizeof(text), "%s/%s", env_index, env_total);
+    if (runner_parse_shard(text, &o->shard_index, &o->shard_count))
+    {
+        fprintf(stderr, "dmlconf run: TEST_SHARD_INDEX=%s and TEST_TOTAL_SHARDS=%s do not name a shard\n", env_index,
+                env_total);
+        return -1;
+    }
+    /* Tell the test launcher that sharding is understood. */
+    const char *status_file = getenv("TEST_SHARD_STATUS_FILE");
+    if (status_file && *status_file)
+    {
+        FILE *touch = fopen(status_file, "a");
+        if (touch)
+            fclose(touch);
+    }
+    return 0;
+}
+
+/* Parses the options. Returns -1 to go on, or the exit status to end with
+ * (help, a usage error). */
+static int parse_run_options(int argc, char **argv, run_options *o)
 {
     static const struct option options[] = {
         {"backend", required_argument, NULL, 'b'},
@@ -409,7 +419,10 @@ int command_run(int argc, char **argv)
         {"shard", required_argument, NULL, 'S'},
         {"jobs", required_argument, NULL, 'j'},
         {"baseline", required_argument, NULL, 'B'},
+        {"strict-baseline", no_argument, NULL, 'X'},
         {"report-dir", required_argument, NULL, 'o'},
+        {"resume", no_argument, NULL, 'U'},
+        {"memory-limit", required_argument, NULL, 'M'},
         {"seed", required_argument, NULL, 's'},
         {"timeout", required_argument, NULL, 'T'},
         {"no-rerun", no_argument, NULL, 'R'},
@@ -418,18 +431,15 @@ int command_run(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    const char *backend_name = NULL, *adapter = NULL, *baseline_dir = NULL, *shard = NULL;
-    dmlconf_feature_level level = DMLCONF_FEATURE_LEVEL_NONE;
-    runner_filter filter = {0};
-    long jobs = (long)dmlconf_cpu_count();
-    uint64_t seed = 0, timeout = 120;
-    bool rerun = true, repro = true, quiet = false;
-    runner_backend_choice choice = {0};
-    run_state state;
-    memset(&state, 0, sizeof(state));
-    state.report_dir = "dmlconf-results";
-    int exit_code = EXIT_USAGE;
-
+    memset(o, 0, sizeof(*o));
+    o->report_dir = "dmlconf-results";
+    o->jobs = dmlconf_cpu_count();
+    o->timeout = 120;
+    o->rerun = o->repro = true;
+    o->argc = argc;
+    o->argv = argv;
+    const char *shard = NULL;
+    bool memory_given = false;
     optind = 1;
     int option;
     while ((option = getopt_long(argc, argv, "b:a:l:f:j:o:qh", options, NULL)) != -1)
@@ -438,26 +448,32 @@ int command_run(int argc, char **argv)
         switch (option)
         {
         case 'b':
-            backend_name = optarg;
+            o->backend_name = optarg;
             break;
         case 'a':
-            adapter = optarg;
+            o->adapter = optarg;
             break;
         case 'D':
             /* The workers inherit it. */
             if (dmlconf_set_environment("DMLCONF_DIRECTML_DLL", optarg))
-                goto oom;
+            {
+                fprintf(stderr, "dmlconf run: out of memory\n");
+                return EXIT_FAILED;
+            }
             break;
         case 'l':
-            if (!dmlconf_feature_level_from_name(optarg, &level))
+            if (!dmlconf_feature_level_from_name(optarg, &o->level))
             {
                 fprintf(stderr, "dmlconf run: '%s' is not a feature level (1_0 to 6_4)\n", optarg);
-                goto done;
+                return EXIT_USAGE;
             }
             break;
         case 'f':
-            if (runner_filter_add(&filter, optarg))
-                goto oom;
+            if (runner_filter_add(&o->filter, optarg))
+            {
+                fprintf(stderr, "dmlconf run: out of memory\n");
+                return EXIT_FAILED;
+            }
             break;
         case 'S':
             shard = optarg;
@@ -466,326 +482,503 @@ int command_run(int argc, char **argv)
             if (parse_u64(optarg, &value) || value > 1024)
             {
                 fprintf(stderr, "dmlconf run: --jobs takes 0 to 1024, not '%s'\n", optarg);
-                goto done;
+                return EXIT_USAGE;
             }
-            jobs = (long)value;
+            o->jobs = (unsigned)value;
             break;
         case 'B':
-            baseline_dir = optarg;
+            o->baseline_dir = optarg;
+            break;
+        case 'X':
+            o->strict_baseline = true;
             break;
         case 'o':
-            state.report_dir = optarg;
+            o->report_dir = optarg;
+            break;
+        case 'U':
+            o->resume = true;
+            break;
+        case 'M':
+            if (parse_bytes(optarg, &o->memory_limit) || o->memory_limit == 0)
+            {
+                fprintf(stderr, "dmlconf run: --memory-limit takes a number of bytes (4G, 512M), not '%s'\n", optarg);
+                return EXIT_USAGE;
+            }
+            memory_given = true;
             break;
         case 's':
-            if (parse_u64(optarg, &seed))
+            if (parse_u64(optarg, &o->seed))
             {
                 fprintf(stderr, "dmlconf run: --seed takes an unsigned 64-bit integer, not '%s'\n", optarg);
-                goto done;
+                return EXIT_USAGE;
             }
             break;
         case 'T':
-            if (parse_u64(optarg, &timeout) || timeout > 86400)
+            if (parse_u64(optarg, &o->timeout) || o->timeout > 86400)
             {
                 fprintf(stderr, "dmlconf run: --timeout takes 0 to 86400 seconds, not '%s'\n", optarg);
-                goto done;
+                return EXIT_USAGE;
             }
             break;
         case 'R':
-            rerun = false;
+            o->rerun = false;
             break;
         case 'P':
-            repro = false;
+            o->repro = false;
             break;
         case 'q':
-            quiet = true;
+            o->quiet = true;
             break;
         case 'h':
             fputs(run_usage, stdout);
-            exit_code = EXIT_PASSED;
-            goto done;
+            return EXIT_PASSED;
         default:
             fputs(run_usage, stderr);
-            goto done;
+            return EXIT_USAGE;
         }
     }
-    if (jobs < 0)
-        jobs = 1;
-
-    uint32_t shard_index = 0, shard_count = 1;
-    const char *env_index = getenv("TEST_SHARD_INDEX"), *env_total = getenv("TEST_TOTAL_SHARDS");
-    if (shard)
+    if (o->strict_baseline && !o->baseline_dir)
     {
-        if (runner_parse_shard(shard, &shard_index, &shard_count))
-        {
-            fprintf(stderr, "dmlconf run: --shard takes I/N with 0 <= I < N, not '%s'\n", shard);
-            goto done;
-        }
+        fprintf(stderr, "dmlconf run: --strict-baseline needs --baseline DIR\n");
+        return EXIT_USAGE;
     }
-    else if (env_index && env_total)
+    if (!memory_given)
     {
-        char text[64];
-        snprintf(text, sizeof(text), "%s/%s", env_index, env_total);
-        if (runner_parse_shard(text, &shard_index, &shard_count))
-        {
-            fprintf(stderr, "dmlconf run: TEST_SHARD_INDEX=%s and TEST_TOTAL_SHARDS=%s do not name a shard\n",
-                    env_index, env_total);
-            goto done;
-        }
-        /* Tell the test launcher that sharding is understood (the GoogleTest
-         * convention). */
-        const char *status_file = getenv("TEST_SHARD_STATUS_FILE");
-        if (status_file && *status_file)
-        {
-            FILE *touch = fopen(status_file, "a");
-            if (touch)
-                fclose(touch);
-        }
+        /* Each worker may hold one large case: three quarters of the
+         * machine's memory, shared by the workers. */
+        uint64_t memory = dmlconf_physical_memory_bytes();
+        o->memory_limit = memory ? memory / 4 * 3 / (o->jobs ? o->jobs : 1) : 0;
     }
+    o->paths = argv + optind;
+    o->path_count = (size_t)(argc - optind);
+    return parse_shard(shard, o) ? EXIT_USAGE : -1;
+}
 
-    const dmlconf_backend_ops *const *candidates;
-    size_t candidate_count;
-    const dmlconf_backend_ops *chosen = NULL;
-    if (backend_name)
+/* The backends to try, best first: the one named (a plugin loaded into
+ * *choice), or every one compiled in. Returns 0, or -1 (said why) for a
+ * name no backend has or a plugin that cannot be loaded. */
+static int choose_backends(const run_options *o, runner_backend_choice *choice,
+                           const dmlconf_backend_ops *const **candidates, size_t *count,
+                           const dmlconf_backend_ops **named)
+{
+    if (o->backend_name)
     {
         char why[1024];
-        if (runner_backend_choose(backend_name, &choice, why, sizeof(why)))
+        if (runner_backend_choose(o->backend_name, choice, why, sizeof(why)))
         {
             fprintf(stderr, "dmlconf run: %s\n", why);
-            goto done;
+            return -1;
         }
-        chosen = choice.ops;
-        candidates = &chosen;
-        candidate_count = 1;
+        *named = choice->ops;
+        *candidates = named;
+        *count = 1;
+        return 0;
     }
-    else
-    {
-        candidates = dmlconf_backends(&candidate_count);
-        /* An adapter belongs to one backend: no falling back to another
-         * that does not have it (and would be blamed for it). */
-        if (adapter)
-            candidate_count = 1;
-    }
+    *candidates = dmlconf_backends(count);
+    /* An adapter belongs to one backend: no falling back to another that
+     * does not have it (and would be blamed for it). */
+    if (o->adapter)
+        *count = 1;
+    return 0;
+}
 
-    if (baseline_dir)
+/* The cases a run selected: every valid case loaded, those the filters and
+ * the shard keep, and of those the ones to run (not skipped by the
+ * baseline, not finished by the run being resumed), with the numbers a
+ * spawned worker knows them by. */
+typedef struct run_selection
+{
+    dmlconf_case_corpus corpus;
+    size_t load_errors;
+    const dmlconf_case **all;
+    size_t all_count;
+    const dmlconf_case **selected;
+    size_t selected_count, matched;
+    const dmlconf_case **to_run;
+    uint32_t *run_numbers;
+    size_t run_count;
+    const dmlconf_case **baseline_skipped; /* reported without running */
+    size_t baseline_skipped_count;
+    size_t resumed; /* selected cases the resumed run had finished */
+} run_selection;
+
+static void free_selection(run_selection *s)
+{
+    free(s->to_run);
+    free(s->run_numbers);
+    free(s->baseline_skipped);
+    free(s->selected);
+    free(s->all);
+    dmlconf_case_corpus_free(&s->corpus);
+    memset(s, 0, sizeof(*s));
+}
+
+static int compare_ids(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Whether `id` is among the sorted ids. */
+static bool among(const char *const *ids, size_t count, const char *id)
+{
+    return count && bsearch(&id, ids, count, sizeof(*ids), compare_ids) != NULL;
+}
+
+/* Loads the corpus and selects the cases. Returns 0, or -1 when memory ran
+ * out (said so). */
+static int select_cases(const run_options *o, const run_state *state, run_selection *s)
+{
+    memset(s, 0, sizeof(*s));
+    s->load_errors = runner_load_corpus(&s->corpus, o->paths, o->path_count);
+    s->all = runner_corpus_cases(&s->corpus, &s->all_count);
+    size_t slots = s->all_count ? s->all_count : 1;
+    s->selected = malloc(slots * sizeof(*s->selected));
+    uint32_t *selected_numbers = malloc(slots * sizeof(*selected_numbers));
+    s->to_run = malloc(slots * sizeof(*s->to_run));
+    s->run_numbers = malloc(slots * sizeof(*s->run_numbers));
+    s->baseline_skipped = malloc(slots * sizeof(*s->baseline_skipped));
+    /* The ids the resumed run finished, sorted for searching. */
+    size_t done_count = state->previous ? state->previous->results.count : 0;
+    const char **done = malloc((done_count ? done_count : 1) * sizeof(*done));
+    if (!s->all || !s->selected || !selected_numbers || !s->to_run || !s->run_numbers || !s->baseline_skipped || !done)
+    {
+        free(selected_numbers);
+        free(done);
+        fprintf(stderr, "dmlconf run: out of memory\n");
+        return -1;
+    }
+    for (size_t i = 0; i < done_count; ++i)
+        done[i] = state->previous->results.items[i].id;
+    qsort(done, done_count, sizeof(*done), compare_ids);
+    for (size_t i = 0; i < s->all_count; ++i)
+    {
+        if (!runner_filter_matches(&o->filter, s->all[i]->id))
+            continue;
+        if (s->matched++ % o->shard_count != o->shard_index)
+            continue;
+        selected_numbers[s->selected_count] = (uint32_t)i;
+        s->selected[s->selected_count++] = s->all[i];
+    }
+    for (size_t i = 0; i < s->selected_count; ++i)
+    {
+        const char *id = s->selected[i]->id;
+        if (among(done, done_count, id))
+            s->resumed++;
+        else if (state->have_baseline && runner_baseline_skips(&state->baseline, id))
+            s->baseline_skipped[s->baseline_skipped_count++] = s->selected[i];
+        else
+        {
+            s->run_numbers[s->run_count] = selected_numbers[i];
+            s->to_run[s->run_count++] = s->selected[i];
+        }
+    }
+    free(selected_numbers);
+    free(done);
+    return 0;
+}
+
+/* Lists the baseline's stale lines on the console (even when quiet: a
+ * warning) and in the reports. Returns how many there are. */
+static size_t report_stale_baseline(run_state *state, const run_selection *s)
+{
+    char **stale = NULL;
+    size_t count = 0;
+    if (!state->have_baseline ||
+        runner_baseline_stale(&state->baseline, (const dmlconf_case *const *)s->all, s->all_count, &stale, &count))
+        return 0;
+    if (count)
+    {
+        fprintf(stderr, "dmlconf run: %zu stale baseline line%s (matching no case):\n", count, count == 1 ? "" : "s");
+        for (size_t i = 0; i < count && i < 20; ++i)
+            fprintf(stderr, "  %s\n", stale[i]);
+        if (count > 20)
+            fprintf(stderr, "  ... and %zu more (summary.json lists them all)\n", count - 20);
+    }
+    dmlconf_reports_set_stale_baseline(state->reports, (const char *const *)stale, count);
+    for (size_t i = 0; i < count; ++i)
+        free(stale[i]);
+    free(stale);
+    return count;
+}
+
+/* Opens the backend in this process to learn what a resumed run runs on,
+ * and checks that it is the run the report folder holds. Returns 0, or -1
+ * (said why). */
+static int check_resumed_run(const run_options *o, run_state *state, const dmlconf_backend_ops *ops)
+{
+    dmlconf_backend_config config = {
+        .adapter = o->adapter, .feature_level = o->level, .arguments = o->backend_arguments};
+    dmlconf_backend *backend = NULL;
+    char why[512];
+    if (ops->open(&config, &backend, why, sizeof(why)))
+    {
+        fprintf(stderr, "dmlconf run: %s\n", why);
+        return -1;
+    }
+    dmlconf_backend_info backend_info;
+    backend->ops->info(backend, &backend_info);
+    backend->ops->close(backend);
+    dmlconf_run_info info = state->info;
+    snprintf(info.backend, sizeof(info.backend), "%s", backend_info.backend);
+    snprintf(info.adapter, sizeof(info.adapter), "%s", backend_info.adapter);
+    snprintf(info.driver, sizeof(info.driver), "%s", backend_info.driver);
+    snprintf(info.runtime, sizeof(info.runtime), "%s", backend_info.runtime);
+    info.software_adapter = backend_info.software;
+    info.target_level = runner_target_level(o->level, &backend_info);
+    record_environment(&info);
+    if (!dmlconf_run_info_same_run(&state->previous->info, &info, why, sizeof(why)))
+    {
+        fprintf(stderr,
+                "dmlconf run: --resume: %s/ holds another run (%s); give the same options, or start over "
+                "without --resume\n",
+                o->report_dir, why);
+        return -1;
+    }
+    return 0;
+}
+
+/* Runs the selected cases on the first backend that opens. Returns the
+ * scheduler's answer (0, 1 when interrupted, -1 when no backend ran, said
+ * why). */
+static int run_on_backends(const run_options *o, run_state *state, const run_selection *s,
+                           const dmlconf_backend_ops *const *candidates, size_t candidate_count)
+{
+    char repro_dir[1024];
+    snprintf(repro_dir, sizeof(repro_dir), "%s/repros", o->report_dir);
+    runner_schedule schedule = {
+        .backend_config = {.adapter = o->adapter, .feature_level = o->level, .arguments = o->backend_arguments},
+        .config =
+            {
+                .level = o->level,
+                .seed = o->seed,
+                .rerun_failures = o->rerun,
+                .shrink = o->repro,
+                .repro_dir = o->repro ? repro_dir : NULL,
+                .batch_elements = UINT64_C(1) << 22,
+                .memory_limit = o->memory_limit,
+            },
+        .jobs = o->jobs,
+        .timeout_seconds = (double)o->timeout,
+        .on_info = on_info,
+        .on_finish = on_finish,
+        .on_result = on_result,
+        .context = state,
+        .interrupted = runner_interrupt_flag(),
+    };
+    dmlconf_backend_info info;
+    char why[512] = "";
+    int scheduled = -1;
+    for (size_t i = 0; i < candidate_count && scheduled < 0; ++i)
+    {
+        schedule.backend_ops = candidates[i];
+        const char **worker_argv = NULL;
+        if (runner_spawn_workers() && o->jobs > 0)
+        {
+            worker_argv = runner_worker_command(&schedule, o->paths, o->path_count, why, sizeof(why));
+            if (!worker_argv)
+                break;
+            schedule.worker_argv = worker_argv;
+            schedule.worker_case_numbers = s->run_numbers;
+        }
+        scheduled = runner_schedule_run(&schedule, s->to_run, s->run_count, &info, why, sizeof(why));
+        runner_free_worker_command(worker_argv);
+        schedule.worker_argv = NULL;
+        if (scheduled < 0 && state->done == 0 && !o->backend_name && i + 1 < candidate_count && !o->quiet)
+            fprintf(stderr, "dmlconf run: %s; trying the %s backend\n", why, candidates[i + 1]->name);
+        if (scheduled < 0 && state->done > 0)
+            break;
+    }
+    if (scheduled < 0)
+        fprintf(stderr, "dmlconf run: %s\n", why);
+    return scheduled;
+}
+
+/* Prints the run's summary on the console. */
+static void print_summary(const run_options *o, const run_state *state, const run_selection *s)
+{
+    bool color = dmlconf_stream_is_terminal(stdout) && !getenv("NO_COLOR");
+    printf("dmlconf %s on %s: %s (%s), driver %s, runtime %s; target feature level %s\n", DMLCONF_VERSION,
+           state->info.backend, state->info.adapter, state->info.software_adapter ? "software" : "hardware",
+           state->info.driver, state->info.runtime, dmlconf_feature_level_name(state->info.target_level));
+    printf("%zu case%s selected", s->selected_count, s->selected_count == 1 ? "" : "s");
+    if (o->shard_count > 1)
+        printf(" (shard %u of %u)", o->shard_index, o->shard_count);
+    if (s->resumed)
+        printf("; %zu finished by the run resumed", s->resumed);
+    if (s->load_errors)
+        printf("; %zu error%s in the case files (see above)", s->load_errors, s->load_errors == 1 ? "" : "s");
+    printf("\n\n");
+    dmlconf_matrix_print(stdout, dmlconf_reports_matrix(state->reports), color);
+    size_t result_count = 0;
+    const dmlconf_case_result *results = dmlconf_reports_results(state->reports, &result_count);
+    print_failures(state, results, result_count);
+    printf("\nreports: %s/ (results.jsonl, summary.json, junit.xml, summary.md, report.html, failures.txt)\n",
+           o->report_dir);
+}
+
+/* Opens (or, resuming, reopens) the report folder before anything runs: a
+ * folder that cannot be written, or that another run is writing, stops
+ * this run now. Returns 0, or the exit status. */
+static int open_reports(const run_options *o, run_state *state, dmlconf_results_file *previous)
+{
+    char why[512];
+    if (!o->resume)
+    {
+        if (dmlconf_reports_open(o->report_dir, &state->reports, why, sizeof(why)))
+        {
+            fprintf(stderr, "dmlconf run: reports: %s\n", why);
+            return EXIT_USAGE;
+        }
+        return 0;
+    }
+    if (dmlconf_reports_open_resume(o->report_dir, previous, &state->reports, why, sizeof(why)))
+    {
+        fprintf(stderr, "dmlconf run: --resume: %s\n", why);
+        return EXIT_USAGE;
+    }
+    if (previous->end.kind == DMLCONF_END_FINISHED)
+    {
+        fprintf(stderr, "dmlconf run: --resume: the run in %s/ finished; there is nothing to resume\n", o->report_dir);
+        return EXIT_USAGE;
+    }
+    state->previous = previous;
+    return 0;
+}
+
+int command_run(int argc, char **argv)
+{
+    run_options o;
+    run_state state;
+    run_selection s;
+    dmlconf_results_file previous;
+    memset(&state, 0, sizeof(state));
+    memset(&s, 0, sizeof(s));
+    memset(&previous, 0, sizeof(previous));
+    int exit_code = parse_run_options(argc, argv, &o);
+    const dmlconf_backend_ops *const *candidates = NULL;
+    const dmlconf_backend_ops *named = NULL;
+    runner_backend_choice choice = {0};
+    size_t candidate_count = 0;
+    if (exit_code >= 0)
+        goto done;
+    exit_code = EXIT_USAGE;
+    state.report_dir = o.report_dir;
+    if (choose_backends(&o, &choice, &candidates, &candidate_count, &named))
+        goto done;
+    o.backend_arguments = choice.arguments;
+    if (o.baseline_dir)
     {
         char why[512];
-        if (runner_baseline_load(&state.baseline, baseline_dir, why, sizeof(why)))
+        if (runner_baseline_load(&state.baseline, o.baseline_dir, why, sizeof(why)))
         {
             fprintf(stderr, "dmlconf run: baseline: %s\n", why);
             goto done;
         }
         state.have_baseline = true;
     }
-
-    /* The report folder is taken before anything runs: a folder that cannot
-     * be written, or that another run is writing, stops this run now. */
+    int opened = open_reports(&o, &state, &previous);
+    if (opened)
     {
-        char why[512];
-        if (dmlconf_reports_open(state.report_dir, &state.reports, why, sizeof(why)))
-        {
-            fprintf(stderr, "dmlconf run: reports: %s\n", why);
-            goto done;
-        }
+        exit_code = opened;
+        goto done;
     }
 
-    dmlconf_case_corpus corpus;
-    size_t load_errors = runner_load_corpus(&corpus, argv + optind, (size_t)(argc - optind));
-    if (runner_corpus_load_errors(&corpus, &state.load_errors))
+    if (select_cases(&o, &state, &s) || runner_corpus_load_errors(&s.corpus, &state.load_errors))
     {
-        dmlconf_case_corpus_free(&corpus);
-        goto oom;
+        exit_code = EXIT_FAILED;
+        goto done;
     }
-    size_t all_count = 0;
-    const dmlconf_case **all = runner_corpus_cases(&corpus, &all_count);
-    const dmlconf_case **selected = malloc((all_count ? all_count : 1) * sizeof(*selected));
-    uint32_t *selected_numbers = malloc((all_count ? all_count : 1) * sizeof(*selected_numbers));
-    uint32_t *run_numbers = malloc((all_count ? all_count : 1) * sizeof(*run_numbers));
-    if (!all || !selected || !selected_numbers || !run_numbers)
+    if (s.run_count == 0 && !s.resumed)
     {
-        free(all);
-        free(selected);
-        free(selected_numbers);
-        free(run_numbers);
-        dmlconf_case_corpus_free(&corpus);
-        goto oom;
+        explain_empty_selection(s.all_count, s.load_errors, s.matched, s.selected_count, o.shard_index, o.shard_count,
+                                o.filter.include_count || o.filter.exclude_count);
+        goto done;
     }
-    size_t selected_count = 0, matched = 0;
-    for (size_t i = 0; i < all_count; ++i)
-    {
-        if (!runner_filter_matches(&filter, all[i]->id))
-            continue;
-        if (matched++ % shard_count != shard_index)
-            continue;
-        selected_numbers[selected_count] = (uint32_t)i;
-        selected[selected_count++] = all[i];
-    }
-
-    /* Cases the baseline skips are reported without running. */
-    const dmlconf_case **to_run = malloc((selected_count ? selected_count : 1) * sizeof(*to_run));
-    size_t run_count = 0;
-    if (!to_run)
-    {
-        free(all);
-        free(selected);
-        free(selected_numbers);
-        free(run_numbers);
-        dmlconf_case_corpus_free(&corpus);
-        goto oom;
-    }
-    for (size_t i = 0; i < selected_count; ++i)
-    {
-        if (!state.have_baseline || !runner_baseline_skips(&state.baseline, selected[i]->id))
-        {
-            run_numbers[run_count] = selected_numbers[i];
-            to_run[run_count++] = selected[i];
-        }
-    }
-    if (run_count == 0)
-    {
-        explain_empty_selection(all_count, load_errors, matched, selected_count, shard_index, shard_count,
-                                filter.include_count || filter.exclude_count);
-        exit_code = EXIT_USAGE;
-        goto finish;
-    }
+    size_t stale = report_stale_baseline(&state, &s);
 
     char digest[24];
-    runner_corpus_digest(&corpus, &filter, digest, sizeof(digest));
+    runner_corpus_digest(&s.corpus, &o.filter, digest, sizeof(digest));
     run_identity identity = {
-        adapter, choice.plugin ? backend_name : NULL, shard_index, shard_count, digest, matched, selected_count};
-    fill_run_info(&state, argc + 1, argv - 1, seed, &identity);
-    state.seed = seed;
-    state.total = selected_count;
-    state.progress = !quiet && dmlconf_stream_is_terminal(stderr);
+        o.adapter,       choice.plugin ? o.backend_name : NULL, o.shard_index, o.shard_count, digest, s.matched,
+        s.selected_count};
+    fill_run_info(&state, argc + 1, argv - 1, o.seed, &identity);
+    state.seed = o.seed;
+    state.total = s.selected_count;
+    state.progress = !o.quiet && dmlconf_stream_is_terminal(stderr);
+    if (state.previous && check_resumed_run(&o, &state, candidates[0]))
+        goto done;
 
-    runner_schedule schedule = {
-        .backend_config = {.adapter = adapter, .feature_level = level, .arguments = choice.arguments},
-        .config =
-            {
-                .level = level,
-                .seed = seed,
-                .rerun_failures = rerun,
-                .shrink = repro,
-                .repro_dir = NULL,
-                .batch_elements = UINT64_C(1) << 22,
-            },
-        .jobs = (unsigned)jobs,
-        .timeout_seconds = (double)timeout,
-        .on_info = on_info,
-        .on_finish = on_finish,
-        .on_result = on_result,
-        .context = &state,
-    };
-    char repro_dir[1024];
-    snprintf(repro_dir, sizeof(repro_dir), "%s/repros", state.report_dir);
-    if (repro)
-        schedule.config.repro_dir = repro_dir;
-
-    dmlconf_backend_info info;
-    char why[512] = "";
-    int scheduled = -1;
-    for (size_t i = 0; i < candidate_count && scheduled != 0; ++i)
+    runner_interrupt_install();
+    int scheduled = run_on_backends(&o, &state, &s, candidates, candidate_count);
+    runner_interrupt_restore();
+    const char *signal_name = runner_interrupt_name();
+    if (scheduled < 0 && !dmlconf_reports_begun(state.reports))
     {
-        schedule.backend_ops = candidates[i];
-        const char **worker_argv = NULL;
-        if (spawn_workers() && jobs > 0)
-        {
-            worker_argv = make_worker_argv(&schedule, argv + optind, (size_t)(argc - optind), why, sizeof(why));
-            if (!worker_argv)
-                break;
-            schedule.worker_argv = worker_argv;
-            schedule.worker_case_numbers = run_numbers;
-        }
-        scheduled = runner_schedule_run(&schedule, to_run, run_count, &info, why, sizeof(why));
-        free_worker_argv(worker_argv);
-        schedule.worker_argv = NULL;
-        if (scheduled && state.done == 0 && !backend_name && i + 1 < candidate_count && !quiet)
-            fprintf(stderr, "dmlconf run: %s; trying the %s backend\n", why, candidates[i + 1]->name);
-        if (scheduled && state.done > 0)
-            break;
-    }
-    if (scheduled)
-    {
-        fprintf(stderr, "dmlconf run: %s\n", why);
         exit_code = EXIT_FAILED;
-        /* Results already streamed still get their reports, which say the
-         * run is incomplete. */
-        if (dmlconf_reports_begun(state.reports))
-            dmlconf_reports_finish(state.reports);
-        goto finish;
+        goto done;
     }
-    /* Baseline skips, recorded after the run so the stream stays in order of
-     * completion. */
-    for (size_t i = 0; i < selected_count; ++i)
+    if (scheduled == 0)
     {
-        if (state.have_baseline && runner_baseline_skips(&state.baseline, selected[i]->id))
+        /* Baseline skips, recorded after the run so the stream stays in
+         * order of completion. */
+        for (size_t i = 0; i < s.baseline_skipped_count; ++i)
         {
             dmlconf_case_result skipped;
-            runner_result_init(&skipped, selected[i], DMLCONF_STATUS_SKIP, "skipped by the baseline's skips.txt");
+            runner_result_init(&skipped, s.baseline_skipped[i], DMLCONF_STATUS_SKIP,
+                               "skipped by the baseline's skips.txt");
             record(&state, &skipped, NULL);
         }
     }
     if (state.progress)
         print_progress(&state, true);
-    if (dmlconf_reports_begun(state.reports) && dmlconf_reports_finish(state.reports) && !state.report_error)
+    /* Results already streamed get their reports even when the run did not
+     * finish: they say it is incomplete or interrupted. */
+    int finished = signal_name ? dmlconf_reports_finish_interrupted(state.reports, signal_name)
+                               : dmlconf_reports_finish(state.reports);
+    if (finished && !state.report_error)
     {
         state.report_error = true;
         snprintf(state.report_why, sizeof(state.report_why), "%s", dmlconf_reports_error(state.reports));
     }
 
-    bool failed = false;
-    for (int s = 0; s < DMLCONF_STATUS_COUNT; ++s)
-        failed |= state.counts[s] && dmlconf_status_is_failure((dmlconf_status)s);
+    bool failed = scheduled != 0;
+    for (int status = 0; status < DMLCONF_STATUS_COUNT; ++status)
+        failed |= state.counts[status] && dmlconf_status_is_failure((dmlconf_status)status);
     bool all_skipped = state.done > 0 && state.counts[DMLCONF_STATUS_SKIP] == state.done;
-    if (!quiet)
-    {
-        bool color = dmlconf_stream_is_terminal(stdout) && !getenv("NO_COLOR");
-        printf("dmlconf %s on %s: %s (%s), driver %s, runtime %s; target feature level %s\n", DMLCONF_VERSION,
-               state.info.backend, state.info.adapter, state.info.software_adapter ? "software" : "hardware",
-               state.info.driver, state.info.runtime, dmlconf_feature_level_name(state.info.target_level));
-        printf("%zu case%s selected", selected_count, selected_count == 1 ? "" : "s");
-        if (shard_count > 1)
-            printf(" (shard %u of %u)", shard_index, shard_count);
-        if (load_errors)
-            printf("; %zu error%s in the case files (see above)", load_errors, load_errors == 1 ? "" : "s");
-        printf("\n\n");
-        dmlconf_matrix_print(stdout, dmlconf_reports_matrix(state.reports), color);
-        size_t result_count = 0;
-        const dmlconf_case_result *results = dmlconf_reports_results(state.reports, &result_count);
-        print_failures(&state, results, result_count);
-        printf("\nreports: %s/ (results.jsonl, summary.json, junit.xml, summary.md, report.html, failures.txt)\n",
-               state.report_dir);
-    }
+    if (!o.quiet)
+        print_summary(&o, &state, &s);
     if (state.report_error)
         fprintf(stderr, "dmlconf run: reports: %s\n", state.report_why);
+    if (signal_name)
+        fprintf(stderr,
+                "dmlconf run: interrupted by %s after %zu of %zu cases; the reports say so, and `dmlconf run "
+                "--resume` with the same options goes on from there\n",
+                signal_name, state.done, state.total);
     if (all_skipped)
         fprintf(stderr,
                 "dmlconf run: every one of the %zu cases selected was skipped (see the reasons in %s/): nothing "
                 "was judged\n",
-                state.done, state.report_dir);
+                state.done, o.report_dir);
+    if (stale && o.strict_baseline)
+    {
+        fprintf(stderr, "dmlconf run: --strict-baseline: the baseline has %zu stale line%s\n", stale,
+                stale == 1 ? "" : "s");
+        failed = true;
+    }
     /* A run whose results do not cover it never passes. */
     dmlconf_run_verdict verdict;
     dmlconf_matrix_verdict(dmlconf_reports_matrix(state.reports), &verdict);
     failed |= verdict.status == DMLCONF_RUN_INCOMPLETE || verdict.status == DMLCONF_RUN_INTERRUPTED;
-    exit_code = load_errors || all_skipped ? EXIT_USAGE : failed || state.report_error ? EXIT_FAILED : EXIT_PASSED;
+    exit_code = s.load_errors || all_skipped ? EXIT_USAGE : failed || state.report_error ? EXIT_FAILED : EXIT_PASSED;
 
-finish:
-    free(to_run);
-    free(selected);
-    free(selected_numbers);
-    free(run_numbers);
-    free(all);
-    dmlconf_case_corpus_free(&corpus);
 done:
     dmlconf_reports_close(state.reports);
     runner_backend_choice_release(&choice);
+    dmlconf_results_file_free(&previous);
+    free_selection(&s);
     dmlconf_load_error_list_free(&state.load_errors);
-    runner_filter_free(&filter);
+    runner_filter_free(&o.filter);
     if (state.have_baseline)
         runner_baseline_free(&state.baseline);
     return exit_code;
-
-oom:
-    fprintf(stderr, "dmlconf run: out of memory\n");
-    exit_code = EXIT_FAILED;
-    goto done;
 }

@@ -7,7 +7,7 @@
  *
  *   dmlconf __worker --backend NAME|plugin:PATH [--adapter WHICH] [--level L] [--seed N]
  *                    [--no-rerun] [--no-repro] [--repro-dir DIR]
- *                    [--batch-elements N] -- [PATH...]
+ *                    [--batch-elements N] [--memory-limit BYTES] -- [PATH...]
  */
 #if !defined(_WIN32)
 #define _POSIX_C_SOURCE 200809L
@@ -70,6 +70,11 @@ int command_worker(int argc, char **argv)
         else if (value && !strcmp(option, "--batch-elements") && parse_number(value, &number))
         {
             spec.config.batch_elements = number;
+            ++i;
+        }
+        else if (value && !strcmp(option, "--memory-limit") && parse_number(value, &number))
+        {
+            spec.config.memory_limit = number;
             ++i;
         }
         else

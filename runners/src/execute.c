@@ -134,7 +134,9 @@ typedef struct prepared_case
     void *output_buffer; /* laid out by the output desc */
     uint64_t input_bytes, output_bytes;
     dmlconf_reason expected_reason; /* negative cases: the oracle's reason at the target level */
-    double own_seconds;             /* preparing and judging this case (not the batch's backend call) */
+    unsigned canary_attempt;        /* which canary the output was filled with (runner_canary_bits) */
+    uint64_t canary;
+    double own_seconds; /* preparing and judging this case (not the batch's backend call) */
 } prepared_case;
 
 static void release_case(prepared_case *p)
@@ -157,10 +159,16 @@ static int fill_buffers(prepared_case *p)
     p->output_bytes = runner_buffer_bytes(&desc->output);
     if (p->input_bytes > SIZE_MAX || p->output_bytes > SIZE_MAX)
         goto oom;
-    p->output_buffer = malloc((size_t)p->output_bytes);
+    if (p->output_bytes > SIZE_MAX - RUNNER_CANARY_GUARD)
+        goto oom;
+    /* The output, padding and a guard after it hold the canary. */
+    p->output_buffer = malloc((size_t)p->output_bytes + RUNNER_CANARY_GUARD);
     if (!p->output_buffer)
         goto oom;
-    memset(p->output_buffer, CANARY_BYTE, (size_t)p->output_bytes);
+    size_t element = dmlconf_case_element_size(p->c);
+    p->canary = runner_canary_bits(desc->output.data_type, p->canary_attempt);
+    runner_canary_fill(p->output_buffer, (size_t)p->output_bytes + RUNNER_CANARY_GUARD, element ? element : 1,
+                       p->canary);
     if (desc->in_place)
     {
         runner_scatter(&desc->input, p->logical_input, p->output_buffer);
@@ -197,6 +205,53 @@ static void mark_unsupported(dmlconf_case_result *result, const dmlconf_case *c,
     runner_result_init(result, c, DMLCONF_STATUS_SKIP, why);
     result->unsupported = true;
     copy_text(result->needs, sizeof(result->needs), needs);
+}
+
+/* Writes a byte count for people: "17.2 GB", "512 MB", "96 kB", "100 bytes". */
+static void format_bytes(uint64_t bytes, char *text, size_t size)
+{
+    static const char *const units[] = {"bytes", "kB", "MB", "GB", "TB"};
+    double value = (double)bytes;
+    unsigned unit = 0;
+    while (value >= 1000.0 && unit + 1 < sizeof(units) / sizeof(units[0]))
+    {
+        value /= 1000.0;
+        ++unit;
+    }
+    if (unit == 0)
+        snprintf(text, size, "%llu bytes", (unsigned long long)bytes);
+    else
+        snprintf(text, size, "%.1f %s", value, units[unit]);
+}
+
+/* Whether running the case would take more memory than a case may: its
+ * buffers are computed from its descs before anything is allocated. Sets
+ * the result (error, with the need and the limit) when it would. */
+static bool over_memory_limit(const dmlconf_case *c, uint64_t limit, dmlconf_case_result *result)
+{
+    dmlconf_case_buffers buffers;
+    if (!limit || !dmlconf_case_buffer_bytes(c, &buffers))
+        return false;
+    /* The comparator's line of the scanned axis, twice (gathered and the
+     * oracle's), and the canary guard. */
+    uint64_t element = dmlconf_case_element_size(c);
+    uint64_t line = 2 * (uint64_t)c->desc.input.sizes[c->desc.axis] * element;
+    uint64_t need = buffers.input + buffers.output + buffers.logical + buffers.expected + line + RUNNER_CANARY_GUARD;
+    /* A packed input is the logical input itself (fill_buffers). */
+    if (!c->desc.in_place && !c->desc.input.has_strides && buffers.input == buffers.logical)
+        need -= buffers.input;
+    if (need <= limit)
+        return false;
+    char need_text[32], limit_text[32], input[32], output[32];
+    format_bytes(need, need_text, sizeof(need_text));
+    format_bytes(limit, limit_text, sizeof(limit_text));
+    format_bytes(buffers.input, input, sizeof(input));
+    format_bytes(buffers.output, output, sizeof(output));
+    snprintf(result->message, sizeof(result->message),
+             "not run: it needs about %s of memory (an input buffer of %s, an output buffer of %s, the values and "
+             "the expected values), more than the limit of %s a case (--memory-limit)",
+             need_text, input, output, limit_text);
+    return true;
 }
 
 /* Decides whether a case runs and prepares its job. */
@@ -244,6 +299,8 @@ static void prepare_case(runner_backend *backend, const runner_config *config, p
         return;
     }
     runner_result_init(p->result, c, DMLCONF_STATUS_ERROR, "not run");
+    if (over_memory_limit(c, config->memory_limit, p->result))
+        return;
     p->logical_input = runner_read_input(c, config->seed, why, sizeof(why));
     if (!p->logical_input)
     {
@@ -348,6 +405,10 @@ static void judge_output(const runner_backend *backend, prepared_case *p, const 
     }
     dmlconf_tolerance tol;
     runner_case_tolerance(c, backend->info.exact, &tol);
+    /* Out of place, an element that still holds the canary was never
+     * written; in place, unwritten elements hold their input instead. */
+    tol.has_canary = !c->desc.in_place;
+    tol.canary_bits = p->canary;
     dmlconf_error err;
     int failed = dmlconf_compare(&c->desc, p->logical_input, expected, p->output_buffer, (size_t)p->output_bytes, &tol,
                                  &r->comparison, &err);
@@ -359,18 +420,42 @@ static void judge_output(const runner_backend *backend, prepared_case *p, const 
         return;
     }
     r->backend_seconds = job->device_seconds;
+    size_t element = dmlconf_case_element_size(c);
+    size_t past_end = runner_canary_changed(p->output_buffer, (size_t)p->output_bytes,
+                                            (size_t)p->output_bytes + RUNNER_CANARY_GUARD, element, p->canary);
+    uint64_t padding = runner_padding_written(&c->desc.output, p->output_buffer, (size_t)p->output_bytes, p->canary);
+    if (past_end)
+    {
+        r->status = DMLCONF_STATUS_FAIL;
+        snprintf(r->message, sizeof(r->message),
+                 "wrote past the end of its output buffer: %zu of the %u bytes after the tensor's %llu changed",
+                 past_end, RUNNER_CANARY_GUARD, (unsigned long long)p->output_bytes);
+        return;
+    }
     if (r->comparison.mismatches == 0)
     {
         r->status = DMLCONF_STATUS_PASS;
         r->message[0] = '\0';
-        return;
     }
-    char first[DMLCONF_MISMATCH_TEXT_SIZE] = "";
-    if (r->comparison.has_first)
-        dmlconf_format_mismatch(c->desc.output.data_type, &r->comparison.first, first, sizeof(first));
-    r->status = DMLCONF_STATUS_FAIL;
-    snprintf(r->message, sizeof(r->message), "%llu of %llu elements outside tolerance; first %s",
-             (unsigned long long)r->comparison.mismatches, (unsigned long long)r->comparison.elements, first);
+    else
+    {
+        char first[DMLCONF_MISMATCH_TEXT_SIZE] = "";
+        if (r->comparison.has_first)
+            dmlconf_format_mismatch(c->desc.output.data_type, &r->comparison.first, first, sizeof(first));
+        r->status = DMLCONF_STATUS_FAIL;
+        snprintf(r->message, sizeof(r->message), "%llu of %llu elements outside tolerance%s; first %s",
+                 (unsigned long long)r->comparison.mismatches, (unsigned long long)r->comparison.elements,
+                 r->comparison.unwritten == r->comparison.mismatches ? " (never written)" : "", first);
+    }
+    if (padding)
+    {
+        /* Not a failure: DirectML may write anywhere in an output's range. */
+        size_t used = strlen(r->message);
+        snprintf(r->message + used, sizeof(r->message) - used,
+                 "%swrote %llu padding bytes between output elements (allowed: an output's whole range may be "
+                 "written)",
+                 used ? "; " : "", (unsigned long long)padding);
+    }
 }
 
 static void judge(const runner_backend *backend, prepared_case *p, const dmlconf_job *job)
@@ -381,11 +466,12 @@ static void judge(const runner_backend *backend, prepared_case *p, const dmlconf
         judge_output(backend, p, job);
 }
 
-/* Runs one prepared case again, alone, and judges it into *again. */
-static void rerun_case(runner_backend *backend, const runner_config *config, const dmlconf_case *c,
+/* Runs one prepared case again, alone, with canary `attempt`, and judges
+ * it into *again. */
+static void rerun_case(runner_backend *backend, const runner_config *config, const dmlconf_case *c, unsigned attempt,
                        dmlconf_case_result *again)
 {
-    prepared_case p = {.c = c, .result = again};
+    prepared_case p = {.c = c, .result = again, .canary_attempt = attempt};
     dmlconf_job job;
     prepare_case(backend, config, &p, &job);
     if (p.runs)
@@ -394,6 +480,34 @@ static void rerun_case(runner_backend *backend, const runner_config *config, con
         judge(backend, &p, &job);
     }
     release_case(&p);
+}
+
+/* Some expected values were the canary itself, so whether those elements
+ * were written could not be seen: the case runs again with the other
+ * canary, and that judgement stands (unless the second run fails to run,
+ * when the first one's is kept with a note). */
+static void rejudge_with_other_canary(runner_backend *backend, const runner_config *config, prepared_case *p)
+{
+    dmlconf_case_result *again = malloc(sizeof(*again));
+    if (!again)
+        return;
+    rerun_case(backend, config, p->c, 1, again);
+    if (again->status == DMLCONF_STATUS_PASS || again->status == DMLCONF_STATUS_FAIL)
+    {
+        again->attempts = p->result->attempts;
+        again->wall_seconds = p->result->wall_seconds;
+        *p->result = *again;
+    }
+    else
+    {
+        size_t used = strlen(p->result->message);
+        snprintf(p->result->message + used, sizeof(p->result->message) - used,
+                 "%s%llu elements equal to the canary could not be checked: the run with the other canary ended in "
+                 "%s",
+                 used ? "; " : "", (unsigned long long)p->result->comparison.canary_ambiguous,
+                 dmlconf_status_name(again->status));
+    }
+    free(again);
 }
 
 /* After a failure: rerun to tell a flake, then shrink a confirmed failure. */
@@ -405,15 +519,14 @@ static void follow_up_failure(runner_backend *backend, const runner_config *conf
         dmlconf_case_result *again = malloc(sizeof(*again));
         if (again)
         {
-            rerun_case(backend, config, p->c, again);
+            rerun_case(backend, config, p->c, 0, again);
             r->attempts = 2;
             if (again->status == DMLCONF_STATUS_PASS)
             {
                 r->status = DMLCONF_STATUS_FLAKE;
-                char note[] = " (passed when rerun)";
                 size_t used = strlen(r->message);
-                if (used + sizeof(note) <= sizeof(r->message))
-                    memcpy(r->message + used, note, sizeof(note));
+                snprintf(r->message + used, sizeof(r->message) - used, "%sfailed 1 of 2 attempts: passed when rerun",
+                         used ? "; " : "");
             }
             free(again);
         }
@@ -489,6 +602,8 @@ void runner_execute(runner_backend *backend, const runner_config *config, const 
             prepared_case *p = &prepared[job_case[j]];
             double judging = dmlconf_clock_seconds();
             judge(backend, p, &jobs[j]);
+            if (p->result->comparison.canary_ambiguous && !p->c->expect_error.set)
+                rejudge_with_other_canary(backend, config, p);
             if (p->result->status == DMLCONF_STATUS_FAIL)
                 follow_up_failure(backend, config, p);
             p->own_seconds += dmlconf_clock_seconds() - judging;

@@ -10,6 +10,7 @@
 #include <dmlconf/reports.h>
 #include <dmlconf/result.h>
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -82,6 +83,7 @@ typedef struct runner_config
     bool shrink;                 /* shrink failures into minimal reproducers */
     const char *repro_dir;       /* where reproducers go (NULL: none written) */
     uint64_t batch_elements;     /* most elements executed in one backend call */
+    uint64_t memory_limit;       /* bytes one case's buffers may take; 0: no limit */
 } runner_config;
 
 /* An open backend and what it said about itself. */
@@ -110,6 +112,28 @@ bool runner_case_unsupported(const dmlconf_backend_info *info, const dmlconf_cas
  * else the backend's highest, else (a backend that claims none) the highest
  * level dmlconf knows. */
 dmlconf_feature_level runner_target_level(dmlconf_feature_level asked, const dmlconf_backend_info *info);
+
+/* ---- the output canary (canary.c) ----------------------------------------- */
+
+/* Bytes of canary after an output buffer's end: a write past the tensor's
+ * range changes them. */
+#define RUNNER_CANARY_GUARD 64u
+
+/* The canary element of `type` for attempt 0 or 1 (two different
+ * patterns: a case whose expected values include the first runs again
+ * with the second), zero extended. */
+uint64_t runner_canary_bits(dmlconf_data_type type, unsigned attempt);
+
+/* Fills `bytes` bytes with the canary element (of `element` bytes,
+ * little-endian) repeated from the start. */
+void runner_canary_fill(void *buffer, size_t bytes, size_t element, uint64_t bits);
+
+/* How many bytes in [from, to) of a canary-filled buffer changed. */
+size_t runner_canary_changed(const void *buffer, size_t from, size_t to, size_t element, uint64_t bits);
+
+/* How many padding bytes of an output buffer (bytes that hold no element
+ * of `desc`) no longer hold the canary. */
+uint64_t runner_padding_written(const dmlconf_tensor_desc *desc, const void *buffer, size_t bytes, uint64_t bits);
 
 /* Fills the identity part of a result (id, file, op, type, levels) and sets
  * the status and message. */
@@ -240,7 +264,7 @@ typedef struct runner_schedule
     void *context;
     /* Set (by a signal handler) to stop the run: workers are stopped at
      * once and the results so far stand. NULL: never. */
-    const volatile int *interrupted;
+    const volatile sig_atomic_t *interrupted;
     /* Workers started as programs rather than forked (Windows; and on
      * POSIX when asked): the command that starts one (NULL-terminated; a
      * `dmlconf __worker` command line, see cmd_worker.c), and for each
@@ -273,11 +297,37 @@ typedef struct runner_worker
     void *context;
 } runner_worker;
 
+/* Whether workers are started as programs (`dmlconf __worker`) rather than
+ * forked: always on Windows; on POSIX when DMLCONF_WORKERS=spawn (which
+ * tests the Windows way on Linux). */
+bool runner_spawn_workers(void);
+
+/* The `dmlconf __worker` command line (cmd_worker.c) that starts a worker
+ * for `schedule` over the case files `paths` (none: the default corpus).
+ * Returns a NULL-terminated argv to free with runner_free_worker_command,
+ * or NULL with why set (this program's path unknown, out of memory). */
+const char **runner_worker_command(const runner_schedule *schedule, char *const *paths, size_t path_count, char *why,
+                                   size_t why_size);
+void runner_free_worker_command(const char **argv);
+
 /* The worker's side of the scheduler's protocol over two descriptors:
  * opens the backend, says hello, then runs each batch of case numbers it
  * reads until told to stop or its input ends. Returns the process's exit
  * status (0 when it stopped as told). */
 int runner_worker_serve(const runner_worker *worker, int in_fd, int out_fd);
+
+/* ---- stopping a run (interrupt.c) ------------------------------------------- */
+
+/* Catches SIGINT and SIGTERM (Ctrl-C, Ctrl-Break and closing the console on
+ * Windows): the first sets the flag runner_interrupt_flag points to, the
+ * second of a kind ends the process. */
+void runner_interrupt_install(void);
+/* Puts the default actions back. */
+void runner_interrupt_restore(void);
+/* The flag: 0 until a signal came, then its number. */
+const volatile sig_atomic_t *runner_interrupt_flag(void);
+/* "SIGINT", "SIGTERM", or NULL when none came. */
+const char *runner_interrupt_name(void);
 
 /* ---- the corpus (corpus.c) -------------------------------------------------- */
 

@@ -86,6 +86,12 @@ static int fault_execute(dmlconf_backend *backend, dmlconf_job *jobs, size_t cou
             job->outcome = DMLCONF_JOB_DONE;
             continue;
         }
+        if (!strcmp(b->mode, "nothing"))
+        {
+            /* Says it ran, writes nothing: only the canary can tell. */
+            job->outcome = DMLCONF_JOB_DONE;
+            continue;
+        }
         uint32_t first_size = job->desc->input.sizes[0];
         if (!strcmp(b->mode, "crash") && first_size == CRASH_SIZE)
             raise(SIGSEGV);
@@ -108,6 +114,13 @@ static int fault_execute(dmlconf_backend *backend, dmlconf_job *jobs, size_t cou
             int32_t *values = job->output;
             values[last] = (int32_t)((uint32_t)values[last] + 1u);
         }
+        /* A write just past the output's range, into the runner's guard. */
+        if (!strcmp(b->mode, "past-end"))
+            ((unsigned char *)job->output)[job->output_bytes] ^= 1u;
+        /* A write into the padding between strided elements: slot 2 of
+         * c.padded's output (strides 4, 1: elements in slots 0, 1, 4, 5). */
+        if (!strcmp(b->mode, "padding") && job->output_bytes == 24)
+            memset((unsigned char *)job->output + 8, 0, 4);
         job->outcome = DMLCONF_JOB_DONE;
         job->device_seconds = -1.0;
     }
@@ -460,6 +473,76 @@ START_TEST(test_baseline)
 }
 END_TEST
 
+/* The output canary: a backend that writes nothing fails, even where the
+ * expected value happens to be the canary (0xa5a5a5a5 as an int32 is
+ * -1515870811: the case runs again with the other canary); a write past
+ * the output's range fails; a write into the padding is reported. */
+static const char canary_text[] =
+    "defaults: {op: cumulative_summation, dtype: int32, axis: 0}\n"
+    "cases:\n"
+    "  - {id: c.plain, sizes: [3], input: [1, 2, 3]}\n"
+    "  - {id: c.is_canary, sizes: [2], input: [-1515870811, 0]}\n"
+    "  - {id: c.float_nan, dtype: float32, sizes: [2], input: [nan, 1]}\n"
+    "  - {id: c.padded, sizes: [2, 2], axis: 1, output_strides: [4, 1], input: [1, 2, 3, 4]}\n";
+
+static void run_canary_mode(const char *mode, collected *out)
+{
+    dmlconf_case_file canary_file;
+    ck_assert_uint_eq(
+        dmlconf_case_file_load_buffer(&canary_file, "canary.yaml", canary_text, sizeof(canary_text) - 1, NULL), 0);
+    const dmlconf_case *list[8];
+    for (size_t i = 0; i < canary_file.case_count; ++i)
+        list[i] = &canary_file.cases[i];
+    memset(out, 0, sizeof(*out));
+    runner_schedule schedule = {
+        .backend_ops = &fault_ops,
+        .backend_config = {.adapter = mode},
+        .config = {.level = DMLCONF_FEATURE_LEVEL_NONE},
+        .jobs = 0,
+        .on_info = on_info,
+        .on_result = on_result,
+        .context = out,
+    };
+    dmlconf_backend_info info;
+    char why[256];
+    ck_assert_int_eq(runner_schedule_run(&schedule, list, canary_file.case_count, &info, why, sizeof(why)), 0);
+    ck_assert_uint_eq(out->count, canary_file.case_count);
+    dmlconf_case_file_free(&canary_file);
+}
+
+START_TEST(test_canary)
+{
+    collected c;
+    run_canary_mode("", &c);
+    assert_status(&c, "c.plain", DMLCONF_STATUS_PASS);
+    assert_status(&c, "c.is_canary", DMLCONF_STATUS_PASS);
+    assert_status(&c, "c.float_nan", DMLCONF_STATUS_PASS);
+    assert_status(&c, "c.padded", DMLCONF_STATUS_PASS);
+    ck_assert_uint_eq(find(&c, "c.is_canary")->comparison.canary_ambiguous, 0); /* judged on the rerun */
+
+    run_canary_mode("nothing", &c);
+    const char *ids[] = {"c.plain", "c.is_canary", "c.float_nan", "c.padded"};
+    for (size_t i = 0; i < 4; ++i)
+    {
+        assert_status(&c, ids[i], DMLCONF_STATUS_FAIL);
+        const dmlconf_case_result *r = find(&c, ids[i]);
+        ck_assert_msg(strstr(r->message, "(never written)"), "%s: %s", ids[i], r->message);
+        ck_assert_msg(strstr(r->message, "rule: never written"), "%s: %s", ids[i], r->message);
+        ck_assert_uint_eq(r->comparison.unwritten, r->comparison.elements);
+    }
+
+    run_canary_mode("past-end", &c);
+    assert_status(&c, "c.plain", DMLCONF_STATUS_FAIL);
+    ck_assert_msg(strstr(find(&c, "c.plain")->message, "wrote past the end of its output buffer"), "%s",
+                  find(&c, "c.plain")->message);
+
+    run_canary_mode("padding", &c);
+    assert_status(&c, "c.padded", DMLCONF_STATUS_PASS);
+    ck_assert_msg(strstr(find(&c, "c.padded")->message, "wrote 4 padding bytes between output elements"), "%s",
+                  find(&c, "c.padded")->message);
+}
+END_TEST
+
 static Suite *runner_suite(void)
 {
     Suite *suite = suite_create("runner");
@@ -472,6 +555,7 @@ static Suite *runner_suite(void)
     tcase_add_test(scheduling, test_wrong_values_fail_and_shrink);
     tcase_add_test(scheduling, test_flaky_failures_are_flakes);
     tcase_add_test(scheduling, test_accepting_invalid_desc_fails);
+    tcase_add_test(scheduling, test_canary);
     tcase_add_loop_test(scheduling, test_unavailable_backend, 0, 2);
     suite_add_tcase(suite, scheduling);
     TCase *selection = tcase_create("selection");

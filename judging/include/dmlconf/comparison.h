@@ -31,12 +31,13 @@ typedef enum dmlconf_rule
     DMLCONF_RULE_ABSOLUTE_RELATIVE, /* |actual - expected| <= atol + rtol |expected| */
     DMLCONF_RULE_ULP_COUNT,         /* at most the tolerance's count of ulps apart */
     DMLCONF_RULE_UNKNOWN,           /* not recorded (a result read from a file that does not say) */
+    DMLCONF_RULE_UNWRITTEN,         /* the element still holds the canary the runner filled it with */
     DMLCONF_RULE_COUNT
 } dmlconf_rule;
 
 /* "invalid", "integer", "bit_exact", "nan", "inf_input", "exact",
  * "ambiguous", "zero_product", "bound", "signed_zero", "absolute_relative",
- * "ulp_count", "unknown"; NULL outside the enum. */
+ * "ulp_count", "unknown", "unwritten"; NULL outside the enum. */
 const char *dmlconf_rule_name(dmlconf_rule rule);
 
 /* The rule named `name` (as dmlconf_rule_name writes it). Returns false,
@@ -81,6 +82,12 @@ typedef struct dmlconf_comparison
     uint64_t elements;   /* output elements compared */
     uint64_t mismatches; /* elements outside tolerance */
     uint64_t unjudged;   /* range-ambiguous elements accepted without judgement */
+    /* Elements that still hold the runner's canary (tolerance has_canary):
+     * `unwritten` of them failed (rule UNWRITTEN); `canary_ambiguous` were
+     * left unjudged because the expected value is the canary itself (the
+     * runner then runs the case again with another canary). */
+    uint64_t unwritten;
+    uint64_t canary_ambiguous;
     double max_error_ulps;
     double max_tolerance_fraction;
     bool has_first; /* first mismatch in logical order */

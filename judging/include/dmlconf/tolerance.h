@@ -55,6 +55,13 @@ typedef struct dmlconf_tolerance
     double ulp_count;                   /* ULP_COUNT: the steps allowed (a whole number >= 0) */
     bool ulp_count_axis_length_minus_1; /* ULP_COUNT: the count is the scanned axis's length
                                          * minus 1 (dmlconf_compare fills ulp_count in) */
+    /* Not a tolerance but how the comparator knows an unwritten element:
+     * the bits the runner filled the output with before execution. An
+     * element that still holds them fails (rule UNWRITTEN) unless the
+     * expected value has the same bits (then it is counted as ambiguous
+     * and left unjudged). */
+    bool has_canary;
+    uint64_t canary_bits;
 } dmlconf_tolerance;
 
 /* The fields of a tolerance, as case files name them. */

@@ -397,6 +397,10 @@ typedef struct dmlconf_report_input
     size_t count;
     const dmlconf_run_end *end;
     const dmlconf_matrix *matrix;
+    /* The baseline's stale lines ("path:line: text": ids and globs that
+     * match no case), listed in summary.json and summary.md; may be NULL. */
+    const char *const *stale_baseline;
+    size_t stale_baseline_count;
 } dmlconf_report_input;
 
 /* Each writes one report to an open stream; the stream stays the caller's.
@@ -484,6 +488,9 @@ int dmlconf_reports_finish(dmlconf_report_set *set);
  * with `reason` (e.g. "SIGINT"; may be NULL), and every report says
  * "interrupted", with the results written so far. */
 int dmlconf_reports_finish_interrupted(dmlconf_report_set *set, const char *reason);
+/* Records the baseline's stale lines (copied) for the final reports.
+ * Returns 0, or -1 when memory runs out. */
+int dmlconf_reports_set_stale_baseline(dmlconf_report_set *set, const char *const *lines, size_t count);
 /* The last error of the set, or "" when there was none. */
 const char *dmlconf_reports_error(const dmlconf_report_set *set);
 /* The matrix of the results added so far (for dmlconf_matrix_print); owned
