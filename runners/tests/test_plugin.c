@@ -127,9 +127,9 @@ static int open_faulty(const char *fault, runner_backend_choice *choice, dmlconf
 {
     char name[512];
     set_fault(fault);
-    ck_assert_msg(runner_backend_choose(plugin_name(DMLCONF_TEST_FAULTY_PLUGIN, name, sizeof(name)), choice, why,
-                                        why_size) == 0,
-                  "%s", why);
+    ck_assert_msg(
+        runner_backend_choose(plugin_name(DMLCONF_TEST_FAULTY_PLUGIN, name, sizeof(name)), choice, why, why_size) == 0,
+        "%s", why);
     dmlconf_backend_config config = {NULL, DMLCONF_FEATURE_LEVEL_NONE, choice->arguments};
     return choice->ops->open(&config, backend, why, why_size);
 }
@@ -167,9 +167,9 @@ START_TEST(test_open_without_path)
     dmlconf_backend *backend = NULL;
     char name[512], why[1024];
     set_fault("");
-    ck_assert_int_eq(runner_backend_choose(plugin_name(DMLCONF_TEST_FAULTY_PLUGIN, name, sizeof(name)), &choice, why,
-                                           sizeof(why)),
-                     0);
+    ck_assert_int_eq(
+        runner_backend_choose(plugin_name(DMLCONF_TEST_FAULTY_PLUGIN, name, sizeof(name)), &choice, why, sizeof(why)),
+        0);
     dmlconf_backend_config config = {NULL, DMLCONF_FEATURE_LEVEL_NONE, NULL};
     ck_assert_int_eq(choice.ops->open(&config, &backend, why, sizeof(why)), -1);
     ck_assert_str_eq(why, "a plugin backend needs the path of its library (plugin:PATH)");
@@ -397,8 +397,8 @@ static void assert_outcome(const collected *c, const char *id, const char *needs
                       dmlconf_status_name(r->status), r->message);
         return;
     }
-    ck_assert_msg(r->status == DMLCONF_STATUS_SKIP && r->unsupported, "%s: %s (%s)", id,
-                  dmlconf_status_name(r->status), r->message);
+    ck_assert_msg(r->status == DMLCONF_STATUS_SKIP && r->unsupported, "%s: %s (%s)", id, dmlconf_status_name(r->status),
+                  r->message);
     ck_assert_str_eq(r->needs, needs);
 }
 
