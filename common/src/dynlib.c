@@ -22,6 +22,27 @@ void *dmlconf_dynlib_open(const char *name, char *why, size_t why_size)
     return (void *)module;
 }
 
+void *dmlconf_dynlib_open_file(const char *path, char *why, size_t why_size)
+{
+    /* A full path is loaded from there only; a relative one would be looked
+     * for along the search path. */
+    DWORD needed = GetFullPathNameA(path, 0, NULL, NULL);
+    char *full = needed ? malloc(needed) : NULL;
+    DWORD written = full ? GetFullPathNameA(path, needed, full, NULL) : 0;
+    if (written == 0 || written >= needed)
+    {
+        snprintf(why, why_size, "%s cannot be loaded: %s", path,
+                 needed && !full ? "out of memory" : "its full path cannot be told");
+        free(full);
+        return NULL;
+    }
+    HMODULE module = LoadLibraryExA(full, NULL, LOAD_WITH_ALTERED_SEARCH_PATH);
+    if (!module)
+        snprintf(why, why_size, "%s cannot be loaded (error %lu)", path, (unsigned long)GetLastError());
+    free(full);
+    return (void *)module;
+}
+
 void *dmlconf_dynlib_symbol(void *library, const char *symbol)
 {
     if (!library)
@@ -81,6 +102,25 @@ void *dmlconf_dynlib_open(const char *name, char *why, size_t why_size)
         const char *error = dlerror();
         snprintf(why, why_size, "%s", error ? error : name);
     }
+    return library;
+}
+
+void *dmlconf_dynlib_open_file(const char *path, char *why, size_t why_size)
+{
+    /* dlopen searches for a name without a '/'; "./" makes it a path. */
+    if (strchr(path, '/'))
+        return dmlconf_dynlib_open(path, why, why_size);
+    size_t length = strlen(path);
+    char *local = malloc(length + 3);
+    if (!local)
+    {
+        snprintf(why, why_size, "%s cannot be loaded: out of memory", path);
+        return NULL;
+    }
+    memcpy(local, "./", 2);
+    memcpy(local + 2, path, length + 1);
+    void *library = dmlconf_dynlib_open(local, why, why_size);
+    free(local);
     return library;
 }
 

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <dmlconf/clock.h>
+#include <dmlconf/dynlib.h>
 #include <dmlconf/file_system.h>
 #include <dmlconf/glob.h>
 #include <dmlconf/process.h>
@@ -571,6 +572,45 @@ START_TEST(test_glob_against_fnmatch)
 }
 END_TEST
 
+/* A library's name is looked up by dmlconf_dynlib_open, and taken as a file
+ * in the current folder by dmlconf_dynlib_open_file. */
+START_TEST(test_dynlib_open_file_does_not_search)
+{
+    char why[512] = "";
+    void *searched = dmlconf_dynlib_open("libm.so.6", why, sizeof(why));
+    ck_assert_msg(searched != NULL, "%s", why);
+    char path[1024];
+    dmlconf_dynlib_path(searched, path, sizeof(path));
+    dmlconf_dynlib_close(searched);
+
+    char *folder = make_temp_folder();
+    char *here = getcwd(NULL, 0);
+    ck_assert_ptr_nonnull(here);
+    ck_assert_int_eq(chdir(folder), 0);
+    why[0] = '\0';
+    ck_assert_ptr_null(dmlconf_dynlib_open_file("libm.so.6", why, sizeof(why)));
+    ck_assert_msg(strstr(why, "./libm.so.6") != NULL, "%s", why);
+    /* The same file, copied here, is found under the same name. */
+    FILE *from = fopen(path, "rb"), *to = fopen("libm.so.6", "wb");
+    ck_assert(from && to);
+    char block[65536];
+    size_t got;
+    while ((got = fread(block, 1, sizeof(block), from)) > 0)
+        ck_assert_uint_eq(fwrite(block, 1, got, to), got);
+    fclose(from);
+    ck_assert_int_eq(fclose(to), 0);
+    void *local = dmlconf_dynlib_open_file("libm.so.6", why, sizeof(why));
+    ck_assert_msg(local != NULL, "%s", why);
+    ck_assert_ptr_nonnull(dmlconf_dynlib_symbol(local, "cos"));
+    dmlconf_dynlib_close(local);
+    remove("libm.so.6");
+    ck_assert_int_eq(chdir(here), 0);
+    rmdir(folder);
+    free(here);
+    free(folder);
+}
+END_TEST
+
 static Suite *common_suite(void)
 {
     Suite *suite = suite_create("common");
@@ -593,6 +633,9 @@ static Suite *common_suite(void)
     tcase_add_test(threads, test_threads);
     tcase_add_test(threads, test_clock);
     suite_add_tcase(suite, threads);
+    TCase *dynlib = tcase_create("dynlib");
+    tcase_add_test(dynlib, test_dynlib_open_file_does_not_search);
+    suite_add_tcase(suite, dynlib);
     TCase *glob = tcase_create("glob");
     tcase_add_test(glob, test_glob_examples);
     tcase_add_test(glob, test_glob_against_fnmatch);

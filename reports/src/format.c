@@ -311,8 +311,13 @@ size_t dmlconf_report_format_repro(const dmlconf_run_info *info, const dmlconf_c
         buf[0] = '\0';
     append_environment(&text, info);
     dmlconf_text_appendf(&text, "dmlconf run");
-    length = dmlconf_bounded_length(info->backend, sizeof(info->backend));
+    length = dmlconf_bounded_length(info->backend_requested, sizeof(info->backend_requested));
     if (length > 0)
+    {
+        dmlconf_text_appendf(&text, " --backend ");
+        dmlconf_text_append_shell_word(&text, info->backend_requested, length);
+    }
+    else if ((length = dmlconf_bounded_length(info->backend, sizeof(info->backend))) > 0)
     {
         dmlconf_text_appendf(&text, " --backend ");
         dmlconf_text_append_shell_word(&text, info->backend, length);

@@ -52,6 +52,7 @@ static const char style[] =
     "td.cell-skip{background:#fff8c5}td.cell-empty,td.above{color:var(--muted);background:#fff}\n"
     "th.above{color:var(--muted);font-weight:400}\n"
     ".yes{color:var(--pass);font-weight:700}.no{color:var(--fail);font-weight:700}\n"
+    ".partly{color:var(--skip);font-weight:700}\n"
     ".case{border:1px solid var(--line);border-left:4px solid var(--fail);border-radius:6px;padding:.6em 1em;"
     "margin:1em 0}\n"
     ".case p{margin:.25em 0}.where{color:var(--muted)}.message{white-space:pre-wrap}\n"
@@ -102,9 +103,9 @@ static void write_verdict(FILE *out, const dmlconf_run_verdict *verdict)
 {
     const char *tone = verdict->status == DMLCONF_RUN_INCOMPLETE || verdict->status == DMLCONF_RUN_INTERRUPTED
                            ? "incomplete"
-                       : verdict->at_target  ? "ok"
-                       : verdict->conformant ? "partial"
-                                             : "bad";
+                       : verdict->at_target                                                   ? "ok"
+                       : verdict->conformant || verdict->status == DMLCONF_RUN_PARTLY_COVERED ? "partial"
+                                                                                              : "bad";
 
     fprintf(out, "<div class=\"verdict %s\" id=\"verdict\" data-status=\"%s\"><div class=\"text\">", tone,
             dmlconf_run_status_name(verdict->status));
@@ -203,10 +204,37 @@ static void write_matrix(FILE *out, const dmlconf_matrix *matrix)
             fputs("<td class=\"num above\">n/a</td>", out);
         else if (dmlconf_matrix_column_conformant(matrix, c))
             fputs("<td class=\"num yes\">yes</td>", out);
+        else if (dmlconf_matrix_column_partly_covered(matrix, c))
+            fputs("<td class=\"num partly\" title=\"every case the backend supports passed; cases it does not "
+                  "support were skipped\">partly</td>",
+                  out);
         else
             fputs("<td class=\"num no\">no</td>", out);
     }
     fputs("</tr>\n</table></section>\n", out);
+}
+
+/* The cases the run did not cover, by what they need. */
+static void write_not_covered(FILE *out, const dmlconf_matrix *matrix)
+{
+    if (matrix->unsupported == 0)
+        return;
+    fprintf(out,
+            "<section id=\"not-covered\"><h2>Not covered (%llu cases)</h2>\n<p>Cases at or below the target level "
+            "that the backend does not support, skipped with the reason; no verdict covers them.</p>\n<table "
+            "class=\"gaps\">\n<tr><th>needs</th><th class=\"num\">cases</th><th class=\"num\">of which "
+            "negative</th><th>lowest level</th></tr>\n",
+            (unsigned long long)matrix->unsupported);
+    for (size_t i = 0; i < matrix->gap_count; ++i)
+    {
+        const dmlconf_matrix_gap *gap = &matrix->gaps[i];
+        fputs("<tr><td class=\"mono\">", out);
+        dmlconf_xml_escape_field(out, gap->needs, sizeof(gap->needs), false);
+        fprintf(out, "</td><td class=\"num\">%llu</td><td class=\"num\">%llu</td><td>%s</td></tr>\n",
+                (unsigned long long)gap->cases, (unsigned long long)gap->negative,
+                gap->lowest_level == DMLCONF_FEATURE_LEVEL_NONE ? "every level" : level_text(gap->lowest_level));
+    }
+    fputs("</table></section>\n", out);
 }
 
 /* The error/tolerance histogram as an SVG bar chart on a log scale. */
@@ -562,6 +590,7 @@ int dmlconf_write_html(FILE *out, const dmlconf_report_input *in, char *why, siz
     write_counts(out, matrix, in->end);
     write_load_errors(out, in);
     write_matrix(out, matrix);
+    write_not_covered(out, matrix);
     write_histogram(out, matrix);
     write_groups(out, in, &view->groups);
     write_failing(out, in->info, in->results, view->failing, view->failing_count);

@@ -4,8 +4,9 @@
  * the run itself is a testcase too:
  *   testsuite "dmlconf", testcase "verdict": passes only when the run is
  *     conformant at its target level; a <failure> when it is not conformant
- *     (or only below the target); an <error> when it is incomplete or
- *     interrupted;
+ *     (or only below the target, or only for what the backend supports,
+ *     cases it does not support left uncovered: type "partly-covered"); an
+ *     <error> when it is incomplete or interrupted;
  *   testsuite "dmlconf.corpus" (only when some did not load): one testcase
  *     per case file with errors, an <error> listing them with their
  *     file:line:column;
@@ -15,7 +16,8 @@
  *
  * Status mapping: fail and unexpected-pass are <failure>; error, crash,
  * timeout (and an unknown status) are <error>; skip and expected-fail are
- * <skipped>; pass and flake pass (a flake says so in <system-out>). A case's
+ * <skipped> (of type "unsupported" for a case the backend does not support);
+ * pass and flake pass (a flake says so in <system-out>). A case's
  * time is its own wall time.
  */
 #include "report_internal.h"
@@ -239,7 +241,11 @@ static void write_testcase(FILE *out, const dmlconf_run_info *info, const dmlcon
     if (kind != JUNIT_PASS)
     {
         const char *element = kind == JUNIT_FAILURE ? "failure" : kind == JUNIT_ERROR ? "error" : "skipped";
-        fprintf(out, "      <%s type=\"%s\" message=\"", element, dmlconf_status_text(result->status));
+        /* A skip of what the backend does not support says so: CI can tell
+         * the cases a run did not cover from those skipped for a reason. */
+        const bool unsupported = result->status == DMLCONF_STATUS_SKIP && result->unsupported;
+        fprintf(out, "      <%s type=\"%s\" message=\"", element,
+                unsupported ? "unsupported" : dmlconf_status_text(result->status));
         dmlconf_xml_escape_field(out, message, result->message[0] ? sizeof(result->message) : strlen(message) + 1,
                                  true);
         fputs("\">", out);
@@ -270,7 +276,10 @@ static void write_properties(FILE *out, const dmlconf_info_field *fields, const 
     fprintf(out, "      <property name=\"verdict_status\" value=\"%s\"/>\n", dmlconf_run_status_name(verdict->status));
     fputs("      <property name=\"verdict\" value=\"", out);
     dmlconf_xml_escape(out, verdict->text, true);
-    fputs("\"/>\n    </properties>\n", out);
+    fputs("\"/>\n", out);
+    fprintf(out, "      <property name=\"verdict_not_covered\" value=\"%llu\"/>\n",
+            (unsigned long long)verdict->not_covered);
+    fputs("    </properties>\n", out);
 }
 
 /* The opening tag of a testsuite (counts, time, timestamp, host) and its

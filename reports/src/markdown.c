@@ -181,12 +181,38 @@ static void write_matrix(FILE *out, const dmlconf_matrix *matrix)
     fputs("\n| **conformant** | |", out);
     for (size_t c = 0; c < matrix->column_count; ++c)
     {
-        const char *word = matrix->columns[c].above_target               ? "n/a"
-                           : dmlconf_matrix_column_conformant(matrix, c) ? "yes"
-                                                                         : "**no**";
+        const char *word = matrix->columns[c].above_target                   ? "n/a"
+                           : dmlconf_matrix_column_conformant(matrix, c)     ? "yes"
+                           : dmlconf_matrix_column_partly_covered(matrix, c) ? "partly"
+                                                                             : "**no**";
         fprintf(out, " %s |", word);
     }
     fputs("\n\n", out);
+    if (matrix->unsupported > 0)
+        fputs("*partly*: every case the backend supports passed, but cases it does not support were skipped "
+              "(see *Not covered*).\n\n",
+              out);
+}
+
+/* The cases the run did not cover, by what they need. */
+static void write_not_covered(FILE *out, const dmlconf_matrix *matrix)
+{
+    if (matrix->unsupported == 0)
+        return;
+    fprintf(out,
+            "## Not covered (%llu cases)\n\nCases at or below the target level that the backend does not support, "
+            "skipped with the reason; no verdict covers them.\n\n| needs | cases | of which negative | lowest "
+            "level |\n|---|---:|---:|---|\n",
+            (unsigned long long)matrix->unsupported);
+    for (size_t i = 0; i < matrix->gap_count; ++i)
+    {
+        const dmlconf_matrix_gap *gap = &matrix->gaps[i];
+        fputs("| ", out);
+        md_text(out, gap->needs, sizeof(gap->needs));
+        fprintf(out, " | %llu | %llu | %s |\n", (unsigned long long)gap->cases, (unsigned long long)gap->negative,
+                gap->lowest_level == DMLCONF_FEATURE_LEVEL_NONE ? "every level" : level_text(gap->lowest_level));
+    }
+    fputc('\n', out);
 }
 
 static void write_histogram(FILE *out, const dmlconf_matrix *matrix)
@@ -529,6 +555,7 @@ int dmlconf_write_markdown(FILE *out, const dmlconf_report_input *in, char *why,
     write_load_errors(out, in);
     write_stale_baseline(out, in);
     write_matrix(out, matrix);
+    write_not_covered(out, matrix);
     write_histogram(out, matrix);
     write_ulp_histogram(out, matrix);
     write_failures(out, view);

@@ -122,8 +122,40 @@ static dmlconf_matrix_row *find_row(dmlconf_matrix *matrix, dmlconf_operator op,
     return &matrix->rows[at];
 }
 
-static void count_in_cell(dmlconf_matrix_cell *cell, dmlconf_status status)
+/* The gap group of `needs` ("" names none: an older results file), inserted
+ * in order when new; NULL when memory runs out. */
+static dmlconf_matrix_gap *find_gap(dmlconf_matrix *matrix, const char *needs, size_t needs_size)
 {
+    char key[sizeof(matrix->gaps[0].needs)];
+    size_t at = 0;
+    int order = 1;
+
+    snprintf(key, sizeof(key), "%.*s", (int)dmlconf_bounded_length(needs, needs_size), needs);
+    if (!key[0])
+        snprintf(key, sizeof(key), "a capability the results do not name");
+    while (at < matrix->gap_count && (order = strcmp(matrix->gaps[at].needs, key)) < 0)
+        ++at;
+    if (at < matrix->gap_count && order == 0)
+        return &matrix->gaps[at];
+    if (matrix->gap_count == matrix->gap_capacity)
+    {
+        size_t capacity = matrix->gap_capacity ? matrix->gap_capacity * 2 : 8;
+        dmlconf_matrix_gap *gaps = realloc(matrix->gaps, capacity * sizeof(*gaps));
+        if (!gaps)
+            return NULL;
+        matrix->gaps = gaps;
+        matrix->gap_capacity = capacity;
+    }
+    memmove(&matrix->gaps[at + 1], &matrix->gaps[at], (matrix->gap_count - at) * sizeof(matrix->gaps[0]));
+    memset(&matrix->gaps[at], 0, sizeof(matrix->gaps[at]));
+    memcpy(matrix->gaps[at].needs, key, sizeof(key));
+    ++matrix->gap_count;
+    return &matrix->gaps[at];
+}
+
+static void count_in_cell(dmlconf_matrix_cell *cell, dmlconf_status status, bool unsupported)
+{
+    cell->unsupported += unsupported;
     switch (dmlconf_status_classify(status))
     {
     case DMLCONF_CLASS_PASSED:
@@ -144,14 +176,25 @@ int dmlconf_matrix_add(dmlconf_matrix *matrix, const dmlconf_case_result *result
 {
     dmlconf_status status = result->status;
     dmlconf_feature_level level = result->min_feature_level;
-    /* A negative case skipped by the run checks a rejection that does not
-     * apply at its target level (the desc is valid there): it is counted
-     * among the statuses but says nothing about conformance. */
-    bool not_applicable = result->negative && status == DMLCONF_STATUS_SKIP;
-    dmlconf_matrix_row *row = not_applicable ? NULL : find_row(matrix, result->op, result->data_type);
+    /* Skipped because the backend does not support what the case needs: not
+     * covered. */
+    bool unsupported = status == DMLCONF_STATUS_SKIP && result->unsupported;
+    /* A negative case skipped by the run for another reason checks a
+     * rejection that does not apply at its target level (the desc is valid
+     * there): it is counted among the statuses but says nothing about
+     * conformance. */
+    bool not_applicable = result->negative && status == DMLCONF_STATUS_SKIP && !unsupported;
+    bool required = level <= matrix->target_level;
+    dmlconf_matrix_gap *gap = NULL;
+    dmlconf_matrix_row *row = NULL;
 
-    if (!row && !not_applicable)
-        return -1;
+    if (!not_applicable)
+    {
+        if (unsupported && required && !(gap = find_gap(matrix, result->needs, sizeof(result->needs))))
+            return -1;
+        if (!(row = find_row(matrix, result->op, result->data_type)))
+            return -1;
+    }
     ++matrix->case_count;
     if ((unsigned)status < DMLCONF_STATUS_COUNT)
         ++matrix->status_counts[status];
@@ -176,19 +219,29 @@ int dmlconf_matrix_add(dmlconf_matrix *matrix, const dmlconf_case_result *result
     {
         if (level <= matrix->columns[c].up_to)
         {
-            count_in_cell(&row->cells[c], status);
-            count_in_cell(&matrix->totals[c], status);
+            count_in_cell(&row->cells[c], status, unsupported);
+            count_in_cell(&matrix->totals[c], status, unsupported);
         }
     }
 
-    if (level <= matrix->target_level)
+    if (required)
     {
         ++matrix->required;
         if (status == DMLCONF_STATUS_EXPECTED_FAIL)
             ++matrix->known_failures;
         else if (status == DMLCONF_STATUS_FLAKE)
             ++matrix->flakes;
-        if (dmlconf_status_classify(status) != DMLCONF_CLASS_PASSED)
+        if (unsupported)
+        {
+            if (!gap->cases || level < gap->lowest_level)
+                gap->lowest_level = level;
+            ++gap->cases;
+            gap->negative += result->negative;
+            if (!matrix->unsupported || level < matrix->lowest_unsupported_level)
+                matrix->lowest_unsupported_level = level;
+            ++matrix->unsupported;
+        }
+        else if (dmlconf_status_classify(status) != DMLCONF_CLASS_PASSED)
         {
             ++matrix->breaking;
             if (!matrix->has_broken || level < matrix->lowest_broken_level)
@@ -205,13 +258,57 @@ static bool unbroken_at(const dmlconf_matrix *matrix, dmlconf_feature_level leve
     return !matrix->has_broken || level < matrix->lowest_broken_level;
 }
 
-bool dmlconf_matrix_column_conformant(const dmlconf_matrix *matrix, size_t column)
+/* Whether the column holds a case that was judged (not skipped as
+ * unsupported). */
+static bool column_judged(const dmlconf_matrix *matrix, size_t column)
+{
+    const dmlconf_matrix_cell *cell = &matrix->totals[column];
+    return cell->passed + cell->failed + cell->skipped > cell->unsupported;
+}
+
+/* Whether every case of the column that the backend supports passed (and
+ * there is one). */
+static bool column_passed_as_supported(const dmlconf_matrix *matrix, size_t column)
 {
     if (column >= matrix->column_count || matrix->columns[column].above_target)
         return false;
-    if (dmlconf_matrix_cell_empty(&matrix->totals[column]))
-        return false;
-    return unbroken_at(matrix, matrix->columns[column].up_to);
+    return column_judged(matrix, column) && unbroken_at(matrix, matrix->columns[column].up_to);
+}
+
+bool dmlconf_matrix_column_conformant(const dmlconf_matrix *matrix, size_t column)
+{
+    return column_passed_as_supported(matrix, column) && matrix->totals[column].unsupported == 0;
+}
+
+bool dmlconf_matrix_column_partly_covered(const dmlconf_matrix *matrix, size_t column)
+{
+    return column_passed_as_supported(matrix, column) && matrix->totals[column].unsupported > 0;
+}
+
+const char *dmlconf_matrix_column_word(const dmlconf_matrix *matrix, size_t column)
+{
+    if (column < matrix->column_count && matrix->columns[column].above_target)
+        return "above";
+    if (dmlconf_matrix_column_conformant(matrix, column))
+        return "yes";
+    return dmlconf_matrix_column_partly_covered(matrix, column) ? "partly" : "no";
+}
+
+size_t dmlconf_matrix_format_gaps(const dmlconf_matrix *matrix, char *buf, size_t size)
+{
+    dmlconf_text text = {buf, size, 0};
+
+    if (size > 0)
+        buf[0] = '\0';
+    if (matrix->unsupported == 0)
+        return 0;
+    dmlconf_text_appendf(&text, "%llu case%s (", (unsigned long long)matrix->unsupported,
+                         matrix->unsupported == 1 ? "" : "s");
+    for (size_t i = 0; i < matrix->gap_count; ++i)
+        dmlconf_text_appendf(&text, "%s%s: %llu", i ? ", " : "", matrix->gaps[i].needs,
+                             (unsigned long long)matrix->gaps[i].cases);
+    dmlconf_text_appendf(&text, ")");
+    return text.length;
 }
 
 static const char *level_text(dmlconf_feature_level level)
@@ -229,34 +326,74 @@ void dmlconf_matrix_set_completeness(dmlconf_matrix *matrix, uint64_t planned, u
     matrix->end = *end;
 }
 
+/* Ends a sentence that did not fit its buffer with "...", so that nobody
+ * takes it for the whole. */
+static void mark_cut(char *text, size_t size)
+{
+    size_t at = size - 4;
+
+    /* Not in the middle of a UTF-8 sequence. */
+    while (at > 0 && ((unsigned char)text[at] & 0xc0) == 0x80)
+        --at;
+    memcpy(text + at, "...", 4);
+}
+
+/* The highest level at which every case that the backend supports passed,
+ * among the target and the column levels below it; NONE when there is
+ * none. */
+static dmlconf_feature_level best_supported_level(const dmlconf_matrix *matrix)
+{
+    const dmlconf_feature_level target = matrix->target_level;
+
+    if (matrix->required > matrix->unsupported && unbroken_at(matrix, target))
+        return target;
+    for (size_t c = matrix->column_count; c-- > 0;)
+    {
+        const dmlconf_matrix_column *column = &matrix->columns[c];
+        if (column->level >= target || !column_judged(matrix, c))
+            continue;
+        if (unbroken_at(matrix, column->level))
+            return column->level;
+    }
+    return DMLCONF_FEATURE_LEVEL_NONE;
+}
+
+/* What the run did not cover, as a clause that starts with "; " ("" when it
+ * covered everything). `level` is the level the verdict claims (NONE: none):
+ * when no uncovered case reaches it, the clause says so. */
+static void not_covered_clause(const dmlconf_matrix *matrix, dmlconf_feature_level level, char *buf, size_t size)
+{
+    char gaps[512];
+    size_t length;
+
+    buf[0] = '\0';
+    if (matrix->unsupported == 0)
+        return;
+    length = dmlconf_matrix_format_gaps(matrix, gaps, sizeof(gaps));
+    if (length >= sizeof(gaps))
+        mark_cut(gaps, sizeof(gaps));
+    if (level != DMLCONF_FEATURE_LEVEL_NONE && matrix->lowest_unsupported_level > level)
+        snprintf(buf, size, "; not covered above level %s, as the backend does not support them: %s", level_text(level),
+                 gaps);
+    else
+        snprintf(buf, size, "; not covered, as the backend does not support them: %s", gaps);
+}
+
 /* The conformance verdict of the results as they are, as if they were the
  * whole run. */
 static void judge_results(const dmlconf_matrix *matrix, dmlconf_run_verdict *out)
 {
-    dmlconf_feature_level target = matrix->target_level;
-    dmlconf_feature_level best = DMLCONF_FEATURE_LEVEL_NONE;
+    const dmlconf_feature_level target = matrix->target_level;
+    const dmlconf_feature_level best = best_supported_level(matrix);
+    const uint64_t judged = matrix->required - matrix->unsupported;
+    const char *supported = matrix->unsupported ? " it supports" : "";
+    /* Some case that the claimed level requires was not covered. */
+    const bool partly =
+        best != DMLCONF_FEATURE_LEVEL_NONE && matrix->unsupported > 0 && matrix->lowest_unsupported_level <= best;
     char extra[128] = "";
+    char gaps[640];
     size_t used = 0;
-
-    /* Candidates: the target itself, then the column levels below it. */
-    if (matrix->required > 0 && unbroken_at(matrix, target))
-    {
-        best = target;
-    }
-    else
-    {
-        for (size_t c = matrix->column_count; c-- > 0;)
-        {
-            const dmlconf_matrix_column *column = &matrix->columns[c];
-            if (column->level >= target || dmlconf_matrix_cell_empty(&matrix->totals[c]))
-                continue;
-            if (unbroken_at(matrix, column->level))
-            {
-                best = column->level;
-                break;
-            }
-        }
-    }
+    int length;
 
     if (matrix->known_failures > 0)
     {
@@ -269,41 +406,56 @@ static void judge_results(const dmlconf_matrix *matrix, dmlconf_run_verdict *out
         snprintf(extra + used, sizeof(extra) - used, "; %llu flaky case%s counted as passed",
                  (unsigned long long)matrix->flakes, matrix->flakes == 1 ? "" : "s");
     }
+    not_covered_clause(matrix, best, gaps, sizeof(gaps));
 
     out->status = DMLCONF_RUN_NOT_CONFORMANT;
+    out->not_covered = matrix->unsupported;
+    snprintf(out->text, sizeof(out->text), "not conformant");
     if (matrix->required == 0)
     {
-        snprintf(out->text, sizeof(out->text), "not conformant");
         snprintf(out->detail, sizeof(out->detail),
                  "no verdict can be given: none of the %llu cases applies at or below the target level %s",
                  (unsigned long long)matrix->case_count, level_text(target));
         return;
     }
+    if (judged == 0)
+    {
+        length = snprintf(out->detail, sizeof(out->detail),
+                          "no verdict can be given: the backend supports none of the %llu cases at or below the "
+                          "target level %s%s",
+                          (unsigned long long)matrix->required, level_text(target), gaps);
+        if (length >= (int)sizeof(out->detail))
+            mark_cut(out->detail, sizeof(out->detail));
+        return;
+    }
 
-    out->conformant = best != DMLCONF_FEATURE_LEVEL_NONE;
-    out->status = out->conformant ? DMLCONF_RUN_CONFORMANT : DMLCONF_RUN_NOT_CONFORMANT;
-    out->level = best;
+    out->supported_level = best;
+    out->conformant = best != DMLCONF_FEATURE_LEVEL_NONE && !partly;
+    out->status = out->conformant ? DMLCONF_RUN_CONFORMANT
+                  : partly        ? DMLCONF_RUN_PARTLY_COVERED
+                                  : DMLCONF_RUN_NOT_CONFORMANT;
+    out->level = out->conformant ? best : DMLCONF_FEATURE_LEVEL_NONE;
     out->at_target = out->conformant && best == target;
     if (out->conformant)
         snprintf(out->text, sizeof(out->text), "conformant at level %s", level_text(best));
-    else
-        snprintf(out->text, sizeof(out->text), "not conformant");
+    else if (partly)
+        snprintf(out->text, sizeof(out->text), "conformant at level %s for what it supports", level_text(best));
 
     if (!matrix->has_broken)
-    {
-        snprintf(out->detail, sizeof(out->detail), "all %llu cases at or below the target level %s passed%s",
-                 (unsigned long long)matrix->required, level_text(target), extra);
-    }
+        length =
+            snprintf(out->detail, sizeof(out->detail), "all %llu cases%s at or below the target level %s passed%s%s",
+                     (unsigned long long)judged, supported, level_text(target), extra, gaps);
     else
-    {
-        snprintf(out->detail, sizeof(out->detail),
-                 "target level %s: %llu of the %llu cases at or below it failed, errored, crashed, timed out, "
-                 "passed unexpectedly or were skipped, the lowest at level %s%s",
-                 level_text(target), (unsigned long long)matrix->breaking, (unsigned long long)matrix->required,
-                 matrix->lowest_broken_level == DMLCONF_FEATURE_LEVEL_NONE ? "none (every level)"
-                                                                           : level_text(matrix->lowest_broken_level),
-                 extra);
-    }
+        length = snprintf(
+            out->detail, sizeof(out->detail),
+            "target level %s: %llu of the %llu cases%s at or below it failed, errored, crashed, timed "
+            "out, passed unexpectedly or were skipped, the lowest at level %s%s%s",
+            level_text(target), (unsigned long long)matrix->breaking, (unsigned long long)judged, supported,
+            matrix->lowest_broken_level == DMLCONF_FEATURE_LEVEL_NONE ? "none (every level)"
+                                                                      : level_text(matrix->lowest_broken_level),
+            extra, gaps);
+    if (length >= (int)sizeof(out->detail))
+        mark_cut(out->detail, sizeof(out->detail));
 }
 
 /* What keeps the results from describing the whole run, as one phrase per
@@ -334,18 +486,6 @@ static void missing_parts(const dmlconf_matrix *matrix, bool count_cases, char *
 #undef ADD_PART
 }
 
-/* Ends a sentence that did not fit its buffer with "...", so that nobody
- * takes it for the whole. */
-static void mark_cut(char *text, size_t size)
-{
-    size_t at = size - 4;
-
-    /* Not in the middle of a UTF-8 sequence. */
-    while (at > 0 && ((unsigned char)text[at] & 0xc0) == 0x80)
-        --at;
-    memcpy(text + at, "...", 4);
-}
-
 void dmlconf_matrix_verdict(const dmlconf_matrix *matrix, dmlconf_run_verdict *out)
 {
     const bool interrupted = matrix->end.kind == DMLCONF_END_INTERRUPTED;
@@ -366,6 +506,7 @@ void dmlconf_matrix_verdict(const dmlconf_matrix *matrix, dmlconf_run_verdict *o
     out->conformant = false;
     out->at_target = false;
     out->level = DMLCONF_FEATURE_LEVEL_NONE;
+    out->supported_level = DMLCONF_FEATURE_LEVEL_NONE;
     if (interrupted)
     {
         if (matrix->planned_known)
@@ -392,6 +533,7 @@ void dmlconf_matrix_free(dmlconf_matrix *matrix)
     if (!matrix)
         return;
     free(matrix->rows);
+    free(matrix->gaps);
     memset(matrix, 0, sizeof(*matrix));
 }
 
@@ -443,6 +585,33 @@ static const char *op_text(dmlconf_operator op)
 {
     const char *name = dmlconf_operator_name(op);
     return name ? name : "?";
+}
+
+/* Lists what the run did not cover, one line per need. */
+static void print_gaps(FILE *out, const dmlconf_matrix *matrix)
+{
+    int width = 0;
+
+    if (matrix->gap_count == 0)
+        return;
+    for (size_t i = 0; i < matrix->gap_count; ++i)
+    {
+        int w = (int)strlen(matrix->gaps[i].needs);
+        if (w > width)
+            width = w;
+    }
+    fprintf(out, "\nnot covered (cases the backend does not support, by what they need):\n");
+    for (size_t i = 0; i < matrix->gap_count; ++i)
+    {
+        const dmlconf_matrix_gap *gap = &matrix->gaps[i];
+        fprintf(out, "  %-*s  %llu %scase%s", width, gap->needs, (unsigned long long)gap->cases,
+                gap->negative == gap->cases ? "negative " : "", gap->cases == 1 ? "" : "s");
+        if (gap->negative && gap->negative < gap->cases)
+            fprintf(out, " (%llu negative)", (unsigned long long)gap->negative);
+        if (gap->lowest_level != DMLCONF_FEATURE_LEVEL_NONE)
+            fprintf(out, ", from level %s", level_text(gap->lowest_level));
+        fputc('\n', out);
+    }
 }
 
 void dmlconf_matrix_print(FILE *out, const dmlconf_matrix *matrix, bool color)
@@ -539,24 +708,25 @@ void dmlconf_matrix_print(FILE *out, const dmlconf_matrix *matrix, bool color)
     print_padded(out, "", type_width, NULL, color);
     for (size_t c = 0; c < matrix->column_count; ++c)
     {
-        const bool ok = dmlconf_matrix_column_conformant(matrix, c);
-        const char *word = matrix->columns[c].above_target ? "above" : ok ? "yes" : "no";
+        const char *word = dmlconf_matrix_column_word(matrix, c);
         fputs("  ", out);
         print_padded(out, word, widths[c],
-                     matrix->columns[c].above_target ? ANSI_DIM
-                     : ok                            ? ANSI_GREEN
-                                                     : ANSI_RED,
+                     matrix->columns[c].above_target                   ? ANSI_DIM
+                     : dmlconf_matrix_column_conformant(matrix, c)     ? ANSI_GREEN
+                     : dmlconf_matrix_column_partly_covered(matrix, c) ? ANSI_YELLOW
+                                                                       : ANSI_RED,
                      color);
     }
     fputc('\n', out);
+    print_gaps(out, matrix);
 
     dmlconf_matrix_verdict(matrix, &verdict);
     fputs("\nverdict: ", out);
     if (color)
         fprintf(out, "%s%s%s%s", ANSI_BOLD,
-                verdict.at_target    ? ANSI_GREEN
-                : verdict.conformant ? ANSI_YELLOW
-                                     : ANSI_RED,
+                verdict.at_target                                                    ? ANSI_GREEN
+                : verdict.conformant || verdict.status == DMLCONF_RUN_PARTLY_COVERED ? ANSI_YELLOW
+                                                                                     : ANSI_RED,
                 verdict.text, ANSI_RESET);
     else
         fputs(verdict.text, out);

@@ -157,6 +157,9 @@ json_t *dmlconf_json_run_info(const dmlconf_run_info *info)
     dmlconf_json_put(obj, "adapter", dmlconf_json_text(info->adapter, sizeof(info->adapter)), &ok);
     dmlconf_json_put(obj, "adapter_requested",
                      dmlconf_json_text(info->adapter_requested, sizeof(info->adapter_requested)), &ok);
+    if (info->backend_requested[0])
+        dmlconf_json_put(obj, "backend_requested",
+                         dmlconf_json_text(info->backend_requested, sizeof(info->backend_requested)), &ok);
     dmlconf_json_put(obj, "driver", dmlconf_json_text(info->driver, sizeof(info->driver)), &ok);
     dmlconf_json_put(obj, "runtime", dmlconf_json_text(info->runtime, sizeof(info->runtime)), &ok);
     dmlconf_json_put(obj, "software_adapter", json_boolean(info->software_adapter), &ok);
@@ -413,7 +416,10 @@ char *dmlconf_result_to_json(const dmlconf_case_result *result)
     dmlconf_json_put(obj, "exclusive", json_boolean(result->exclusive), &ok);
     dmlconf_json_put(obj, "direction", json_string(result->decreasing ? "decreasing" : "increasing"), &ok);
     if (result->unsupported)
+    {
         dmlconf_json_put(obj, "unsupported", json_true(), &ok);
+        dmlconf_json_put(obj, "needs", dmlconf_json_text(result->needs, sizeof(result->needs)), &ok);
+    }
     dmlconf_json_put(obj, "status", json_name_or_number(dmlconf_status_name(result->status), (long long)result->status),
                      &ok);
     dmlconf_json_put(obj, "message", dmlconf_json_text(result->message, sizeof(result->message)), &ok);
@@ -860,6 +866,7 @@ static int result_from_object(const json_t *obj, dmlconf_case_result *out, char 
         get_bool(obj, "", "negative", &out->negative, why, why_size) != 0 ||
         get_bool(obj, "", "exclusive", &out->exclusive, why, why_size) != 0 ||
         get_bool(obj, "", "unsupported", &out->unsupported, why, why_size) != 0 ||
+        get_text(obj, "", "needs", out->needs, sizeof(out->needs), false, why, why_size) != 0 ||
         get_enum(obj, "direction", false, &direction, parse_direction, why, why_size) != 0 ||
         get_enum(obj, "status", true, &status, parse_status, why, why_size) != 0 ||
         get_text(obj, "", "message", out->message, sizeof(out->message), false, why, why_size) != 0 ||
@@ -961,6 +968,8 @@ static int read_run_info(const json_t *obj, dmlconf_run_info *info, char *why, s
         get_text(obj, where, "backend", info->backend, sizeof(info->backend), false, why, why_size) != 0 ||
         get_text(obj, where, "adapter", info->adapter, sizeof(info->adapter), false, why, why_size) != 0 ||
         get_text(obj, where, "adapter_requested", info->adapter_requested, sizeof(info->adapter_requested), false, why,
+                 why_size) != 0 ||
+        get_text(obj, where, "backend_requested", info->backend_requested, sizeof(info->backend_requested), false, why,
                  why_size) != 0 ||
         get_text(obj, where, "driver", info->driver, sizeof(info->driver), false, why, why_size) != 0 ||
         get_text(obj, where, "runtime", info->runtime, sizeof(info->runtime), false, why, why_size) != 0 ||

@@ -80,13 +80,16 @@ bool dmlconf_status_is_failure(dmlconf_status status)
     return false;
 }
 
-/* Indexed by dmlconf_run_status. */
+/* Indexed by dmlconf_run_status; one per line. */
+/* clang-format off */
 static const char *const run_status_names[DMLCONF_RUN_STATUS_COUNT] = {
     [DMLCONF_RUN_CONFORMANT] = "conformant",
     [DMLCONF_RUN_NOT_CONFORMANT] = "not-conformant",
     [DMLCONF_RUN_INCOMPLETE] = "incomplete",
     [DMLCONF_RUN_INTERRUPTED] = "interrupted",
+    [DMLCONF_RUN_PARTLY_COVERED] = "partly-covered",
 };
+/* clang-format on */
 
 const char *dmlconf_run_status_name(dmlconf_run_status status)
 {

@@ -21,6 +21,7 @@ static json_t *json_cell(const dmlconf_matrix_cell *cell)
     dmlconf_json_put(obj, "passed", dmlconf_json_u64(cell->passed), &ok);
     dmlconf_json_put(obj, "failed", dmlconf_json_u64(cell->failed), &ok);
     dmlconf_json_put(obj, "skipped", dmlconf_json_u64(cell->skipped), &ok);
+    dmlconf_json_put(obj, "unsupported", dmlconf_json_u64(cell->unsupported), &ok);
     if (!ok)
     {
         json_decref(obj);
@@ -57,6 +58,7 @@ static json_t *json_matrix(const dmlconf_matrix *matrix)
         dmlconf_json_put(entry, "up_to", dmlconf_json_level(column->up_to), &ok);
         dmlconf_json_put(entry, "above_target", json_boolean(column->above_target), &ok);
         dmlconf_json_put(entry, "conformant", json_boolean(dmlconf_matrix_column_conformant(matrix, c)), &ok);
+        dmlconf_json_put(entry, "partly_covered", json_boolean(dmlconf_matrix_column_partly_covered(matrix, c)), &ok);
         if (json_array_append_new(columns, entry) != 0)
             ok = false;
     }
@@ -87,10 +89,54 @@ static json_t *json_matrix(const dmlconf_matrix *matrix)
     }
     dmlconf_json_put(obj, "cell",
                      json_string("passed/failed/skipped of the cases whose min_feature_level is at "
-                                 "or below the column's up_to level"),
+                                 "or below the column's up_to level; unsupported: the skipped ones the "
+                                 "backend does not support"),
                      &ok);
     dmlconf_json_put(obj, "columns", columns, &ok);
     dmlconf_json_put(obj, "rows", rows, &ok);
+    if (!ok)
+    {
+        json_decref(obj);
+        return NULL;
+    }
+    return obj;
+}
+
+/* What the run did not cover: the cases skipped as unsupported at or below
+ * the target, in all and grouped by what they need. */
+static json_t *json_not_covered(const dmlconf_matrix *matrix)
+{
+    json_t *obj = json_object();
+    json_t *groups = json_array();
+    bool ok = obj && groups;
+
+    if (!ok)
+    {
+        json_decref(obj);
+        json_decref(groups);
+        return NULL;
+    }
+    for (size_t i = 0; i < matrix->gap_count; ++i)
+    {
+        const dmlconf_matrix_gap *gap = &matrix->gaps[i];
+        json_t *entry = json_object();
+        if (!entry)
+        {
+            ok = false;
+            continue;
+        }
+        dmlconf_json_put(entry, "needs", dmlconf_json_text(gap->needs, sizeof(gap->needs)), &ok);
+        dmlconf_json_put(entry, "cases", dmlconf_json_u64(gap->cases), &ok);
+        dmlconf_json_put(entry, "negative", dmlconf_json_u64(gap->negative), &ok);
+        dmlconf_json_put(entry, "lowest_level", dmlconf_json_level(gap->lowest_level), &ok);
+        if (json_array_append_new(groups, entry) != 0)
+            ok = false;
+    }
+    dmlconf_json_put(obj, "cases", dmlconf_json_u64(matrix->unsupported), &ok);
+    dmlconf_json_put(obj, "lowest_level",
+                     matrix->unsupported ? dmlconf_json_level(matrix->lowest_unsupported_level) : json_null(), &ok);
+    dmlconf_json_put(obj, "reason", json_string("the backend does not support what they need"), &ok);
+    dmlconf_json_put(obj, "groups", groups, &ok);
     if (!ok)
     {
         json_decref(obj);
@@ -113,6 +159,7 @@ static json_t *json_verdict(const dmlconf_matrix *matrix)
     dmlconf_json_put(obj, "level", dmlconf_json_level(verdict.level), &ok);
     dmlconf_json_put(obj, "target_level", dmlconf_json_level(verdict.target_level), &ok);
     dmlconf_json_put(obj, "at_target", json_boolean(verdict.at_target), &ok);
+    dmlconf_json_put(obj, "supported_level", dmlconf_json_level(verdict.supported_level), &ok);
     dmlconf_json_put(obj, "text", json_string(verdict.text), &ok);
     dmlconf_json_put(obj, "detail", json_string(verdict.detail), &ok);
     dmlconf_json_put(obj, "required", dmlconf_json_u64(matrix->required), &ok);
@@ -121,6 +168,7 @@ static json_t *json_verdict(const dmlconf_matrix *matrix)
                      matrix->has_broken ? dmlconf_json_level(matrix->lowest_broken_level) : json_null(), &ok);
     dmlconf_json_put(obj, "known_failures", dmlconf_json_u64(matrix->known_failures), &ok);
     dmlconf_json_put(obj, "flakes", dmlconf_json_u64(matrix->flakes), &ok);
+    dmlconf_json_put(obj, "not_covered", json_not_covered(matrix), &ok);
     if (!ok)
     {
         json_decref(obj);

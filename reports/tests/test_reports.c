@@ -361,6 +361,8 @@ static void assert_same_result(const dmlconf_case_result *a, const dmlconf_case_
     }
     ck_assert_int_eq(a->exclusive, b->exclusive);
     ck_assert_int_eq(a->decreasing, b->decreasing);
+    ck_assert_int_eq(a->unsupported, b->unsupported);
+    ck_assert_str_eq(a->needs, b->needs);
 }
 
 /* A result with every field set to something that is hard to encode. */
@@ -419,6 +421,8 @@ static dmlconf_case_result hard_result(void)
     }
     result.exclusive = true;
     result.decreasing = true;
+    result.unsupported = true;
+    snprintf(result.needs, sizeof(result.needs), "%s", "needs \"quoted\"\n\xc3\xa9");
     return result;
 }
 
@@ -516,6 +520,16 @@ START_TEST(test_repro_command)
     result.file[0] = '\0';
     dmlconf_report_format_repro(&info, &result, text, sizeof(text));
     ck_assert_str_eq(text, "dmlconf run --backend oracle --feature-level 6_4 --filter '\\-odd\\*\\[id]'\\''s\\?'");
+
+    /* A plugin is rerun from its library: --backend as it was given, not the
+     * backend's name. */
+    snprintf(info.backend, sizeof(info.backend), "plugin:mine");
+    snprintf(info.backend_requested, sizeof(info.backend_requested), "plugin:./build dir/libmine.so");
+    result.file[0] = '\0';
+    dmlconf_report_format_repro(&info, &result, text, sizeof(text));
+    ck_assert_str_eq(text, "dmlconf run --backend 'plugin:./build dir/libmine.so' --feature-level 6_4 --filter "
+                           "'\\-odd\\*\\[id]'\\''s\\?'");
+    info.backend_requested[0] = '\0';
 
     /* A variable left out is said, not hidden; snprintf semantics. */
     info.environment_incomplete = true;
@@ -862,11 +876,13 @@ START_TEST(test_results_file)
     FILE *out;
 
     test_dir("results_file", dir, sizeof(dir));
+    snprintf(info.backend_requested, sizeof(info.backend_requested), "plugin:/opt/x \"y\".so");
     ck_assert_int_eq(write_reports(dir, &info, results, count, why, sizeof(why)), 0);
     join(path, sizeof(path), dir, DMLCONF_REPORT_RESULTS_JSONL);
     data = read_file(path, &size);
     ck_assert_ptr_nonnull(data);
     ck_assert_msg(dmlconf_results_file_read(path, &file, why, sizeof(why)) == 0, "%s", why);
+    ck_assert_str_eq(file.info.backend_requested, "plugin:/opt/x \"y\".so");
     ck_assert_int_eq(file.end.kind, DMLCONF_END_FINISHED);
     ck_assert(file.end.elapsed_seconds == 1.5);
     ck_assert_uint_eq(file.results.count, count);
@@ -1175,6 +1191,239 @@ START_TEST(test_verdict_skip_unsupported)
     ck_assert_str_eq(verdict.text, "conformant at level 4_0");
     ck_assert(verdict.at_target);
     ck_assert(matrix.columns[3].above_target);
+    dmlconf_matrix_free(&matrix);
+}
+END_TEST
+
+/* A case skipped because the backend does not support what it needs. */
+static dmlconf_case_result unsupported_result(const char *id, dmlconf_data_type type, dmlconf_feature_level level,
+                                              const char *needs, bool negative)
+{
+    dmlconf_case_result result =
+        make_result(id, DMLCONF_OPERATOR_CUMULATIVE_SUMMATION, type, level, DMLCONF_STATUS_SKIP);
+    result.unsupported = true;
+    result.negative = negative;
+    snprintf(result.needs, sizeof(result.needs), "%s", needs);
+    snprintf(result.message, sizeof(result.message), "the plugin:x backend does not support %s", needs);
+    memset(&result.comparison, 0, sizeof(result.comparison));
+    return result;
+}
+
+/* The passing ladder at 5_0, and cases it does not support: a FLOAT16 sum
+ * at 2_1, an INT64 sum at 5_0 and two negative cases (no validation). */
+static size_t ladder_with_gaps(dmlconf_case_result *out)
+{
+    size_t n = passing_ladder(out);
+
+    out[n++] = unsupported_result("sum.f16", DMLCONF_DATA_TYPE_FLOAT16, DMLCONF_FEATURE_LEVEL_2_1, "FLOAT16", false);
+    out[n++] = unsupported_result("sum.i64", DMLCONF_DATA_TYPE_INT64, DMLCONF_FEATURE_LEVEL_5_0, "INT64", false);
+    out[n++] = unsupported_result("neg.a", DMLCONF_DATA_TYPE_FLOAT32, DMLCONF_FEATURE_LEVEL_NONE, "validation", true);
+    out[n++] = unsupported_result("neg.b", DMLCONF_DATA_TYPE_INT32, DMLCONF_FEATURE_LEVEL_NONE, "validation", true);
+    return n;
+}
+
+START_TEST(test_verdict_not_covered)
+{
+    dmlconf_matrix matrix;
+    dmlconf_run_verdict verdict;
+    dmlconf_case_result results[SAMPLE_MAX];
+    size_t count = ladder_with_gaps(results);
+    char text[64];
+
+    /* A negative case skipped because its desc is valid at the target says
+     * nothing; one skipped because the backend does not validate is not
+     * covered. */
+    results[count] = make_result("neg.valid", DMLCONF_OPERATOR_CUMULATIVE_SUMMATION, DMLCONF_DATA_TYPE_INT64,
+                                 DMLCONF_FEATURE_LEVEL_NONE, DMLCONF_STATUS_SKIP);
+    results[count++].negative = true;
+    build_matrix(&matrix, DMLCONF_FEATURE_LEVEL_5_0, results, count);
+    dmlconf_matrix_verdict(&matrix, &verdict);
+    ck_assert_int_eq(verdict.status, DMLCONF_RUN_PARTLY_COVERED);
+    ck_assert_str_eq(dmlconf_run_status_name(verdict.status), "partly-covered");
+    ck_assert_str_eq(verdict.text, "conformant at level 5_0 for what it supports");
+    ck_assert(!verdict.conformant);
+    ck_assert(!verdict.at_target);
+    ck_assert_int_eq(verdict.level, DMLCONF_FEATURE_LEVEL_NONE);
+    ck_assert_int_eq(verdict.supported_level, DMLCONF_FEATURE_LEVEL_5_0);
+    ck_assert_uint_eq(verdict.not_covered, 4);
+    ck_assert_str_eq(verdict.detail, "all 8 cases it supports at or below the target level 5_0 passed; not covered, "
+                                     "as the backend does not support them: 4 cases (FLOAT16: 1, INT64: 1, "
+                                     "validation: 2)");
+    ck_assert_uint_eq(matrix.required, 12);
+    ck_assert_uint_eq(matrix.breaking, 0);
+    ck_assert_uint_eq(matrix.unsupported, 4);
+    ck_assert_int_eq(matrix.lowest_unsupported_level, DMLCONF_FEATURE_LEVEL_NONE);
+    ck_assert_uint_eq(matrix.gap_count, 3);
+    ck_assert_str_eq(matrix.gaps[0].needs, "FLOAT16");
+    ck_assert_int_eq(matrix.gaps[0].lowest_level, DMLCONF_FEATURE_LEVEL_2_1);
+    ck_assert_str_eq(matrix.gaps[2].needs, "validation");
+    ck_assert_uint_eq(matrix.gaps[2].cases, 2);
+    ck_assert_uint_eq(matrix.gaps[2].negative, 2);
+    /* The negative cases count in every column: each is only partly
+     * covered. */
+    for (size_t c = 0; c < 4; ++c)
+    {
+        ck_assert(!dmlconf_matrix_column_conformant(&matrix, c));
+        ck_assert(dmlconf_matrix_column_partly_covered(&matrix, c));
+        ck_assert_str_eq(dmlconf_matrix_column_word(&matrix, c), "partly");
+    }
+    ck_assert_str_eq(dmlconf_matrix_column_word(&matrix, 4), "above");
+    ck_assert_uint_eq(matrix.totals[0].unsupported, 3);
+    ck_assert_uint_eq(matrix.totals[3].unsupported, 4);
+    ck_assert_uint_eq(matrix.totals[3].skipped, 4);
+    /* The phrase, whole and cut like snprintf. */
+    ck_assert_uint_eq(dmlconf_matrix_format_gaps(&matrix, NULL, 0), strlen("4 cases (FLOAT16: 1, INT64: 1, "
+                                                                           "validation: 2)"));
+    ck_assert_uint_eq(dmlconf_matrix_format_gaps(&matrix, text, 8), 45);
+    ck_assert_str_eq(text, "4 cases");
+    dmlconf_matrix_free(&matrix);
+
+    /* Without the negative cases, the columns below FLOAT16's level... none:
+     * 2_1 is the lowest column, so every column holds the FLOAT16 case. */
+    count = ladder_with_gaps(results) - 2;
+    build_matrix(&matrix, DMLCONF_FEATURE_LEVEL_5_0, results, count);
+    dmlconf_matrix_verdict(&matrix, &verdict);
+    ck_assert_str_eq(verdict.text, "conformant at level 5_0 for what it supports");
+    ck_assert_uint_eq(matrix.totals[0].unsupported, 1);
+    dmlconf_matrix_free(&matrix);
+
+    /* Only the INT64 case, at 5_0, is not covered: every column below 5_0
+     * is conformant, 5_0 only partly. */
+    count = passing_ladder(results);
+    results[count++] =
+        unsupported_result("sum.i64", DMLCONF_DATA_TYPE_INT64, DMLCONF_FEATURE_LEVEL_5_0, "INT64", false);
+    build_matrix(&matrix, DMLCONF_FEATURE_LEVEL_5_0, results, count);
+    dmlconf_matrix_verdict(&matrix, &verdict);
+    ck_assert_str_eq(verdict.text, "conformant at level 5_0 for what it supports");
+    for (size_t c = 0; c < 3; ++c)
+        ck_assert_str_eq(dmlconf_matrix_column_word(&matrix, c), "yes");
+    ck_assert_str_eq(dmlconf_matrix_column_word(&matrix, 3), "partly");
+    dmlconf_matrix_free(&matrix);
+
+    /* A results file without `needs` still groups the case. */
+    count = passing_ladder(results);
+    results[count] = unsupported_result("sum.i64", DMLCONF_DATA_TYPE_INT64, DMLCONF_FEATURE_LEVEL_5_0, "", false);
+    results[count++].needs[0] = '\0';
+    build_matrix(&matrix, DMLCONF_FEATURE_LEVEL_5_0, results, count);
+    ck_assert_uint_eq(matrix.gap_count, 1);
+    ck_assert_str_eq(matrix.gaps[0].needs, "a capability the results do not name");
+    dmlconf_matrix_free(&matrix);
+}
+END_TEST
+
+START_TEST(test_verdict_not_covered_and_failures)
+{
+    dmlconf_matrix matrix;
+    dmlconf_run_verdict verdict;
+    dmlconf_case_result results[SAMPLE_MAX];
+    size_t count;
+
+    /* The 5_0 cases fail and the INT64 case at 5_0 is not supported: every
+     * case at or below 4_0 was covered and passed, so 4_0 is claimed in
+     * full, and the detail still names what was not covered above it. */
+    count = passing_ladder(results);
+    results[6].status = DMLCONF_STATUS_FAIL;
+    results[count++] =
+        unsupported_result("sum.i64", DMLCONF_DATA_TYPE_INT64, DMLCONF_FEATURE_LEVEL_5_0, "INT64", false);
+    build_matrix(&matrix, DMLCONF_FEATURE_LEVEL_5_0, results, count);
+    dmlconf_matrix_verdict(&matrix, &verdict);
+    ck_assert_int_eq(verdict.status, DMLCONF_RUN_CONFORMANT);
+    ck_assert_str_eq(verdict.text, "conformant at level 4_0");
+    ck_assert(verdict.conformant);
+    ck_assert(!verdict.at_target);
+    ck_assert_int_eq(verdict.level, DMLCONF_FEATURE_LEVEL_4_0);
+    ck_assert_int_eq(verdict.supported_level, DMLCONF_FEATURE_LEVEL_4_0);
+    ck_assert_msg(strstr(verdict.detail, "1 of the 8 cases it supports at or below it failed") != NULL, "%s",
+                  verdict.detail);
+    ck_assert_msg(strstr(verdict.detail, "; not covered above level 4_0, as the backend does not support them: 1 "
+                                         "case (INT64: 1)") != NULL,
+                  "%s", verdict.detail);
+    ck_assert_str_eq(dmlconf_matrix_column_word(&matrix, 2), "yes");
+    ck_assert_str_eq(dmlconf_matrix_column_word(&matrix, 3), "no");
+    dmlconf_matrix_free(&matrix);
+
+    /* The same with a FLOAT16 case at 2_1 not covered: 4_0 only for what it
+     * supports. */
+    results[count++] =
+        unsupported_result("sum.f16", DMLCONF_DATA_TYPE_FLOAT16, DMLCONF_FEATURE_LEVEL_2_1, "FLOAT16", false);
+    build_matrix(&matrix, DMLCONF_FEATURE_LEVEL_5_0, results, count);
+    dmlconf_matrix_verdict(&matrix, &verdict);
+    ck_assert_int_eq(verdict.status, DMLCONF_RUN_PARTLY_COVERED);
+    ck_assert_str_eq(verdict.text, "conformant at level 4_0 for what it supports");
+    ck_assert_int_eq(verdict.supported_level, DMLCONF_FEATURE_LEVEL_4_0);
+    ck_assert_str_eq(dmlconf_matrix_column_word(&matrix, 2), "partly");
+    dmlconf_matrix_free(&matrix);
+
+    /* A failure at 2_1: not conformant, and the detail still names what was
+     * not covered. */
+    results[0].status = DMLCONF_STATUS_CRASH;
+    build_matrix(&matrix, DMLCONF_FEATURE_LEVEL_5_0, results, count);
+    dmlconf_matrix_verdict(&matrix, &verdict);
+    ck_assert_int_eq(verdict.status, DMLCONF_RUN_NOT_CONFORMANT);
+    ck_assert_str_eq(verdict.text, "not conformant");
+    ck_assert_int_eq(verdict.supported_level, DMLCONF_FEATURE_LEVEL_NONE);
+    ck_assert_msg(strstr(verdict.detail, "; not covered, as the backend does not support them: 2 cases (FLOAT16: 1, "
+                                         "INT64: 1)") != NULL,
+                  "%s", verdict.detail);
+    dmlconf_matrix_free(&matrix);
+
+    /* Nothing supported: no level is claimed. */
+    count = 0;
+    results[count++] =
+        unsupported_result("sum.f16", DMLCONF_DATA_TYPE_FLOAT16, DMLCONF_FEATURE_LEVEL_2_1, "FLOAT16", false);
+    results[count++] =
+        unsupported_result("neg.a", DMLCONF_DATA_TYPE_FLOAT32, DMLCONF_FEATURE_LEVEL_NONE, "validation", true);
+    build_matrix(&matrix, DMLCONF_FEATURE_LEVEL_5_0, results, count);
+    dmlconf_matrix_verdict(&matrix, &verdict);
+    ck_assert_int_eq(verdict.status, DMLCONF_RUN_NOT_CONFORMANT);
+    ck_assert_str_eq(verdict.text, "not conformant");
+    ck_assert_str_eq(verdict.detail, "no verdict can be given: the backend supports none of the 2 cases at or below "
+                                     "the target level 5_0; not covered, as the backend does not support them: 2 "
+                                     "cases (FLOAT16: 1, validation: 1)");
+    for (size_t c = 0; c < 4; ++c)
+        ck_assert_str_eq(dmlconf_matrix_column_word(&matrix, c), "no");
+    dmlconf_matrix_free(&matrix);
+
+    /* An incomplete run claims nothing, whatever it covered. */
+    count = ladder_with_gaps(results);
+    build_matrix(&matrix, DMLCONF_FEATURE_LEVEL_5_0, results, count);
+    {
+        dmlconf_run_end end = {DMLCONF_END_NONE, 0, -1.0, ""};
+        dmlconf_matrix_set_completeness(&matrix, count, 0, &end);
+    }
+    dmlconf_matrix_verdict(&matrix, &verdict);
+    ck_assert_int_eq(verdict.status, DMLCONF_RUN_INCOMPLETE);
+    ck_assert_int_eq(verdict.supported_level, DMLCONF_FEATURE_LEVEL_NONE);
+    ck_assert_msg(strstr(verdict.detail, "the results so far: conformant at level 5_0 for what it supports (all 8 "
+                                         "cases it supports") != NULL,
+                  "%s", verdict.detail);
+    dmlconf_matrix_free(&matrix);
+}
+END_TEST
+
+START_TEST(test_verdict_not_covered_console)
+{
+    dmlconf_matrix matrix;
+    dmlconf_case_result results[SAMPLE_MAX];
+    size_t count = ladder_with_gaps(results);
+    char *console;
+    size_t size;
+    FILE *out;
+
+    build_matrix(&matrix, DMLCONF_FEATURE_LEVEL_5_0, results, count);
+    out = open_memstream(&console, &size);
+    dmlconf_matrix_print(out, &matrix, false);
+    fclose(out);
+    ck_assert_msg(strstr(console, "\nnot covered (cases the backend does not support, by what they need):\n"
+                                  "  FLOAT16     1 case, from level 2_1\n"
+                                  "  INT64       1 case, from level 5_0\n"
+                                  "  validation  2 negative cases\n") != NULL,
+                  "%s", console);
+    ck_assert_msg(strstr(console, "\nverdict: conformant at level 5_0 for what it supports (all 8 cases it "
+                                  "supports") != NULL,
+                  "%s", console);
+    ck_assert_msg(strstr(console, "partly  partly") != NULL, "%s", console);
+    free(console);
     dmlconf_matrix_free(&matrix);
 }
 END_TEST
@@ -1625,6 +1874,83 @@ START_TEST(test_verdict_interrupted)
     dmlconf_results_file_free(&file);
     read_reports(dir, &r);
     assert_verdict_everywhere(&r, "conformant", "conformant at level 5_0", NULL);
+    free_reports(&r);
+}
+END_TEST
+
+START_TEST(test_verdict_not_covered_everywhere)
+{
+    char dir[512];
+    char path[600];
+    char why[512] = "";
+    dmlconf_run_info info = sample_info(DMLCONF_FEATURE_LEVEL_5_0);
+    dmlconf_case_result results[SAMPLE_MAX];
+    size_t count = ladder_with_gaps(results);
+    written_reports r;
+    char *jsonl;
+
+    info.planned_cases = count;
+    test_dir("not_covered", dir, sizeof(dir));
+    ck_assert_msg(write_reports(dir, &info, results, count, why, sizeof(why)) == 0, "%s", why);
+    read_reports(dir, &r);
+    /* The JUnit verdict testcase fails: the run did not cover its target. */
+    assert_verdict_everywhere(&r, "partly-covered", "conformant at level 5_0 for what it supports", "failure");
+
+    const json_t *verdict = json_object_get(r.summary, "verdict");
+    const json_t *not_covered = json_object_get(verdict, "not_covered");
+    const json_t *groups = json_object_get(not_covered, "groups");
+    ck_assert(json_is_false(json_object_get(verdict, "conformant")));
+    ck_assert(json_is_false(json_object_get(verdict, "at_target")));
+    ck_assert(json_is_null(json_object_get(verdict, "level")));
+    ck_assert_str_eq(json_string_value(json_object_get(verdict, "supported_level")), "5_0");
+    ck_assert_int_eq(json_integer_value(json_object_get(not_covered, "cases")), 4);
+    ck_assert(json_is_null(json_object_get(not_covered, "lowest_level")));
+    ck_assert_uint_eq(json_array_size(groups), 3);
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(groups, 0), "needs")), "FLOAT16");
+    ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(groups, 0), "cases")), 1);
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(groups, 0), "lowest_level")), "2_1");
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(groups, 2), "needs")), "validation");
+    ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(groups, 2), "negative")), 2);
+    ck_assert(json_is_null(json_object_get(json_array_get(groups, 2), "lowest_level")));
+    {
+        const json_t *column = json_array_get(json_object_get(json_object_get(r.summary, "matrix"), "columns"), 0);
+        ck_assert(json_is_false(json_object_get(column, "conformant")));
+        ck_assert(json_is_true(json_object_get(column, "partly_covered")));
+        ck_assert_int_eq(json_integer_value(json_object_get(column, "unsupported")), 3);
+    }
+
+    ck_assert_ptr_nonnull(strstr(r.markdown, "| **conformant** | | partly | partly | partly | partly | n/a |"));
+    ck_assert_ptr_nonnull(strstr(r.markdown, "## Not covered (4 cases)\n"));
+    ck_assert_ptr_nonnull(strstr(r.markdown, "| FLOAT16 | 1 | 0 | 2_1 |\n"));
+    ck_assert_ptr_nonnull(strstr(r.markdown, "| validation | 2 | 2 | every level |\n"));
+    ck_assert_ptr_nonnull(strstr(r.junit, "<property name=\"verdict_not_covered\" value=\"4\"/>"));
+    ck_assert_ptr_nonnull(
+        strstr(r.junit, "<skipped type=\"unsupported\" message=\"the plugin:x backend does not support INT64\""));
+    ck_assert_ptr_nonnull(strstr(r.html, "<section id=\"not-covered\"><h2>Not covered (4 cases)</h2>"));
+    ck_assert_ptr_nonnull(strstr(r.html, "<td class=\"mono\">validation</td><td class=\"num\">2</td>"));
+    ck_assert_ptr_nonnull(strstr(r.html, "<td class=\"num partly\""));
+    ck_assert_ptr_nonnull(strstr(r.html, "<div class=\"verdict partial\""));
+    free_reports(&r);
+
+    /* results.jsonl keeps what each case needs, for merge and resume. */
+    join(path, sizeof(path), dir, DMLCONF_REPORT_RESULTS_JSONL);
+    jsonl = read_file(path, NULL);
+    ck_assert_ptr_nonnull(jsonl);
+    ck_assert_ptr_nonnull(strstr(jsonl, "\"unsupported\":true,\"needs\":\"validation\""));
+    free(jsonl);
+
+    /* A run that covered everything has no such section. */
+    count = passing_ladder(results);
+    info.planned_cases = count;
+    test_dir("all_covered", dir, sizeof(dir));
+    ck_assert_msg(write_reports(dir, &info, results, count, why, sizeof(why)) == 0, "%s", why);
+    read_reports(dir, &r);
+    assert_verdict_everywhere(&r, "conformant", "conformant at level 5_0", NULL);
+    ck_assert_ptr_null(strstr(r.markdown, "Not covered"));
+    ck_assert_ptr_null(strstr(r.html, "not-covered"));
+    ck_assert_int_eq(json_integer_value(json_object_get(
+                         json_object_get(json_object_get(r.summary, "verdict"), "not_covered"), "cases")),
+                     0);
     free_reports(&r);
 }
 END_TEST
@@ -2092,6 +2418,7 @@ static Suite *reports_suite(void)
     tcase_add_test(tc, test_verdict_incomplete_load_errors);
     tcase_add_test(tc, test_verdict_interrupted);
     tcase_add_test(tc, test_verdict_incomplete_runs);
+    tcase_add_test(tc, test_verdict_not_covered_everywhere);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(suite, tc);
 
@@ -2106,6 +2433,9 @@ static Suite *reports_suite(void)
     tcase_add_test(tc, test_verdict_all_pass);
     tcase_add_test(tc, test_verdict_fail_at_4_0);
     tcase_add_test(tc, test_verdict_skip_unsupported);
+    tcase_add_test(tc, test_verdict_not_covered);
+    tcase_add_test(tc, test_verdict_not_covered_and_failures);
+    tcase_add_test(tc, test_verdict_not_covered_console);
     tcase_add_test(tc, test_verdict_baseline_and_empty);
     tcase_add_test(tc, test_matrix_print);
     suite_add_tcase(suite, tc);

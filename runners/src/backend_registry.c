@@ -1,10 +1,12 @@
 /*
- * The backends compiled into this dmlconf, best first.
+ * The backends compiled into this dmlconf, best first, and the one a
+ * command line names (a backend compiled in, or a native plugin).
  */
 #include "runner.h"
 
 #include <dmlconf/backend.h>
 
+#include <stdio.h>
 #include <string.h>
 
 #if defined(DMLCONF_HAVE_D3D12)
@@ -44,4 +46,32 @@ const dmlconf_backend_ops *dmlconf_backend_find(const char *name)
             return registry[i];
     }
     return NULL;
+}
+
+int runner_backend_choose(const char *name, runner_backend_choice *choice, char *why, size_t why_size)
+{
+    memset(choice, 0, sizeof(*choice));
+    if (runner_plugin_named(name))
+    {
+        if (runner_plugin_load(name, &choice->plugin, why, why_size))
+            return -1;
+        choice->ops = runner_plugin_ops(choice->plugin);
+        choice->arguments = runner_plugin_arguments(choice->plugin);
+        return 0;
+    }
+    choice->ops = dmlconf_backend_find(name);
+    if (choice->ops)
+        return 0;
+    size_t used = (size_t)snprintf(why, why_size, "no backend '%s'; this dmlconf has", name);
+    for (size_t i = 0; i < sizeof(registry) / sizeof(registry[0]) && used < why_size; ++i)
+        used += (size_t)snprintf(why + used, why_size - used, " %s,", registry[i]->name);
+    if (used < why_size)
+        snprintf(why + used, why_size - used, " and plugin:PATH for a native plugin");
+    return -1;
+}
+
+void runner_backend_choice_release(runner_backend_choice *choice)
+{
+    runner_plugin_unload(choice->plugin);
+    memset(choice, 0, sizeof(*choice));
 }

@@ -35,29 +35,32 @@ static bool broadcast(const dmlconf_tensor_desc *t)
     return false;
 }
 
-bool runner_case_unsupported(const dmlconf_backend_info *info, const dmlconf_case *c, char *why, size_t why_size)
+bool runner_case_unsupported(const dmlconf_backend_info *info, const dmlconf_case *c, char *needs, size_t needs_size,
+                             char *why, size_t why_size)
 {
     const dmlconf_backend_capabilities *can = &info->capabilities;
     const dmlconf_scan_desc *desc = &c->desc;
     const char *lacks = NULL;
-    char text[96];
+    char text[96], detail[64] = "";
     if (c->expect_error.set)
     {
         if (!(can->features & DMLCONF_CAN_VALIDATE))
-            lacks = "validation: it refuses no desc, so it cannot be asked to refuse this one";
+            lacks = "validation";
     }
     else if (!(can->features &
                (desc->op == DMLCONF_OPERATOR_CUMULATIVE_PRODUCT ? DMLCONF_CAN_PRODUCT : DMLCONF_CAN_SUMMATION)))
         lacks = desc->op == DMLCONF_OPERATOR_CUMULATIVE_PRODUCT ? "cumulative products" : "cumulative sums";
     else if ((unsigned)desc->input.data_type >= 32 || !(can->data_types & DMLCONF_TYPE_BIT(desc->input.data_type)))
     {
-        snprintf(text, sizeof(text), "%s", dmlconf_data_type_name(desc->input.data_type));
+        const char *name = dmlconf_data_type_name(desc->input.data_type);
+        snprintf(text, sizeof(text), "%s", name ? name : "an unknown data type");
         lacks = text;
     }
     else if (desc->input.dimension_count < can->min_rank || desc->input.dimension_count > can->max_rank)
     {
-        snprintf(text, sizeof(text), "%u-dimensional tensors (it takes %u to %u)",
-                 (unsigned)desc->input.dimension_count, (unsigned)can->min_rank, (unsigned)can->max_rank);
+        snprintf(text, sizeof(text), "%u-dimensional tensors", (unsigned)desc->input.dimension_count);
+        snprintf(detail, sizeof(detail), " (it takes %u to %u dimensions)", (unsigned)can->min_rank,
+                 (unsigned)can->max_rank);
         lacks = text;
     }
     else if (!(can->features & (desc->direction == DMLCONF_AXIS_DIRECTION_DECREASING ? DMLCONF_CAN_DECREASING
@@ -74,6 +77,24 @@ bool runner_case_unsupported(const dmlconf_backend_info *info, const dmlconf_cas
         lacks = "strided tensors";
     if (!lacks)
         return false;
-    snprintf(why, why_size, "the %s backend does not support %s", info->backend, lacks);
+    snprintf(needs, needs_size, "%s", lacks);
+    if (c->expect_error.set)
+        snprintf(why, why_size,
+                 "the %s backend does not support validation: it refuses no desc, so it cannot be asked to refuse "
+                 "this one",
+                 info->backend);
+    else
+        snprintf(why, why_size, "the %s backend does not support %s%s", info->backend, lacks, detail);
     return true;
+}
+
+dmlconf_feature_level runner_target_level(dmlconf_feature_level asked, const dmlconf_backend_info *info)
+{
+    size_t count = 0;
+    const dmlconf_feature_level *known = dmlconf_feature_levels(&count);
+    if (asked != DMLCONF_FEATURE_LEVEL_NONE)
+        return asked;
+    if (info->feature_level != DMLCONF_FEATURE_LEVEL_NONE)
+        return info->feature_level;
+    return count ? known[count - 1] : DMLCONF_FEATURE_LEVEL_NONE;
 }

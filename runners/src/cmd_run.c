@@ -37,7 +37,8 @@ static const char run_usage[] =
     "  -b, --backend NAME        backend to run on (default: the best one available);\n"
     "                            `exec` runs an implementation's adapter program, the\n"
     "                            COMMAND after -- (no shell), over the process protocol\n"
-    "                            (docs/process-protocol.md)\n"
+    "                            (docs/process-protocol.md); plugin:PATH loads a native\n"
+    "                            plugin (a shared library built against dmlconf/backend.h)\n"
     "  -a, --adapter WHICH       adapter index or name fragment (see `dmlconf adapters`)\n"
     "      --directml-dll PATH   the DirectML library the directml backend loads (a file,\n"
     "                            or a folder holding it); sets DMLCONF_DIRECTML_DLL\n"
@@ -67,10 +68,12 @@ static const char run_usage[] =
     "  -q, --quiet               no progress and no summary on the console\n"
     "  -h, --help                this help\n"
     "\n"
-    "exit status: 0 when every required case passed (or matched the baseline), 1 when a\n"
-    "case failed, errored, crashed or timed out, a baseline failure passed or cases are\n"
-    "missing, 2 on a usage error, an invalid case file, or a report folder that cannot be\n"
-    "written or that another run is using.\n";
+    "exit status: 0 when every case that ran passed (or matched the baseline; a case the\n"
+    "backend does not support is skipped, and the verdict names what such cases left\n"
+    "uncovered), 1 when a case failed, errored, crashed or timed out, a baseline failure\n"
+    "passed or cases are missing, 2 on a usage error (a plugin that cannot be loaded\n"
+    "among them), an invalid case file, or a report folder that cannot be written or\n"
+    "that another run is using.\n";
 
 typedef struct run_state
 {
@@ -240,6 +243,7 @@ static void on_result(void *context, size_t case_index, const dmlconf_case_resul
 typedef struct run_identity
 {
     const char *adapter_requested; /* NULL: the backend chose */
+    const char *backend_requested; /* --backend when it names more than the backend's name (a plugin's path) */
     uint32_t shard_index, shard_count;
     const char *corpus_digest;
     uint64_t corpus_cases, planned_cases;
@@ -253,6 +257,9 @@ static void fill_run_info(run_state *state, int argc, char **argv, uint64_t seed
     info->seed = seed;
     snprintf(info->adapter_requested, sizeof(info->adapter_requested), "%s",
              identity->adapter_requested ? identity->adapter_requested : "");
+    /* Left out when it does not fit: a cut path would name another file. */
+    if (identity->backend_requested && strlen(identity->backend_requested) < sizeof(info->backend_requested))
+        snprintf(info->backend_requested, sizeof(info->backend_requested), "%s", identity->backend_requested);
     info->shard_index = identity->shard_index;
     info->shard_count = identity->shard_count;
     snprintf(info->corpus_digest, sizeof(info->corpus_digest), "%s", identity->corpus_digest);
@@ -410,6 +417,7 @@ static int set_exec_timeout(uint64_t run_timeout)
 typedef struct run_options
 {
     const char *backend_name, *adapter, *baseline_dir, *report_dir;
+    const char *const *backend_arguments; /* the backend config's: a plugin's path or exec's command */
     dmlconf_feature_level level;
     runner_filter filter;
     unsigned jobs;
@@ -638,24 +646,22 @@ static int parse_run_options(int argc, char **argv, run_options *o)
     return parse_shard(shard, o) ? EXIT_USAGE : -1;
 }
 
-/* The backends to try, best first: the one named, or every one compiled
- * in. Returns 0, or -1 (said why) for a name no backend has. */
-static int choose_backends(const run_options *o, const dmlconf_backend_ops *const **candidates, size_t *count,
+/* The backends to try, best first: the one named (a plugin loaded into
+ * *choice), or every one compiled in. Returns 0, or -1 (said why) for a
+ * name no backend has or a plugin that cannot be loaded. */
+static int choose_backends(const run_options *o, runner_backend_choice *choice,
+                           const dmlconf_backend_ops *const **candidates, size_t *count,
                            const dmlconf_backend_ops **named)
 {
     if (o->backend_name)
     {
-        *named = dmlconf_backend_find(o->backend_name);
-        if (!*named)
+        char why[1024];
+        if (runner_backend_choose(o->backend_name, choice, why, sizeof(why)))
         {
-            size_t all_count;
-            const dmlconf_backend_ops *const *all = dmlconf_backends(&all_count);
-            fprintf(stderr, "dmlconf run: no backend '%s'; this dmlconf has:", o->backend_name);
-            for (size_t i = 0; i < all_count; ++i)
-                fprintf(stderr, " %s", all[i]->name);
-            fputc('\n', stderr);
+            fprintf(stderr, "dmlconf run: %s\n", why);
             return -1;
         }
+        *named = choice->ops;
         *candidates = named;
         *count = 1;
         return 0;
@@ -793,7 +799,7 @@ static size_t report_stale_baseline(run_state *state, const run_selection *s)
 static int check_resumed_run(const run_options *o, run_state *state, const dmlconf_backend_ops *ops)
 {
     dmlconf_backend_config config = {
-        .adapter = o->adapter, .feature_level = o->level, .arguments = o->operands.command};
+        .adapter = o->adapter, .feature_level = o->level, .arguments = o->backend_arguments};
     dmlconf_backend *backend = NULL;
     char why[512];
     if (ops->open(&config, &backend, why, sizeof(why)))
@@ -810,7 +816,7 @@ static int check_resumed_run(const run_options *o, run_state *state, const dmlco
     snprintf(info.driver, sizeof(info.driver), "%s", backend_info.driver);
     snprintf(info.runtime, sizeof(info.runtime), "%s", backend_info.runtime);
     info.software_adapter = backend_info.software;
-    info.target_level = o->level != DMLCONF_FEATURE_LEVEL_NONE ? o->level : backend_info.feature_level;
+    info.target_level = runner_target_level(o->level, &backend_info);
     record_environment(&info);
     if (!dmlconf_run_info_same_run(&state->previous->info, &info, why, sizeof(why)))
     {
@@ -832,7 +838,7 @@ static int run_on_backends(const run_options *o, run_state *state, const run_sel
     char repro_dir[1024];
     snprintf(repro_dir, sizeof(repro_dir), "%s/repros", o->report_dir);
     runner_schedule schedule = {
-        .backend_config = {.adapter = o->adapter, .feature_level = o->level, .arguments = o->operands.command},
+        .backend_config = {.adapter = o->adapter, .feature_level = o->level, .arguments = o->backend_arguments},
         .config =
             {
                 .level = o->level,
@@ -943,16 +949,19 @@ int command_run(int argc, char **argv)
     int exit_code = parse_run_options(argc, argv, &o);
     const dmlconf_backend_ops *const *candidates = NULL;
     const dmlconf_backend_ops *named = NULL;
+    runner_backend_choice choice = {0};
     size_t candidate_count = 0;
     if (exit_code >= 0)
         goto done;
     exit_code = EXIT_USAGE;
     state.report_dir = o.report_dir;
-    if (choose_backends(&o, &candidates, &candidate_count, &named) ||
+    if (choose_backends(&o, &choice, &candidates, &candidate_count, &named) ||
         split_operands(argv, argc, o.separator, o.first_operand, named, &o.operands))
         goto done;
     o.paths = o.operands.paths;
     o.path_count = o.operands.path_count;
+    /* The backend config's arguments: a plugin's path, or exec's command. */
+    o.backend_arguments = choice.arguments ? choice.arguments : o.operands.command;
     if (o.operands.command && set_exec_timeout(o.timeout))
     {
         fprintf(stderr, "dmlconf run: out of memory\n");
@@ -991,7 +1000,9 @@ int command_run(int argc, char **argv)
 
     char digest[24];
     runner_corpus_digest(&s.corpus, &o.filter, digest, sizeof(digest));
-    run_identity identity = {o.adapter, o.shard_index, o.shard_count, digest, s.matched, s.selected_count};
+    run_identity identity = {
+        o.adapter,       choice.plugin ? o.backend_name : NULL, o.shard_index, o.shard_count, digest, s.matched,
+        s.selected_count};
     fill_run_info(&state, argc + 1, argv - 1, o.seed, &identity);
     state.seed = o.seed;
     state.total = s.selected_count;
@@ -1064,6 +1075,7 @@ int command_run(int argc, char **argv)
 
 done:
     dmlconf_reports_close(state.reports);
+    runner_backend_choice_release(&choice);
     dmlconf_results_file_free(&previous);
     free_selection(&s);
     dmlconf_load_error_list_free(&state.load_errors);

@@ -5,7 +5,7 @@
  * and serves batches of case numbers over its standard input and output
  * (runner_worker_serve). Not meant to be run by hand.
  *
- *   dmlconf __worker --backend NAME [--adapter WHICH] [--level L] [--seed N]
+ *   dmlconf __worker --backend NAME|plugin:PATH [--adapter WHICH] [--level L] [--seed N]
  *                    [--no-rerun] [--no-repro] [--repro-dir DIR]
  *                    [--batch-elements N] [--memory-limit BYTES]
  *                    [--backend-argument ARG]... -- [PATH...]
@@ -101,14 +101,19 @@ int command_worker(int argc, char **argv)
         return EXIT_USAGE;
     }
     spec.backend_config.feature_level = spec.config.level;
-    spec.backend_config.arguments = backend_argument_count ? backend_arguments : NULL;
-    spec.backend_ops = dmlconf_backend_find(backend_name);
-    if (!spec.backend_ops)
+    runner_backend_choice choice;
+    char why[1024];
+    if (runner_backend_choose(backend_name, &choice, why, sizeof(why)))
     {
-        fprintf(stderr, "dmlconf __worker: no backend '%s'\n", backend_name);
+        fprintf(stderr, "dmlconf __worker: %s\n", why);
         free(backend_arguments);
         return EXIT_USAGE;
     }
+    spec.backend_ops = choice.ops;
+    /* A plugin's arguments are its path, from its name; the others' come
+     * as --backend-argument. */
+    spec.backend_config.arguments =
+        choice.arguments ? choice.arguments : backend_argument_count ? backend_arguments : NULL;
 #if defined(_WIN32)
     /* A crash ends this process with its exception code, no dialog. */
     SetErrorMode(SEM_FAILCRITICALERRORS | SEM_NOGPFAULTERRORBOX | SEM_NOOPENFILEERRORBOX);
@@ -131,6 +136,7 @@ int command_worker(int argc, char **argv)
     }
     free(cases);
     dmlconf_case_corpus_free(&corpus);
+    runner_backend_choice_release(&choice);
     free(backend_arguments);
     return status;
 }

@@ -198,6 +198,15 @@ oom:
     return -1;
 }
 
+/* Records a case outside the backend's capabilities: skipped and marked
+ * unsupported, with what it needs, so that the verdict names it. */
+static void mark_unsupported(dmlconf_case_result *result, const dmlconf_case *c, const char *needs, const char *why)
+{
+    runner_result_init(result, c, DMLCONF_STATUS_SKIP, why);
+    result->unsupported = true;
+    copy_text(result->needs, sizeof(result->needs), needs);
+}
+
 /* Writes a byte count for people: "17.2 GB", "512 MB", "96 kB", "100 bytes". */
 static void format_bytes(uint64_t bytes, char *text, size_t size)
 {
@@ -249,7 +258,7 @@ static bool over_memory_limit(const dmlconf_case *c, uint64_t limit, dmlconf_cas
 static void prepare_case(runner_backend *backend, const runner_config *config, prepared_case *p, dmlconf_job *job)
 {
     const dmlconf_case *c = p->c;
-    char why[256];
+    char why[256], needs[96];
     p->runs = false;
     memset(job, 0, sizeof(*job));
     job->desc = &c->desc;
@@ -267,10 +276,9 @@ static void prepare_case(runner_backend *backend, const runner_config *config, p
                      dmlconf_feature_level_name(config->level), "the device");
             return;
         }
-        if (runner_case_unsupported(&backend->info, c, why, sizeof(why)))
+        if (runner_case_unsupported(&backend->info, c, needs, sizeof(needs), why, sizeof(why)))
         {
-            runner_result_init(p->result, c, DMLCONF_STATUS_SKIP, why);
-            p->result->unsupported = true;
+            mark_unsupported(p->result, c, needs, why);
             return;
         }
         p->expected_reason = validation.reason;
@@ -285,10 +293,9 @@ static void prepare_case(runner_backend *backend, const runner_config *config, p
                  dmlconf_feature_level_name(c->min_feature_level), dmlconf_feature_level_name(config->level));
         return;
     }
-    if (runner_case_unsupported(&backend->info, c, why, sizeof(why)))
+    if (runner_case_unsupported(&backend->info, c, needs, sizeof(needs), why, sizeof(why)))
     {
-        runner_result_init(p->result, c, DMLCONF_STATUS_SKIP, why);
-        p->result->unsupported = true;
+        mark_unsupported(p->result, c, needs, why);
         return;
     }
     runner_result_init(p->result, c, DMLCONF_STATUS_ERROR, "not run");
@@ -310,6 +317,16 @@ static void prepare_case(runner_backend *backend, const runner_config *config, p
     job->output = p->output_buffer;
     job->output_bytes = (size_t)p->output_bytes;
     p->runs = true;
+}
+
+/* A job the backend said it cannot run, although its capabilities cover
+ * it: skipped as unsupported, so that the verdict names it too. */
+static void declined(dmlconf_case_result *r, const dmlconf_job *job)
+{
+    r->status = DMLCONF_STATUS_SKIP;
+    r->unsupported = true;
+    copy_text(r->needs, sizeof(r->needs), "declined when run");
+    snprintf(r->message, sizeof(r->message), "backend: %s", job->message);
 }
 
 /* Judges a negative case's job. */
@@ -338,9 +355,7 @@ static void judge_rejection(prepared_case *p, const dmlconf_job *job)
                  dmlconf_feature_level_name(job->feature_level), expected);
         return;
     case DMLCONF_JOB_UNSUPPORTED:
-        r->status = DMLCONF_STATUS_SKIP;
-        r->unsupported = true;
-        snprintf(r->message, sizeof(r->message), "backend: %s", job->message);
+        declined(r, job);
         return;
     case DMLCONF_JOB_FAILED:
         break;
@@ -365,9 +380,7 @@ static void judge_output(const runner_backend *backend, prepared_case *p, const 
                  dmlconf_feature_level_name(job->feature_level), job->message, dmlconf_reason_name(job->reason));
         return;
     case DMLCONF_JOB_UNSUPPORTED:
-        r->status = DMLCONF_STATUS_SKIP;
-        r->unsupported = true;
-        snprintf(r->message, sizeof(r->message), "backend: %s", job->message);
+        declined(r, job);
         return;
     case DMLCONF_JOB_FAILED:
         r->status = DMLCONF_STATUS_ERROR;

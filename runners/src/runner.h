@@ -28,6 +28,50 @@ const dmlconf_backend_ops *dmlconf_backend_find(const char *name);
 /* The oracle as a backend: exact, every type, every level. */
 extern const dmlconf_backend_ops dmlconf_oracle_backend_ops;
 
+/* A backend as the command line names it: one compiled in, or a native
+ * plugin ("plugin:PATH") loaded for it. */
+typedef struct runner_backend_choice
+{
+    const dmlconf_backend_ops *ops;
+    /* What the backend config's `arguments` must be: the plugin's path
+     * (NULL-terminated); NULL for a backend compiled in. */
+    const char *const *arguments;
+    struct runner_plugin *plugin; /* owned; NULL for a backend compiled in */
+} runner_backend_choice;
+
+/* Finds the backend `name` names: "oracle", "d3d12", ... or "plugin:PATH",
+ * which loads the plugin (runner_plugin_load). Returns 0 with *choice set
+ * (release it with runner_backend_choice_release), or -1 with one sentence
+ * in `why`: "no backend 'x'; this dmlconf has ...", or why the plugin cannot
+ * be used. */
+int runner_backend_choose(const char *name, runner_backend_choice *choice, char *why, size_t why_size);
+/* Unloads the plugin of a choice, if any, and zeroes it. */
+void runner_backend_choice_release(runner_backend_choice *choice);
+
+/* ---- native plugins (plugin_backend.c) --------------------------------------- */
+
+/* A plugin library loaded and checked, and the wrapper the runner calls it
+ * through (the rules are at the top of plugin_backend.c). */
+typedef struct runner_plugin runner_plugin;
+
+/* True when a backend name asks for a plugin: it starts with "plugin:". */
+bool runner_plugin_named(const char *name);
+/* Loads the plugin that `name` ("plugin:PATH") names and checks it: the
+ * file exists and loads, exports dmlconf_backend_entry, which returns a
+ * description of this dmlconf's ABI version with a complete table. Returns
+ * 0 with *out set (free it with runner_plugin_unload once no backend it
+ * opened is in use), or -1 with one sentence naming the file in `why`. */
+int runner_plugin_load(const char *name, runner_plugin **out, char *why, size_t why_size);
+/* The wrapper's table: named "plugin:PATH", with the plugin's description
+ * and adapter list; its open needs runner_plugin_arguments in the config.
+ * Owned by the plugin. */
+const dmlconf_backend_ops *runner_plugin_ops(const runner_plugin *plugin);
+/* The backend config's `arguments` for the plugin: {PATH, NULL}. */
+const char *const *runner_plugin_arguments(const runner_plugin *plugin);
+/* Unloads a plugin (its open backends keep their own reference to the
+ * library). NULL is ignored. */
+void runner_plugin_unload(runner_plugin *plugin);
+
 /* ---- executing cases (execute.c) ------------------------------------------ */
 
 /* How cases are executed and judged. */
@@ -55,10 +99,19 @@ typedef struct runner_backend
 void runner_execute(runner_backend *backend, const runner_config *config, const dmlconf_case *const *cases,
                     size_t count, dmlconf_case_result *results);
 
-/* True when the backend's declared capabilities exclude the case, with a
- * sentence in why ("the exec:numpy backend does not support in-place
- * execution"). Negative cases need validation (DMLCONF_CAN_VALIDATE). */
-bool runner_case_unsupported(const dmlconf_backend_info *info, const dmlconf_case *c, char *why, size_t why_size);
+/* True when the backend's declared capabilities exclude the case, with
+ * what the case needs that the backend lacks in `needs` (a short noun
+ * phrase the reports group cases by: "INT64", "validation", "strided
+ * tensors", "4-dimensional tensors") and a sentence in `why` ("the
+ * exec:numpy backend does not support in-place execution"). Negative cases
+ * need validation (DMLCONF_CAN_VALIDATE). */
+bool runner_case_unsupported(const dmlconf_backend_info *info, const dmlconf_case *c, char *needs, size_t needs_size,
+                             char *why, size_t why_size);
+
+/* The feature level a run targets: `asked` (--feature-level) when given,
+ * else the backend's highest, else (a backend that claims none) the highest
+ * level dmlconf knows. */
+dmlconf_feature_level runner_target_level(dmlconf_feature_level asked, const dmlconf_backend_info *info);
 
 /* ---- the output canary (canary.c) ----------------------------------------- */
 

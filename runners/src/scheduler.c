@@ -49,15 +49,6 @@
 /* Seconds a worker that was told to stop (or has died) gets to exit. */
 #define EXIT_GRACE 5.0
 
-/* The feature level a run targets: the one asked for, else the backend's
- * highest, else (a backend that claims none, backend.h) 6_4. */
-static dmlconf_feature_level target_level(dmlconf_feature_level asked, const dmlconf_backend_info *info)
-{
-    if (asked != DMLCONF_FEATURE_LEVEL_NONE)
-        return asked;
-    return info->feature_level != DMLCONF_FEATURE_LEVEL_NONE ? info->feature_level : DMLCONF_FEATURE_LEVEL_6_4;
-}
-
 /* ---- the worker's side ------------------------------------------------------- */
 
 /* The first message of a worker. */
@@ -136,7 +127,7 @@ int runner_worker_serve(const runner_worker *spec, int in_fd, int out_fd)
         return hello.ok ? 1 : 0;
 
     runner_config config = spec->config;
-    config.level = target_level(config.level, &backend.info);
+    config.level = runner_target_level(config.level, &backend.info);
     uint32_t numbers[BATCH_CASES];
     const dmlconf_case *batch[BATCH_CASES];
     dmlconf_case_result *results = malloc(BATCH_CASES * sizeof(*results));
@@ -412,7 +403,7 @@ static int take_hello(scheduler *s, worker *w)
         s->have_info = true;
         if (s->schedule->on_info)
             s->schedule->on_info(s->schedule->context, &hello.info,
-                                 target_level(s->schedule->config.level, &hello.info));
+                                 runner_target_level(s->schedule->config.level, &hello.info));
     }
     return 1;
 }
@@ -486,7 +477,7 @@ static int run_in_process(const runner_schedule *schedule, const dmlconf_case *c
     backend.backend->ops->info(backend.backend, &backend.info);
     *info = backend.info;
     runner_config config = schedule->config;
-    config.level = target_level(config.level, &backend.info);
+    config.level = runner_target_level(config.level, &backend.info);
     if (schedule->on_info)
         schedule->on_info(schedule->context, &backend.info, config.level);
     dmlconf_case_result *results = malloc(BATCH_CASES * sizeof(*results));

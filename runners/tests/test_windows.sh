@@ -14,13 +14,18 @@
 #              (dmlconf_test_adapter.exe, the 5th argument): correct, it
 #              passes; crashing or hanging, it costs only the case it hit,
 #              with its last words
-# Usage: test_windows.sh PART DMLCONF_EXE SOURCE_DIR WORK_DIR [ADAPTER_EXE]
+#   plugin     the example plugin as a DLL (the 5th argument): it passes the
+#              documentation's examples, the negative cases are not covered
+#              (it does not validate), and a file that is not a DLL is one
+#              sentence
+# Usage: test_windows.sh PART DMLCONF_EXE SOURCE_DIR WORK_DIR [ADAPTER_EXE | EXAMPLE_PLUGIN_DLL]
 set -uo pipefail
 
 part=$1
 exe=$2
 source_dir=$3
 work=$4
+plugin=${5:-}
 wine_run=(bash "$source_dir/tools/wine-run.sh" "$exe")
 rm -rf "$work"
 mkdir -p "$work"
@@ -134,6 +139,21 @@ for line in open(sys.argv[1]):
             [[ "$(outcome "$mode" "$id")" == pass* ]] || fail "$mode: $id is $(outcome "$mode" "$id")"
         done
     done
+    ;;
+plugin)
+    "${wine_run[@]}" run --backend "plugin:$plugin" -j 2 -q -o "$work/out" "$source_dir/cases/doc" \
+        "$source_dir/cases/negative"
+    expect_exit 0 $? "the example plugin's run"
+    [ "$(summary "$work/out" "s['counts']['pass']")" -eq 8 ] || fail "the plugin did not pass the 8 examples"
+    [ "$(summary "$work/out" "s['verdict']['text']")" = "conformant at level 6_4 for what it supports" ] ||
+        fail "plugin verdict: $(summary "$work/out" "s['verdict']")"
+    [ "$(summary "$work/out" "[g['needs'] for g in s['verdict']['not_covered']['groups']]")" = "['validation']" ] ||
+        fail "not covered: $(summary "$work/out" "s['verdict']['not_covered']")"
+    echo "not a library" >"$work/text.dll"
+    output=$("${wine_run[@]}" run --backend "plugin:$work/text.dll" -q -o "$work/refused" "$source_dir/cases/doc" 2>&1)
+    expect_exit 2 $? "a plugin that is not a DLL"
+    echo "$output" | grep -q "cannot load the plugin .*text.dll: it is not a library this system can load" ||
+        fail "no clear sentence for a file that is not a DLL: $output"
     ;;
 *)
     echo "test_windows.sh: unknown part '$part'" >&2

@@ -10,6 +10,12 @@
 /* Loads library `name`. Returns its handle, or NULL with the loader's
  * explanation in `why`. Close it with dmlconf_dynlib_close. */
 void *dmlconf_dynlib_open(const char *name, char *why, size_t why_size);
+/* Loads the library in the file at `path`, which is never searched for: a
+ * relative path names a file from the current folder, not a name to look
+ * up in the loader's search path (on Windows the libraries it depends on
+ * are searched beside it first). Returns its handle, or NULL with the
+ * loader's explanation in `why`. Close it with dmlconf_dynlib_close. */
+void *dmlconf_dynlib_open_file(const char *path, char *why, size_t why_size);
 /* The address of `symbol` in `library`, or NULL. */
 void *dmlconf_dynlib_symbol(void *library, const char *symbol);
 /* Releases a handle from dmlconf_dynlib_open (NULL is ignored). */

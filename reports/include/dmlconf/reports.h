@@ -20,7 +20,7 @@
  *   failed:  fail, error, crash, timeout, unexpected-pass
  *   skipped: skip
  *
- * The verdict of a run is one of four (dmlconf_run_status):
+ * The verdict of a run is one of five (dmlconf_run_status):
  *   "interrupted"  the run was stopped before its end (SIGINT, SIGTERM);
  *   "incomplete"   otherwise, when the results do not cover the run: a case
  *                  file did not load (completely), the results file has no
@@ -30,20 +30,33 @@
  *                  column levels that are not above the run's target level
  *                  and the target level itself, such that every case whose
  *                  min_feature_level is at or below X passed;
- *   "not conformant" when there is no such level, or no case at or below
- *                  the target at all.
+ *   "conformant at level X for what it supports" (token "partly-covered"),
+ *                  when every case at or below such an X that the backend
+ *                  supports passed, but some of the cases at or below X were
+ *                  skipped as unsupported (result.unsupported: outside the
+ *                  capabilities the backend declares, or declined by it);
+ *                  the detail names what those cases need and how many
+ *                  there are (the matrix's `gaps`), and so does every
+ *                  report;
+ *   "not conformant" when there is no such level, no case at or below the
+ *                  target at all, or none that the backend supports.
  * An interrupted or incomplete run has no conformance verdict, whatever its
  * results say so far (the detail says that too).
  *
  * These break conformance at the case's level and above: fail, error,
- * crash, timeout, unexpected-pass, and skip (a case at or below the target
- * that was skipped is one the backend does not support, e.g. its data type).
+ * crash, timeout, unexpected-pass, and a skip for any other reason than
+ * being unsupported (a baseline's skips.txt). A case skipped as unsupported
+ * breaks nothing but is not covered: a run never says "conformant at level
+ * X" while such a case is required at X; it says what it covered and what
+ * it did not (and the junit verdict testcase fails: only "conformant at
+ * the target level" passes a gate).
  * expected-fail and flake count as passed: expected-fail exists only when a
  * baseline listed the case as a known failure, and a flake passed when
  * rerun; the verdict says how many of each it accepted. A case above the
  * target level never counts against the verdict, nor does a negative case
  * that the run skipped because its desc is valid at the target level (it
- * checks a rejection at a lower level).
+ * checks a rejection at a lower level). A negative case skipped because the
+ * backend does not validate is not covered, like any unsupported case.
  *
  * Strings in the records (ids, messages, file names, run info) are escaped
  * for every format they are written in; invalid UTF-8 becomes U+FFFD.
@@ -206,11 +219,22 @@ typedef struct dmlconf_matrix_column
 /* Counts of one operator and data type in one column. */
 typedef struct dmlconf_matrix_cell
 {
-    uint64_t passed;  /* pass, expected-fail, flake */
-    uint64_t failed;  /* fail, error, crash, timeout, unexpected-pass (and unknown statuses) */
-    uint64_t skipped; /* skip */
+    uint64_t passed;      /* pass, expected-fail, flake */
+    uint64_t failed;      /* fail, error, crash, timeout, unexpected-pass (and unknown statuses) */
+    uint64_t skipped;     /* skip */
+    uint64_t unsupported; /* of the skipped, those the backend does not support */
     uint64_t statuses[DMLCONF_STATUS_COUNT];
 } dmlconf_matrix_cell;
+
+/* Cases at or below the target that the run did not cover because the
+ * backend does not support what they need: one group per need. */
+typedef struct dmlconf_matrix_gap
+{
+    char needs[96];                     /* result.needs: "INT64", "validation", ... */
+    uint64_t cases;                     /* how many */
+    uint64_t negative;                  /* ... of which negative cases */
+    dmlconf_feature_level lowest_level; /* the lowest min_feature_level among them */
+} dmlconf_matrix_gap;
 
 typedef struct dmlconf_matrix_row
 {
@@ -244,9 +268,14 @@ typedef struct dmlconf_matrix
     uint64_t flakes;         /* ... that are flake */
     bool has_broken;
     dmlconf_feature_level lowest_broken_level; /* lowest min_feature_level of a breaking case */
-    uint64_t ulp_histogram[DMLCONF_ULP_BINS];  /* sum of the comparisons' ULP histograms */
-    double device_seconds;                     /* sum of backend_seconds >= 0 */
-    uint64_t device_timed;                     /* cases with a backend time */
+    uint64_t unsupported;                      /* ... that were skipped as unsupported: not covered, not breaking */
+    dmlconf_feature_level lowest_unsupported_level; /* lowest min_feature_level of those (when any) */
+    dmlconf_matrix_gap *gaps;                       /* those, grouped by what they need, sorted by it */
+    size_t gap_count;
+    size_t gap_capacity;
+    uint64_t ulp_histogram[DMLCONF_ULP_BINS]; /* sum of the comparisons' ULP histograms */
+    double device_seconds;                    /* sum of backend_seconds >= 0 */
+    uint64_t device_timed;                    /* cases with a backend time */
     /* Completeness (dmlconf_matrix_set_completeness); a new matrix has none
      * of it and judges its results as a whole run. */
     bool planned_known;
@@ -255,18 +284,20 @@ typedef struct dmlconf_matrix
     dmlconf_run_end end;
 } dmlconf_matrix;
 
-/* The four verdicts of a run; see the rule at the top of this header. */
+/* The five verdicts of a run; see the rule at the top of this header. */
 typedef enum dmlconf_run_status
 {
     DMLCONF_RUN_CONFORMANT,
     DMLCONF_RUN_NOT_CONFORMANT,
     DMLCONF_RUN_INCOMPLETE,
     DMLCONF_RUN_INTERRUPTED,
+    DMLCONF_RUN_PARTLY_COVERED, /* conformant for what it supports; cases it does not support are not covered */
     DMLCONF_RUN_STATUS_COUNT
 } dmlconf_run_status;
 
 /* The stable token of a verdict for machines: "conformant",
- * "not-conformant", "incomplete", "interrupted"; NULL outside the enum. */
+ * "not-conformant", "incomplete", "interrupted", "partly-covered"; NULL
+ * outside the enum. */
 const char *dmlconf_run_status_name(dmlconf_run_status status);
 
 /* The verdict of a run. */
@@ -276,9 +307,16 @@ typedef struct dmlconf_run_verdict
     bool conformant;             /* status is DMLCONF_RUN_CONFORMANT (at some level) */
     dmlconf_feature_level level; /* the highest conformant level, NONE when not conformant */
     dmlconf_feature_level target_level;
-    bool at_target;   /* conformant, and level == target_level: the only verdict a gate passes */
-    char text[64];    /* "conformant at level 4_0", "not conformant", "incomplete", "interrupted" */
-    char detail[640]; /* one sentence: target, what broke, what the baseline excused, what is missing */
+    bool at_target; /* conformant, and level == target_level: the only verdict a gate passes */
+    /* The highest level at which every case the backend supports passed:
+     * `level` when conformant, the X of "conformant at level X for what it
+     * supports", NONE otherwise. */
+    dmlconf_feature_level supported_level;
+    uint64_t not_covered; /* cases at or below the target skipped as unsupported (matrix->gaps says which) */
+    char text[64];        /* "conformant at level 4_0", "conformant at level 6_4 for what it supports",
+                           * "not conformant", "incomplete", "interrupted" */
+    char detail[1024];    /* one sentence: target, what broke, what the baseline excused, what was not
+                           * covered, what is missing */
 } dmlconf_run_verdict;
 
 /* Starts an empty matrix for a run whose target level is `target`
@@ -288,9 +326,21 @@ void dmlconf_matrix_init(dmlconf_matrix *matrix, dmlconf_feature_level target);
 /* Counts one result. Returns 0, or -1 when memory for a new row runs out
  * (nothing is counted then). */
 int dmlconf_matrix_add(dmlconf_matrix *matrix, const dmlconf_case_result *result);
-/* Whether every judged case of the column passed: false for a column above
- * the target level or one that a breaking case reaches. */
+/* Whether every case of the column passed, all of them covered: false for
+ * a column above the target level, one that a breaking case reaches, and
+ * one with a case skipped as unsupported. */
 bool dmlconf_matrix_column_conformant(const dmlconf_matrix *matrix, size_t column);
+/* Whether every case of the column that the backend supports passed while
+ * some were skipped as unsupported (the column's "partly"). */
+bool dmlconf_matrix_column_partly_covered(const dmlconf_matrix *matrix, size_t column);
+/* The word for a column's "conformant" row in every report: "above" (the
+ * target), "yes", "partly" or "no". */
+const char *dmlconf_matrix_column_word(const dmlconf_matrix *matrix, size_t column);
+/* Writes the verdict's not-covered groups as one phrase ("2238 cases
+ * (FLOAT16: 733, INT64: 743, UINT64: 723, validation: 39)"), at most size
+ * bytes with the NUL, and returns the length the whole phrase has, as
+ * snprintf does; "" when the run covered every case. */
+size_t dmlconf_matrix_format_gaps(const dmlconf_matrix *matrix, char *buf, size_t size);
 /* Tells the matrix how complete its results are: the cases the run set out
  * to run, the errors in case files that kept cases out, and how the run
  * ended (end->cases is not used: the matrix counts its own). */
@@ -325,7 +375,8 @@ size_t dmlconf_report_format_bits(dmlconf_data_type type, uint64_t bits, char *b
 size_t dmlconf_report_format_coordinates(const dmlconf_mismatch *mismatch, char *buf, size_t size);
 /* The command that reruns one case as the run ran it, for a POSIX shell:
  * the environment variables the run recorded, then "dmlconf run" with its
- * backend, the adapter as it was asked for, the target level, the seed (when
+ * backend (as it was asked for when the run recorded that: a plugin's
+ * "plugin:PATH"), the adapter as it was asked for, the target level, the seed (when
  * not 0), "--filter 'ID'" and the case's file, every word quoted where it
  * needs to be. When the run left an environment variable out, a last
  * comment says so. */

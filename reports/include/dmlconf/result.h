@@ -58,6 +58,11 @@ typedef struct dmlconf_case_result
      * capabilities): a gap in what the run covered, which the verdict
      * names. */
     bool unsupported;
+    /* With unsupported: what the case needs that the backend lacks, the key
+     * the verdict groups such cases by ("INT64", "validation", "strided
+     * tensors"; "declined when run" for a job the backend itself said it
+     * cannot run). "" otherwise. */
+    char needs[96];
     dmlconf_status status;
     char message[1024]; /* why it failed, errored or was skipped */
     dmlconf_comparison comparison;
@@ -98,6 +103,10 @@ typedef struct dmlconf_run_info
      * (dmlconf_run_info_add_environment). */
     char environment[DMLCONF_RUN_ENVIRONMENT_SIZE];
     bool environment_incomplete; /* a variable was left out: no room, or a line break in it */
+    /* --backend as given when it says more than `backend` does, as a native
+     * plugin's "plugin:PATH" does ("" otherwise, or when it does not fit):
+     * what a reproduce command names. */
+    char backend_requested[1024];
 } dmlconf_run_info;
 
 #ifdef __cplusplus

@@ -8,9 +8,17 @@
  *
  * This header is public and installed (pkg-config: dmlconf-backend): a
  * native plugin is a shared library that exports dmlconf_backend_entry
- * (below) returning its table. Its ABI is DMLCONF_BACKEND_ABI_VERSION;
+ * (below) returning its table; `dmlconf run --backend plugin:PATH` loads
+ * it (examples/plugin is one). Its ABI is DMLCONF_BACKEND_ABI_VERSION;
  * dmlconf refuses a plugin built for another. Every type it uses comes
  * from dmlconf/oracle.h (descs, data types, feature levels, reasons).
+ *
+ * dmlconf calls a plugin through a wrapper: after open it reads `info`
+ * once and refuses to run a plugin that claims a feature level, ranks,
+ * capability bits or data types it does not know; it ends every string a
+ * plugin fills at its buffer; a job left with an outcome or a reason
+ * outside their enums fails, saying so; the reports name the backend
+ * "plugin:NAME".
  *
  * Threading: dmlconf calls one backend object from one thread at a time;
  * each worker process opens its own.
@@ -200,7 +208,17 @@ typedef struct dmlconf_backend_plugin
 
 /* The one symbol a plugin exports ("dmlconf_backend_entry"), with C
  * linkage. It returns a plugin description that lives as long as the
- * library is loaded. */
+ * library is loaded; dmlconf checks its abi_version before anything else
+ * and refuses a plugin whose table lacks name, open, close, info or
+ * execute. A plugin defines it as
+ *
+ *     DMLCONF_BACKEND_EXPORT const dmlconf_backend_plugin *dmlconf_backend_entry(void)
+ *     {
+ *         static const dmlconf_backend_plugin plugin = {DMLCONF_BACKEND_ABI_VERSION, &my_ops};
+ *         return &plugin;
+ *     }
+ */
+DMLCONF_BACKEND_EXPORT const dmlconf_backend_plugin *dmlconf_backend_entry(void);
 typedef const dmlconf_backend_plugin *(*dmlconf_backend_entry_fn)(void);
 #define DMLCONF_BACKEND_ENTRY_SYMBOL "dmlconf_backend_entry"
 
