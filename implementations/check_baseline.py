@@ -2,7 +2,7 @@
 """Runs an implementation's adapter over dmlconf's corpus and compares the
 outcome with the implementation's recorded baseline, exactly.
 
-Usage: check_baseline.py [--update] DMLCONF BASELINE_FILE WORK_DIR -- COMMAND [ARGS...]
+Usage: check_baseline.py [--update] [--sample N] DMLCONF BASELINE_FILE WORK_DIR -- COMMAND [ARGS...]
 
 COMMAND is the adapter (as given to `dmlconf run --backend exec --`). It is
 first asked `COMMAND --probe`: an adapter whose implementation is not
@@ -11,7 +11,10 @@ reports the test as skipped, with that reason). Then dmlconf runs the
 default corpus (the documentation cases, conformance, edge and negative
 cases) on it, and the outcome is summarised: the count of cases per status,
 and every case that did not pass with its status (a skip marked when the
-implementation does not support the case). That summary must equal
+implementation does not support the case). With --sample N the run covers
+the documentation cases and about one case in N of the rest, chosen by a
+hash of the id (CRC-32 of the id, modulo N, is 0), so that adding or
+removing a case leaves the others' choice alone. That summary must equal
 BASELINE_FILE line for line, its comments aside: a change in dmlconf (its
 corpus, its judging) or in the implementation shows as a difference. With
 --update the summary is written to BASELINE_FILE instead.
@@ -26,6 +29,7 @@ import json
 import os
 import subprocess
 import sys
+import zlib
 
 SKIPPED = 77
 STATUSES = ["pass", "fail", "skip", "error", "crash", "timeout", "expected-fail", "unexpected-pass", "flake"]
@@ -58,6 +62,29 @@ def summarise(results_path):
     return run, summary
 
 
+def in_sample(case_id, sample):
+    """Whether a case is in the sample of one in `sample` (every case when
+    `sample` is 1): every documentation case, and those whose id's CRC-32
+    is a multiple of `sample`."""
+    return sample == 1 or case_id.startswith("doc.") or zlib.crc32(case_id.encode("utf-8")) % sample == 0
+
+
+def sample_filters(dmlconf, sample):
+    """The `dmlconf run` filters that select the sample: one -f per id of the
+    default corpus in it (none when the sample is the whole corpus)."""
+    if sample == 1:
+        return []
+    listed = subprocess.run([dmlconf, "list"], stdout=subprocess.PIPE, text=True, check=True)
+    filters = []
+    for line in listed.stdout.splitlines():
+        words = line.split()
+        if words and in_sample(words[0], sample):
+            filters += ["-f", words[0]]
+    if not filters:
+        raise RuntimeError("dmlconf list gave no case to sample")
+    return filters
+
+
 def read_baseline(path):
     with open(path, encoding="utf-8") as baseline:
         return [line.rstrip("\n") for line in baseline if line.strip() and not line.startswith("#")]
@@ -65,9 +92,17 @@ def read_baseline(path):
 
 def main(argv):
     update = False
-    if argv and argv[0] == "--update":
-        update = True
-        argv = argv[1:]
+    sample = 1
+    while argv and argv[0] in ("--update", "--sample"):
+        if argv[0] == "--update":
+            update = True
+            argv = argv[1:]
+        elif len(argv) > 1 and argv[1].isdigit() and int(argv[1]) >= 1:
+            sample = int(argv[1])
+            argv = argv[2:]
+        else:
+            sys.stderr.write(__doc__)
+            return 2
     if len(argv) < 5 or argv[3] != "--":
         sys.stderr.write(__doc__)
         return 2
@@ -89,7 +124,13 @@ def main(argv):
             if os.path.isfile(path):
                 os.remove(path)
     os.makedirs(work, exist_ok=True)
-    run = subprocess.run([dmlconf, "run", "-q", "--no-repro", "-o", report, "--backend", "exec", "--"] + command)
+    try:
+        filters = sample_filters(dmlconf, sample)
+    except (OSError, subprocess.CalledProcessError, RuntimeError) as error:
+        print("cannot choose the sample: %s" % error)
+        return 1
+    run = subprocess.run([dmlconf, "run", "-q", "--no-repro", "-o", report] + filters + ["--backend", "exec", "--"] +
+                         command)
     if run.returncode not in (0, 1):
         print("dmlconf run failed with exit status %d" % run.returncode)
         return 1
@@ -98,12 +139,15 @@ def main(argv):
     except (OSError, ValueError, RuntimeError) as error:
         print("no outcome to compare: %s" % error)
         return 1
-    header = ["# The outcome of `dmlconf run --backend exec` over the default corpus, as",
-              "# implementations/check_baseline.py records and compares it: the cases per status,",
+    covered = ["the default corpus,"] if sample == 1 else \
+        ["the documentation cases and", "# one in %d of the rest of the default corpus (CRC-32 of the id)," % sample]
+    option = "" if sample == 1 else " --sample %d" % sample
+    header = ["# The outcome of `dmlconf run --backend exec` over %s" % covered[0]] + covered[1:] + [
+              "# as implementations/check_baseline.py records and compares it: the cases per status,",
               "# then every case that did not pass. Recorded on %s (%s), %s." % (
                   info.get("backend", "?"), info.get("runtime", "?"), info.get("adapter", "?")),
-              "# Record again: python3 implementations/check_baseline.py --update DMLCONF %s WORK -- COMMAND" % (
-                  os.path.relpath(baseline_path, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))),
+              "# Record again: python3 implementations/check_baseline.py --update%s DMLCONF %s WORK -- COMMAND" % (
+                  option, os.path.relpath(baseline_path, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))),
               ]
     if update:
         with open(baseline_path, "w", encoding="utf-8") as baseline:

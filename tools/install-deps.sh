@@ -2,7 +2,10 @@
 # Installs the Debian 12 packages dmlconf needs, by purpose:
 #   run      build dmlconf and run it (the main job, tools/run-conformance.sh)
 #   test     also the tests' own tools (Check, MPFR, numpy, Chromium, the
-#            kernels' SPIR-V checks)
+#            kernels' SPIR-V checks) and the implementations the adapters in
+#            implementations/ run: PyTorch (python3-torch, CPU only: about
+#            48 MB to download, 230 MB installed), Node.js and the npm
+#            packages pinned in tools/npm (ONNX Runtime, TensorFlow.js)
 #   windows  cross-build dmlconf.exe and run it under Wine on lavapipe: the
 #            mingw-w64 compiler, Wine, Xvfb, Mesa's lavapipe from
 #            bookworm-backports (Mesa 22.3's drops descriptor tables under
@@ -24,6 +27,7 @@ test_packages=(
     check libsubunit-dev          # unit tests
     libmpfr-dev                   # correct-rounding reference
     python3 python3-numpy         # independent cross-checks
+    python3-torch                 # implementations/pytorch (PyTorch 1.13 on the CPU)
     chromium fonts-liberation     # renders report.html headless (reports;browser)
     vkd3d-compiler spirv-tools    # DXBC -> SPIR-V translation and validation of the kernels
 )
@@ -32,9 +36,11 @@ windows_packages=(
     dpkg-dev                      # dpkg-source: libyaml and jansson from Debian's sources
     wine wine64 xvfb xauth        # running it, with an X display for DXGI
 )
-# npm installs the pinned package that carries DirectML.dll; Debian's only
-# where no Node.js is installed already.
+# npm installs the pinned packages: the one that carries DirectML.dll, and
+# the implementations of implementations/onnxruntime and implementations/tfjs;
+# Debian's Node.js only where none is installed already.
 node_packages=(nodejs npm)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 sudo=()
 if [ "$(id -u)" -ne 0 ]; then
@@ -98,12 +104,41 @@ install_backports_mesa() {
     "${sudo[@]}" apt-get install -y -qq --no-install-recommends -t bookworm-backports mesa-vulkan-drivers >/dev/null
 }
 
+# Whether every package tools/npm/package.json pins is installed in
+# tools/npm/node_modules at its pinned version.
+npm_packages_current() {
+    node -e '
+        const prefix = process.argv[1];
+        const wanted = require(prefix + "/package.json").dependencies;
+        for (const [name, version] of Object.entries(wanted)) {
+            let installed = null;
+            try { installed = require(prefix + "/node_modules/" + name + "/package.json").version; } catch (e) {}
+            if (installed !== version) process.exit(1);
+        }' "$root/tools/npm" 2>/dev/null
+}
+
+# Node.js, then the packages of tools/npm/package-lock.json (without their
+# install scripts: none of them needs one here).
+install_npm_packages() {
+    if ! command -v npm >/dev/null 2>&1; then
+        install "${node_packages[@]}"
+    fi
+    if npm_packages_current; then
+        return
+    fi
+    echo "Installing the pinned npm packages (tools/npm/package-lock.json)"
+    npm ci --prefix "$root/tools/npm" --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null
+}
+
 groups=("$@")
 [ ${#groups[@]} -gt 0 ] || groups=(run)
 for group in "${groups[@]}"; do
     case "$group" in
         run) install "${run_packages[@]}" ;;
-        test) install "${run_packages[@]}" "${test_packages[@]}" ;;
+        test)
+            install "${run_packages[@]}" "${test_packages[@]}"
+            install_npm_packages
+            ;;
         windows)
             install "${run_packages[@]}" "${windows_packages[@]}"
             if ! command -v npm >/dev/null 2>&1; then
