@@ -338,10 +338,17 @@ size_t dmlconf_report_format_repro(const dmlconf_run_info *info, const dmlconf_c
     if (length > 0)
     {
         dmlconf_text_appendf(&text, " ");
+        /* "--" is the adapter command's: a path that looks like an option
+         * is made relative instead. */
         if (result->file[0] == '-')
-            dmlconf_text_appendf(&text, "-- ");
+            dmlconf_text_appendf(&text, "./");
         dmlconf_text_append_shell_word(&text, result->file, length);
     }
+    length = dmlconf_bounded_length(info->backend_command, sizeof(info->backend_command));
+    if (length > 0)
+        dmlconf_text_appendf(&text, " -- %.*s", (int)length, info->backend_command);
+    if (info->backend_command_incomplete)
+        dmlconf_text_appendf(&text, "  # the adapter's command was too long to record: add -- COMMAND");
     if (info->environment_incomplete)
         dmlconf_text_appendf(&text, "  # not every environment variable of the run was recorded");
     return text.length;

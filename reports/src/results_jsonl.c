@@ -160,6 +160,11 @@ json_t *dmlconf_json_run_info(const dmlconf_run_info *info)
     if (info->backend_requested[0])
         dmlconf_json_put(obj, "backend_requested",
                          dmlconf_json_text(info->backend_requested, sizeof(info->backend_requested)), &ok);
+    if (info->backend_command[0])
+        dmlconf_json_put(obj, "backend_command",
+                         dmlconf_json_text(info->backend_command, sizeof(info->backend_command)), &ok);
+    if (info->backend_command_incomplete)
+        dmlconf_json_put(obj, "backend_command_incomplete", json_true(), &ok);
     dmlconf_json_put(obj, "driver", dmlconf_json_text(info->driver, sizeof(info->driver)), &ok);
     dmlconf_json_put(obj, "runtime", dmlconf_json_text(info->runtime, sizeof(info->runtime)), &ok);
     dmlconf_json_put(obj, "software_adapter", json_boolean(info->software_adapter), &ok);
@@ -971,6 +976,9 @@ static int read_run_info(const json_t *obj, dmlconf_run_info *info, char *why, s
                  why_size) != 0 ||
         get_text(obj, where, "backend_requested", info->backend_requested, sizeof(info->backend_requested), false, why,
                  why_size) != 0 ||
+        get_text(obj, where, "backend_command", info->backend_command, sizeof(info->backend_command), false, why,
+                 why_size) != 0 ||
+        get_bool(obj, where, "backend_command_incomplete", &info->backend_command_incomplete, why, why_size) != 0 ||
         get_text(obj, where, "driver", info->driver, sizeof(info->driver), false, why, why_size) != 0 ||
         get_text(obj, where, "runtime", info->runtime, sizeof(info->runtime), false, why, why_size) != 0 ||
         get_bool(obj, where, "software_adapter", &info->software_adapter, why, why_size) != 0 ||

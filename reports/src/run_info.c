@@ -85,6 +85,25 @@ int dmlconf_run_info_add_environment(dmlconf_run_info *info, const char *name, c
     return 0;
 }
 
+int dmlconf_run_info_set_backend_command(dmlconf_run_info *info, const char *const *words)
+{
+    dmlconf_text text = {info->backend_command, sizeof(info->backend_command), 0};
+    bool one_line = true;
+
+    for (size_t i = 0; words && words[i]; ++i)
+    {
+        one_line = one_line && !strpbrk(words[i], "\n\r");
+        if (i)
+            dmlconf_text_appendf(&text, " ");
+        dmlconf_text_append_shell_word(&text, words[i], strlen(words[i]));
+    }
+    if (text.length < sizeof(info->backend_command) && one_line)
+        return 0;
+    info->backend_command[0] = '\0';
+    info->backend_command_incomplete = true;
+    return -1;
+}
+
 /* ---- one run or several ------------------------------------------------------------ */
 
 static bool same_text(const char *a, const char *b, size_t size, const char *what, char *why, size_t why_size)

@@ -531,6 +531,34 @@ START_TEST(test_repro_command)
                            "'\\-odd\\*\\[id]'\\''s\\?'");
     info.backend_requested[0] = '\0';
 
+    /* An adapter is rerun with its command after "--"; a case file that
+     * looks like an option is made relative, as "--" is the command's. */
+    const char *command[] = {"/usr/bin/python3", "my adapter.py", "--device", "cuda", NULL};
+    snprintf(info.backend, sizeof(info.backend), "exec:numpy");
+    snprintf(info.backend_requested, sizeof(info.backend_requested), "exec");
+    ck_assert_int_eq(dmlconf_run_info_set_backend_command(&info, command), 0);
+    snprintf(result.id, sizeof(result.id), "a.b");
+    snprintf(result.file, sizeof(result.file), "-cases.yaml");
+    dmlconf_report_format_repro(&info, &result, text, sizeof(text));
+    ck_assert_str_eq(text, "dmlconf run --backend exec --feature-level 6_4 --filter a.b ./-cases.yaml -- "
+                           "/usr/bin/python3 'my adapter.py' --device cuda");
+    /* A command too long to record is said, not cut. */
+    char *long_word = malloc(sizeof(info.backend_command) + 1);
+    ck_assert_ptr_nonnull(long_word);
+    memset(long_word, 'x', sizeof(info.backend_command));
+    long_word[sizeof(info.backend_command)] = '\0';
+    const char *too_long[] = {"adapter", long_word, NULL};
+    ck_assert_int_eq(dmlconf_run_info_set_backend_command(&info, too_long), -1);
+    free(long_word);
+    ck_assert_str_eq(info.backend_command, "");
+    dmlconf_report_format_repro(&info, &result, text, sizeof(text));
+    ck_assert_ptr_nonnull(strstr(text, "./-cases.yaml  # the adapter's command was too long to record"));
+    info.backend_command_incomplete = false;
+    info.backend_requested[0] = '\0';
+    snprintf(info.backend, sizeof(info.backend), "oracle");
+    snprintf(result.id, sizeof(result.id), "-odd*[id]'s?");
+    result.file[0] = '\0';
+
     /* A variable left out is said, not hidden; snprintf semantics. */
     info.environment_incomplete = true;
     length = dmlconf_report_format_repro(&info, &result, text, 10);
@@ -877,12 +905,14 @@ START_TEST(test_results_file)
 
     test_dir("results_file", dir, sizeof(dir));
     snprintf(info.backend_requested, sizeof(info.backend_requested), "plugin:/opt/x \"y\".so");
+    snprintf(info.backend_command, sizeof(info.backend_command), "node 'a b.js'");
     ck_assert_int_eq(write_reports(dir, &info, results, count, why, sizeof(why)), 0);
     join(path, sizeof(path), dir, DMLCONF_REPORT_RESULTS_JSONL);
     data = read_file(path, &size);
     ck_assert_ptr_nonnull(data);
     ck_assert_msg(dmlconf_results_file_read(path, &file, why, sizeof(why)) == 0, "%s", why);
     ck_assert_str_eq(file.info.backend_requested, "plugin:/opt/x \"y\".so");
+    ck_assert_str_eq(file.info.backend_command, "node 'a b.js'");
     ck_assert_int_eq(file.end.kind, DMLCONF_END_FINISHED);
     ck_assert(file.end.elapsed_seconds == 1.5);
     ck_assert_uint_eq(file.results.count, count);

@@ -1000,10 +1000,14 @@ int command_run(int argc, char **argv)
 
     char digest[24];
     runner_corpus_digest(&s.corpus, &o.filter, digest, sizeof(digest));
-    run_identity identity = {
-        o.adapter,       choice.plugin ? o.backend_name : NULL, o.shard_index, o.shard_count, digest, s.matched,
-        s.selected_count};
+    /* What a reproduce command must name beyond the backend's own name: a
+     * plugin's path, or exec with its adapter's command. */
+    const char *backend_requested = choice.plugin ? o.backend_name : o.operands.command ? "exec" : NULL;
+    run_identity identity = {o.adapter, backend_requested, o.shard_index,   o.shard_count,
+                             digest,    s.matched,         s.selected_count};
     fill_run_info(&state, argc + 1, argv - 1, o.seed, &identity);
+    if (o.operands.command)
+        dmlconf_run_info_set_backend_command(&state.info, o.operands.command);
     state.seed = o.seed;
     state.total = s.selected_count;
     state.progress = !o.quiet && dmlconf_stream_is_terminal(stderr);

@@ -155,6 +155,12 @@ bool dmlconf_run_end_from_name(const char *name, dmlconf_run_end_kind *kind);
  * the variable is then left out, and the reports say that one was. */
 int dmlconf_run_info_add_environment(dmlconf_run_info *info, const char *name, const char *value);
 
+/* Records the exec backend's adapter command (`words`, NULL-terminated) in
+ * info->backend_command, each word quoted for a POSIX shell where it needs
+ * to be. Returns 0, or -1 (and sets info->backend_command_incomplete, the
+ * command left empty) when it does not fit or a word holds a line break. */
+int dmlconf_run_info_set_backend_command(dmlconf_run_info *info, const char *const *words);
+
 /* Whether two results files come from one run and may be merged (or one
  * resumed into the other): the same dmlconf version, backend, adapter,
  * driver, runtime, target level, seed, environment, corpus digest, corpus

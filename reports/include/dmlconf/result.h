@@ -107,6 +107,11 @@ typedef struct dmlconf_run_info
      * plugin's "plugin:PATH" does ("" otherwise, or when it does not fit):
      * what a reproduce command names. */
     char backend_requested[1024];
+    /* The exec backend's adapter command (what followed "--"), as shell
+     * words a reproduce command can append; "" for the other backends, or
+     * when it does not fit (backend_command_incomplete). */
+    char backend_command[2048];
+    bool backend_command_incomplete;
 } dmlconf_run_info;
 
 #ifdef __cplusplus
