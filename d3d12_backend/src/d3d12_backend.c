@@ -6,6 +6,9 @@
  * named in the report's runtime line when set):
  *   DMLCONF_D3D12_FAULT=drop-element|off-by-one-exclusive|f16-accumulate
  *       run a deliberately broken kernel variant (the self-test);
+ *   DMLCONF_D3D12_FAULT=chunk-carry|broadcast-in-place
+ *       faults at boundaries the corpus does not reach (kernels.h), which
+ *       `dmlconf explore` must find;
  *   DMLCONF_D3D12_KERNEL=serial|tile|rake   use only that kernel;
  *   DMLCONF_D3D12_CHUNK=N              cut serial lines into chunks of at most N;
  *   DMLCONF_D3D12_TILE=64x16|32x16|64x8|256x16   the tile and rake kernels' shape;
@@ -47,7 +50,8 @@ static void append_knob(d3d12_backend *b, const char *name, const char *value)
 /* Reads the test knobs. Returns 0, or -1 with `why` for a bad value. */
 static int read_knobs(d3d12_backend *b, char *why, size_t why_size)
 {
-    static const char *const faults[] = {"none", "drop-element", "off-by-one-exclusive", "f16-accumulate"};
+    static const char *const faults[] = {"none",           "drop-element", "off-by-one-exclusive",
+                                         "f16-accumulate", "chunk-carry",  "broadcast-in-place"};
     const char *fault = getenv("DMLCONF_D3D12_FAULT");
     if (fault && *fault)
     {
@@ -57,7 +61,9 @@ static int read_knobs(d3d12_backend *b, char *why, size_t why_size)
         if (i == FAULT_COUNT)
         {
             snprintf(why, why_size,
-                     "DMLCONF_D3D12_FAULT=%s is not drop-element, off-by-one-exclusive or f16-accumulate", fault);
+                     "DMLCONF_D3D12_FAULT=%s is not drop-element, off-by-one-exclusive, f16-accumulate, chunk-carry "
+                     "or broadcast-in-place",
+                     fault);
             return -1;
         }
         b->limits.fault = (kernel_fault)i;
