@@ -620,10 +620,15 @@ static int save_state(explore_context *x)
 }
 
 /* The number of cases the next round takes: about ROUND_SECONDS of work
- * at the rate seen, within what the budget leaves. */
-static size_t next_round_size(const explore_context *x, double rate)
+ * at the rate seen, and at least twice the last round (a round starts its
+ * workers and their backends afresh: where that is slow, as DirectML under
+ * Wine is, rounds grow until it is a small part of them), within what the
+ * budget leaves. */
+static size_t next_round_size(const explore_context *x, double rate, size_t last)
 {
     double size = rate > 0.0 ? rate * ROUND_SECONDS : FIRST_ROUND;
+    if (last && size < 2.0 * (double)last)
+        size = 2.0 * (double)last;
     if (x->o->seconds > 0.0)
     {
         double left = x->o->seconds - elapsed(x);
@@ -663,6 +668,7 @@ static void print_progress(const explore_context *x, double rate)
 static int explore_loop(explore_context *x)
 {
     double rate = 0.0;
+    size_t last = 0;
     bool progress = !x->o->quiet && dmlconf_stream_is_terminal(stderr);
     explore_tally *snapshot = malloc(EXPLORE_CELL_COUNT * sizeof(*snapshot));
     uint64_t(*negatives)[DMLCONF_STATUS_COUNT] = malloc(sizeof(x->coverage.negative_statuses));
@@ -678,7 +684,8 @@ static int explore_loop(explore_context *x)
             result = 1;
             goto done;
         }
-        size_t count = next_round_size(x, rate);
+        size_t count = next_round_size(x, rate, last);
+        last = count;
         /* What the round changes is undone when it does not finish. */
         memcpy(snapshot, x->coverage.cells, EXPLORE_CELL_COUNT * sizeof(*snapshot));
         memcpy(negatives, x->coverage.negative_statuses, sizeof(x->coverage.negative_statuses));
