@@ -280,7 +280,7 @@ const char *runner_interrupt_name(void);
 
 /* Loads the case files under `paths` (files or folders), or the default
  * corpus when path_count is 0: $DMLCONF_CASES if set, else the doc,
- * conformance, edge and negative folders of the corpus this dmlconf was
+ * conformance, edge, negative and explore folders of the corpus this dmlconf was
  * built with (its source tree's, or the installed copy). Prints every diagnostic to stderr. Returns the number of
  * errors; `corpus` must be freed with dmlconf_case_corpus_free. */
 size_t runner_load_corpus(dmlconf_case_corpus *corpus, char *const *paths, size_t path_count);
