@@ -43,6 +43,15 @@
 #define MAX_ROUND     32768u
 #define FIRST_ROUND   256u
 #define ROUND_SECONDS 1.0
+/* Rounds shorter than this grow to twice their size (their workers' start
+ * is then a small part of them). */
+#define SHORT_ROUND_SECONDS 8.0
+/* The most elements one round's cases hold together (their values stay in
+ * memory while the round runs). */
+#define ROUND_ELEMENTS (UINT64_C(1) << 25)
+/* ... and when workers load them from a case file (about 10 bytes an
+ * element there, against a limit of 256 MB). */
+#define ROUND_FILE_ELEMENTS (UINT64_C(1) << 22)
 
 static const char explore_usage[] =
     "usage: dmlconf explore [OPTIONS]\n"
@@ -437,10 +446,15 @@ static void free_round(explore_round *round)
     memset(round, 0, sizeof(*round));
 }
 
-/* Generates the next `count` cases into the round. Returns 0, or -1 when
- * memory runs out. */
+/* Generates the next cases into the round: `count` of them, or fewer when
+ * their elements reach ROUND_ELEMENTS. Returns 0, or -1 when memory runs
+ * out. */
 static int generate_round(explore_context *x, size_t count)
 {
+    uint64_t elements = 0;
+    /* A round its workers load from a case file stays well within a case
+     * file's size limit. */
+    uint64_t most = runner_spawn_workers() && x->o->jobs > 0 ? ROUND_FILE_ELEMENTS : ROUND_ELEMENTS;
     explore_round *round = &x->round;
     free_round(round);
     round->specs = calloc(count, sizeof(*round->specs));
@@ -462,6 +476,9 @@ static int generate_round(explore_context *x, size_t count)
         if (explore_case_from_spec(spec, id, CASE_FILE, &round->cases[i]))
             return -1;
         round->pointers[i] = &round->cases[i];
+        elements += spec->count;
+        if (elements >= most)
+            break;
     }
     return 0;
 }
@@ -573,6 +590,29 @@ static int run_round(explore_context *x)
     return scheduled;
 }
 
+/* Findings whose first cases shrank to the same key have one cause: each
+ * new one merges into the earliest finding with its key, and its
+ * reproducer goes (the earliest's stays). `added` holds the new findings'
+ * positions, in increasing order. */
+static void merge_same_cause(explore_context *x, const size_t *added, size_t count)
+{
+    for (size_t k = count; k-- > 0;)
+    {
+        size_t from = added[k];
+        explore_finding *f = &x->findings.items[from];
+        if (!f->key[0])
+            continue;
+        size_t into = 0;
+        while (into < from && strcmp(x->findings.items[into].key, f->key))
+            ++into;
+        if (into == from)
+            continue;
+        if (f->repro[0])
+            remove(f->repro);
+        explore_findings_absorb(&x->findings, into, from);
+    }
+}
+
 /* Writes the reproducers of the findings at positions `added`. */
 static void write_reproducers(explore_context *x, const size_t *added, size_t count)
 {
@@ -599,6 +639,7 @@ static void write_reproducers(explore_context *x, const size_t *added, size_t co
         free(first->values);
         first->values = NULL;
     }
+    merge_same_cause(x, added, count);
 }
 
 static int save_state(explore_context *x)
@@ -620,14 +661,14 @@ static int save_state(explore_context *x)
 }
 
 /* The number of cases the next round takes: about ROUND_SECONDS of work
- * at the rate seen, and at least twice the last round (a round starts its
- * workers and their backends afresh: where that is slow, as DirectML under
- * Wine is, rounds grow until it is a small part of them), within what the
- * budget leaves. */
-static size_t next_round_size(const explore_context *x, double rate, size_t last)
+ * at the rate seen, and twice the last round when that took less than
+ * SHORT_ROUND_SECONDS (a round starts its workers and their backends
+ * afresh: where that is slow, as DirectML under Wine is, rounds grow until
+ * it is a small part of them), within what the budget leaves. */
+static size_t next_round_size(const explore_context *x, double rate, size_t last, double last_seconds)
 {
     double size = rate > 0.0 ? rate * ROUND_SECONDS : FIRST_ROUND;
-    if (last && size < 2.0 * (double)last)
+    if (last && last_seconds < SHORT_ROUND_SECONDS && size < 2.0 * (double)last)
         size = 2.0 * (double)last;
     if (x->o->seconds > 0.0)
     {
@@ -667,7 +708,7 @@ static void print_progress(const explore_context *x, double rate)
  * 1 when interrupted, or -1 (said why). */
 static int explore_loop(explore_context *x)
 {
-    double rate = 0.0;
+    double rate = 0.0, last_seconds = 0.0;
     size_t last = 0;
     bool progress = !x->o->quiet && dmlconf_stream_is_terminal(stderr);
     explore_tally *snapshot = malloc(EXPLORE_CELL_COUNT * sizeof(*snapshot));
@@ -684,8 +725,7 @@ static int explore_loop(explore_context *x)
             result = 1;
             goto done;
         }
-        size_t count = next_round_size(x, rate, last);
-        last = count;
+        size_t count = next_round_size(x, rate, last, last_seconds);
         /* What the round changes is undone when it does not finish. */
         memcpy(snapshot, x->coverage.cells, EXPLORE_CELL_COUNT * sizeof(*snapshot));
         memcpy(negatives, x->coverage.negative_statuses, sizeof(x->coverage.negative_statuses));
@@ -704,8 +744,11 @@ static int explore_loop(explore_context *x)
             result = x->memory_error ? -1 : scheduled;
             goto done;
         }
+        count = x->round.count;
         double seconds = dmlconf_clock_seconds() - started;
         rate = seconds > 0.0 ? (double)count / seconds : 0.0;
+        last = count;
+        last_seconds = seconds;
         x->next_index += count;
         free(added);
         added = malloc((x->round_findings.count ? x->round_findings.count : 1) * sizeof(*added));
@@ -993,6 +1036,10 @@ static void print_findings(FILE *out, const explore_context *x, bool markdown)
         print_spread(out, f);
         fprintf(out, "\n%sfirst case said: %s\n", markdown ? "- " : "    ", f->first_message);
         fprintf(out, "%sreproducer: %s (%s)\n", markdown ? "- " : "    ", f->repro[0] ? f->repro : "none", f->summary);
+        if (f->key[0])
+            fprintf(out, "%sshrunk to: %s\n", markdown ? "- " : "    ", f->key);
+        if (f->also[0])
+            fprintf(out, "%salso seen as (the same shrunk case): %s\n", markdown ? "- " : "    ", f->also);
         if (f->corpus_cases >= 0)
             fprintf(out, "%sthe corpus has %lld case%s in the reproducer's cell (%s)\n", markdown ? "- " : "    ",
                     (long long)f->corpus_cases, f->corpus_cases == 1 ? "" : "s", cell);

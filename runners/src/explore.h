@@ -327,6 +327,8 @@ typedef struct explore_finding
     char summary[512];                           /* how it was shrunk, or why not */
     bool has_shrunk_cell;
     explore_cell shrunk_cell;
+    char key[160];        /* explore_shrunk_key of the shrunk case; "" when not shrunk */
+    char also[1024];      /* signatures of findings that shrank to the same key, merged into this one */
     int64_t corpus_cases; /* corpus cases in the reproducer's cell; -1: not known */
 } explore_finding;
 
@@ -350,6 +352,12 @@ long explore_findings_add(explore_findings *findings, const explore_spec *spec, 
  * the positions of the new findings into `added` (room for round->count)
  * and returns how many; -1 when memory runs out. `round` is left empty. */
 long explore_findings_merge(explore_findings *findings, explore_findings *round, size_t *added);
+/* Merges finding `from` into finding `into` (into < from): its counts are
+ * added, its signature (and those merged into it) recorded in into->also,
+ * so that later cases with them count in `into`, and it is removed from
+ * the list (the positions after it move down by one). */
+void explore_findings_absorb(explore_findings *findings, size_t into, size_t from);
+
 void explore_findings_free(explore_findings *findings);
 
 /* ---- shrinking (explore_shrink.c) ---------------------------------------------- */
@@ -381,6 +389,13 @@ typedef struct explore_shrunk
  * out->spec), or -1 when memory runs out. */
 int explore_shrink(const explore_shrink_options *options, const explore_spec *spec, const char *signature,
                    explore_shrunk *out);
+
+/* The shape a failure shrank to, as a key that findings of one cause
+ * share: the status and what failed, then the data type, operator, rank,
+ * axis length and position, layout class, direction and mode of the
+ * shrunk case ("fail.values FLOAT16 sum r1 n2 axis0 packed increasing
+ * inclusive"). */
+void explore_shrunk_key(const explore_spec *spec, const dmlconf_case_result *result, char *out, size_t size);
 
 /* Writes a finding's reproducer, `spec` (its first case, or the shrunk
  * one with its result), as a standalone case file at `path`: the case

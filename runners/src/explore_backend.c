@@ -189,6 +189,7 @@ typedef struct repro_reply
     int shrunk; /* written shrunk */
     int has_cell;
     uint32_t cell;
+    char key[160]; /* explore_shrunk_key, "" when not shrunk */
     char summary[512];
 } repro_reply;
 
@@ -245,6 +246,7 @@ static void write_one(const explore_repro_job *job, runner_backend *backend, uin
         context.result = &shrunk.result;
         context.tries = shrunk.tries;
         reply->shrunk = 1;
+        explore_shrunk_key(spec, &shrunk.result, reply->key, sizeof(reply->key));
         snprintf(reply->summary, sizeof(reply->summary), "shrunk from %llu to %llu elements in %d runs",
                  (unsigned long long)f->first.count, (unsigned long long)spec->count, shrunk.tries);
     }
@@ -283,6 +285,7 @@ static void take_reply(const explore_repro_job *job, const repro_reply *reply)
     bool named = repro_names(job, f, id, sizeof(id), path, sizeof(path));
     snprintf(f->summary, sizeof(f->summary), "%.*s", (int)sizeof(reply->summary) - 1, reply->summary);
     f->shrunk = reply->shrunk != 0;
+    snprintf(f->key, sizeof(f->key), "%.*s", (int)sizeof(reply->key) - 1, reply->key);
     f->has_shrunk_cell = reply->has_cell != 0;
     if (f->has_shrunk_cell)
         f->shrunk_cell = explore_cell_at(reply->cell);
@@ -358,6 +361,7 @@ void explore_write_repros(const explore_repro_job *job)
             if (read_reply(child, &reply, sizeof(reply), allowance))
                 break;
             reply.summary[sizeof(reply.summary) - 1] = '\0';
+            reply.key[sizeof(reply.key) - 1] = '\0';
             take_reply(job, &reply);
             if (reply.position < job->count)
                 done[reply.position] = true;

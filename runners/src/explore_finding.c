@@ -145,6 +145,22 @@ static void count_case(explore_finding *finding, const explore_spec *spec)
     finding->by_decreasing[spec->desc.direction == DMLCONF_AXIS_DIRECTION_DECREASING]++;
 }
 
+/* Whether the finding is the one for `signature`: its own, or one merged
+ * into it. */
+static bool answers_to(const explore_finding *finding, const char *signature)
+{
+    if (!strcmp(finding->signature, signature))
+        return true;
+    size_t length = strlen(signature);
+    for (const char *p = finding->also; (p = strstr(p, signature)) != NULL; p += length)
+    {
+        bool starts = p == finding->also || p[-1] == ' ';
+        if (starts && (p[length] == ' ' || p[length] == '\0'))
+            return true;
+    }
+    return false;
+}
+
 /* Makes `spec` and its result the finding's first case. Returns 0, or -1
  * when memory runs out (the finding is left as it was). */
 static int set_first(explore_finding *finding, const explore_spec *spec, const dmlconf_case_result *result,
@@ -171,7 +187,7 @@ long explore_findings_add(explore_findings *findings, const explore_spec *spec, 
     for (size_t i = 0; i < findings->count; ++i)
     {
         explore_finding *finding = &findings->items[i];
-        if (!strcmp(finding->signature, signature))
+        if (answers_to(finding, signature))
         {
             /* The first case is the earliest in the sequence, whatever
              * order the workers finished in. */
@@ -238,7 +254,7 @@ long explore_findings_merge(explore_findings *findings, explore_findings *round,
     {
         explore_finding *from = &round->items[r];
         size_t i = 0;
-        while (i < findings->count && strcmp(findings->items[i].signature, from->signature))
+        while (i < findings->count && !answers_to(&findings->items[i], from->signature))
             ++i;
         if (i < findings->count)
         {
@@ -272,6 +288,29 @@ long explore_findings_merge(explore_findings *findings, explore_findings *round,
     }
     round->count = 0;
     return count;
+}
+
+void explore_findings_absorb(explore_findings *findings, size_t into, size_t from)
+{
+    if (into >= from || from >= findings->count)
+        return;
+    explore_finding *to = &findings->items[into], *gone = &findings->items[from];
+    add_counts(to, gone);
+    /* The signatures it answers to, where they fit (one that does not
+     * comes back as a finding of its own, never lost). */
+    const char *words[2] = {gone->signature, gone->also};
+    for (int w = 0; w < 2; ++w)
+    {
+        size_t used = strlen(to->also), length = strlen(words[w]);
+        if (!length || used + 1 + length >= sizeof(to->also))
+            continue;
+        if (used)
+            to->also[used++] = ' ';
+        memcpy(to->also + used, words[w], length + 1);
+    }
+    explore_spec_free(&gone->first);
+    memmove(gone, gone + 1, (findings->count - from - 1) * sizeof(*gone));
+    findings->count--;
 }
 
 void explore_findings_free(explore_findings *findings)

@@ -326,6 +326,114 @@ static bool shrink_mode(shrinker *s, explore_spec *current)
     return progress;
 }
 
+/* Removes single positions of the axis, one at a time (after the values
+ * have been simplified, the elements that do not matter go). */
+static bool shrink_positions(shrinker *s, explore_spec *current)
+{
+    bool progress = false;
+    uint32_t axis = current->desc.axis;
+    for (uint32_t j = current->desc.input.sizes[axis]; j-- > 0 && !out_of_budget(s);)
+    {
+        uint32_t n = current->desc.input.sizes[axis];
+        if (n <= 1 || j >= n)
+            continue;
+        /* The tensor without position j: the part before it, then after. */
+        uint32_t rank = current->desc.input.dimension_count;
+        uint64_t inner = 1, outer = 1;
+        for (uint32_t d = axis + 1; d < rank; ++d)
+            inner *= current->desc.input.sizes[d];
+        for (uint32_t d = 0; d < axis; ++d)
+            outer *= current->desc.input.sizes[d];
+        explore_spec next;
+        if (explore_spec_copy(current, &next))
+            return progress;
+        size_t element = element_size(current);
+        unsigned char *to = next.values;
+        const unsigned char *from = current->values;
+        for (uint64_t o = 0; o < outer; ++o)
+        {
+            for (uint32_t k = 0; k < n; ++k)
+            {
+                if (k == j)
+                    continue;
+                memcpy(to, from + ((o * n + k) * inner) * element, (size_t)(inner * element));
+                to += inner * element;
+            }
+        }
+        next.desc.input.sizes[axis] = next.desc.output.sizes[axis] = n - 1;
+        next.count = current->count / n * (n - 1);
+        progress |= try_candidate(s, current, &next);
+    }
+    return progress;
+}
+
+/* The case in a simpler type (int32; float16 as float32) and as a sum
+ * rather than a product, where it still fails: failures of any type or
+ * operator shrink to the same form, those of one type or operator keep
+ * theirs. Floats become int32 by truncation toward zero (NaN and
+ * infinities as 0); 64-bit integers keep their low 32 bits. */
+static bool shrink_type(shrinker *s, explore_spec *current)
+{
+    bool progress = false;
+    dmlconf_data_type type = current->desc.input.data_type;
+    for (unsigned step = 0; step < 3 && !out_of_budget(s); ++step)
+    {
+        dmlconf_data_type to = step == 1 ? DMLCONF_DATA_TYPE_FLOAT32 : DMLCONF_DATA_TYPE_INT32;
+        if (step == 2)
+        {
+            if (current->desc.op != DMLCONF_OPERATOR_CUMULATIVE_PRODUCT)
+                continue;
+        }
+        else if (type == to || (step == 1 && type != DMLCONF_DATA_TYPE_FLOAT16))
+            continue;
+        explore_spec next = *current;
+        next.values = NULL;
+        if (step == 2)
+        {
+            if (explore_spec_copy(current, &next))
+                return progress;
+            next.desc.op = DMLCONF_OPERATOR_CUMULATIVE_SUMMATION;
+            progress |= try_candidate(s, current, &next);
+            continue;
+        }
+        next.desc.input.data_type = next.desc.output.data_type = to;
+        next.values = malloc((size_t)(current->count ? current->count : 1) * 4u);
+        if (!next.values)
+            return progress;
+        size_t element = element_size(current);
+        for (uint64_t i = 0; i < current->count; ++i)
+        {
+            const unsigned char *p = (const unsigned char *)current->values + i * element;
+            uint32_t bits = 0;
+            if (type == DMLCONF_DATA_TYPE_FLOAT16)
+            {
+                float value = dmlconf_half_to_float((uint16_t)(p[0] | p[1] << 8));
+                if (to == DMLCONF_DATA_TYPE_FLOAT32)
+                    memcpy(&bits, &value, 4);
+                else
+                    bits = value == value && value < 2147483648.0f && value > -2147483648.0f ? (uint32_t)(int32_t)value
+                                                                                             : 0u;
+            }
+            else if (type == DMLCONF_DATA_TYPE_FLOAT32)
+            {
+                float value;
+                memcpy(&value, p, 4);
+                bits =
+                    value == value && value < 2147483648.0f && value > -2147483648.0f ? (uint32_t)(int32_t)value : 0u;
+            }
+            else
+                bits = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+            memcpy((unsigned char *)next.values + i * 4u, &bits, 4);
+        }
+        if (try_candidate(s, current, &next))
+        {
+            progress = true;
+            type = current->desc.input.data_type;
+        }
+    }
+    return progress;
+}
+
 static int compare_offsets(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -423,12 +531,37 @@ int explore_shrink(const explore_shrink_options *options, const explore_spec *sp
         progress |= shrink_rank(&s, &current);
         progress |= shrink_layout(&s, &current);
         progress |= shrink_mode(&s, &current);
+        progress |= shrink_type(&s, &current);
     }
     shrink_values(&s, &current);
+    if (shrink_positions(&s, &current))
+        shrink_values(&s, &current);
     out->spec = current;
     out->result = s.last;
     out->tries = s.tries;
     return 0;
+}
+
+void explore_shrunk_key(const explore_spec *spec, const dmlconf_case_result *result, char *out, size_t size)
+{
+    char signature[128];
+    explore_signature(spec, result, signature, sizeof(signature));
+    /* The status and what failed, then the shape. */
+    char *dot = strchr(signature, '.');
+    if (dot)
+        dot = strchr(dot + 1, '.');
+    if (dot)
+        *dot = '\0';
+    const dmlconf_scan_desc *desc = &spec->desc;
+    char type[16];
+    snprintf(type, sizeof(type), "%s", dmlconf_data_type_name(desc->input.data_type));
+    int used = snprintf(out, size, "%s %s %s r%u n%u axis%u %s %s %s", signature, type,
+                        desc->op == DMLCONF_OPERATOR_CUMULATIVE_PRODUCT ? "product" : "sum",
+                        (unsigned)desc->input.dimension_count, (unsigned)desc->input.sizes[desc->axis],
+                        (unsigned)desc->axis, explore_layout_name(explore_layout_class_of(desc)),
+                        desc->direction == DMLCONF_AXIS_DIRECTION_DECREASING ? "decreasing" : "increasing",
+                        desc->exclusive ? "exclusive" : "inclusive");
+    (void)used;
 }
 
 /* Writes `text` into a comment, control characters as spaces. */

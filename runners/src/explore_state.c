@@ -85,6 +85,8 @@ static json_t *finding_to_json(const explore_finding *f)
     json_object_set_new(object, "repro", json_string(f->repro));
     json_object_set_new(object, "repro_id", json_string(f->repro_id));
     json_object_set_new(object, "summary", json_string(f->summary));
+    json_object_set_new(object, "key", json_string(f->key));
+    json_object_set_new(object, "also", json_string(f->also));
     json_object_set_new(object, "shrunk_cell",
                         json_integer(f->has_shrunk_cell ? (json_int_t)explore_cell_index(&f->shrunk_cell) : -1));
     return object;
@@ -127,6 +129,8 @@ static void finding_from_json(const json_t *object, explore_finding *f)
     copy_string(f->repro, sizeof(f->repro), json_object_get(object, "repro"));
     copy_string(f->repro_id, sizeof(f->repro_id), json_object_get(object, "repro_id"));
     copy_string(f->summary, sizeof(f->summary), json_object_get(object, "summary"));
+    copy_string(f->key, sizeof(f->key), json_object_get(object, "key"));
+    copy_string(f->also, sizeof(f->also), json_object_get(object, "also"));
     json_int_t cell = json_integer_value(json_object_get(object, "shrunk_cell"));
     f->has_shrunk_cell = cell >= 0 && (size_t)cell < EXPLORE_CELL_COUNT && json_object_get(object, "shrunk_cell");
     if (f->has_shrunk_cell)

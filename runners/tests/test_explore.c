@@ -627,6 +627,18 @@ START_TEST(test_findings_group_and_merge)
     ck_assert_uint_eq(all.count, 2);
     ck_assert_uint_eq(all.items[1].count, 4);
     ck_assert_uint_eq(all.items[1].by_type[0], 4);
+    /* Two findings that shrank to one case are one: the later merges into
+     * the earlier, and its signature counts there from then on. */
+    explore_findings_absorb(&all, 0, 1);
+    ck_assert_uint_eq(all.count, 1);
+    ck_assert_uint_eq(all.items[0].count, 5);
+    ck_assert_str_eq(all.items[0].also, "fail.values.inclusive.at-0");
+    spec.index = 120;
+    ck_assert_int_eq(explore_findings_add(&all, &spec, &result, 3.0), 0);
+    ck_assert_uint_eq(all.items[0].count, 6);
+    /* A signature that only starts like a merged one is another. */
+    result.comparison.earliest_position = 1;
+    ck_assert_int_eq(explore_findings_add(&all, &spec, &result, 3.0), 1);
     explore_findings_free(&all);
     explore_findings_free(&round);
 }
