@@ -43,9 +43,6 @@
 #define MAX_ROUND     32768u
 #define FIRST_ROUND   256u
 #define ROUND_SECONDS 1.0
-/* Rounds shorter than this grow to twice their size (their workers' start
- * is then a small part of them). */
-#define SHORT_ROUND_SECONDS 8.0
 /* The most elements one round's cases hold together (their values stay in
  * memory while the round runs). */
 #define ROUND_ELEMENTS (UINT64_C(1) << 25)
@@ -137,6 +134,15 @@ typedef struct explore_context
     char repro_dir[1024];
     char regenerate_prefix[1024];
 } explore_context;
+
+/* How fast the rounds went. */
+typedef struct round_pace
+{
+    double rate;          /* cases per second of the last round */
+    double previous_rate; /* of the round before it */
+    size_t last;          /* cases of the last round */
+    unsigned rounds;      /* rounds finished */
+} round_pace;
 
 static double elapsed(const explore_context *x)
 {
@@ -583,6 +589,13 @@ static int run_round(explore_context *x)
     }
     dmlconf_backend_info info;
     int scheduled = runner_schedule_run(&schedule, x->round.pointers, x->round.count, &info, why, sizeof(why));
+    if (worker_argv)
+    {
+        /* The round file served its round. */
+        char path[1024];
+        snprintf(path, sizeof(path), "%s/%s", o->report_dir, ROUND_FILE);
+        remove(path);
+    }
     runner_free_worker_command(worker_argv);
     free(numbers);
     if (scheduled < 0)
@@ -661,20 +674,25 @@ static int save_state(explore_context *x)
 }
 
 /* The number of cases the next round takes: about ROUND_SECONDS of work
- * at the rate seen, and twice the last round when that took less than
- * SHORT_ROUND_SECONDS (a round starts its workers and their backends
- * afresh: where that is slow, as DirectML under Wine is, rounds grow until
- * it is a small part of them), within what the budget leaves. */
-static size_t next_round_size(const explore_context *x, double rate, size_t last, double last_seconds)
+ * at the rate seen; and, while growing rounds pays (a round starts its
+ * workers and their backends afresh, which where it is slow, as DirectML
+ * under Wine is, makes larger rounds faster per case), twice the last
+ * round, else never fewer than it; within what the budget leaves. */
+static size_t next_round_size(const explore_context *x, const round_pace *pace)
 {
-    double size = rate > 0.0 ? rate * ROUND_SECONDS : FIRST_ROUND;
-    if (last && last_seconds < SHORT_ROUND_SECONDS && size < 2.0 * (double)last)
-        size = 2.0 * (double)last;
+    double size = pace->rate > 0.0 ? pace->rate * ROUND_SECONDS : FIRST_ROUND;
+    if (pace->last)
+    {
+        bool growing = pace->rounds < 2 || pace->rate > 1.1 * pace->previous_rate;
+        double least = growing ? 2.0 * (double)pace->last : (double)pace->last;
+        if (size < least)
+            size = least;
+    }
     if (x->o->seconds > 0.0)
     {
         double left = x->o->seconds - elapsed(x);
-        if (rate > 0.0 && rate * left < size)
-            size = rate * left;
+        if (pace->rate > 0.0 && pace->rate * left < size)
+            size = pace->rate * left;
     }
     if (size < 16.0)
         size = 16.0;
@@ -708,8 +726,7 @@ static void print_progress(const explore_context *x, double rate)
  * 1 when interrupted, or -1 (said why). */
 static int explore_loop(explore_context *x)
 {
-    double rate = 0.0, last_seconds = 0.0;
-    size_t last = 0;
+    round_pace pace = {0.0, 0.0, 0, 0};
     bool progress = !x->o->quiet && dmlconf_stream_is_terminal(stderr);
     explore_tally *snapshot = malloc(EXPLORE_CELL_COUNT * sizeof(*snapshot));
     uint64_t(*negatives)[DMLCONF_STATUS_COUNT] = malloc(sizeof(x->coverage.negative_statuses));
@@ -725,7 +742,7 @@ static int explore_loop(explore_context *x)
             result = 1;
             goto done;
         }
-        size_t count = next_round_size(x, rate, last, last_seconds);
+        size_t count = next_round_size(x, &pace);
         /* What the round changes is undone when it does not finish. */
         memcpy(snapshot, x->coverage.cells, EXPLORE_CELL_COUNT * sizeof(*snapshot));
         memcpy(negatives, x->coverage.negative_statuses, sizeof(x->coverage.negative_statuses));
@@ -746,9 +763,10 @@ static int explore_loop(explore_context *x)
         }
         count = x->round.count;
         double seconds = dmlconf_clock_seconds() - started;
-        rate = seconds > 0.0 ? (double)count / seconds : 0.0;
-        last = count;
-        last_seconds = seconds;
+        pace.previous_rate = pace.rate;
+        pace.rate = seconds > 0.0 ? (double)count / seconds : 0.0;
+        pace.last = count;
+        pace.rounds++;
         x->next_index += count;
         free(added);
         added = malloc((x->round_findings.count ? x->round_findings.count : 1) * sizeof(*added));
@@ -761,7 +779,7 @@ static int explore_loop(explore_context *x)
         if (save_state(x))
             goto done;
         if (progress)
-            print_progress(x, rate);
+            print_progress(x, pace.rate);
     }
     result = 0;
 
