@@ -206,12 +206,14 @@ static bool repro_names(const explore_repro_job *job, const explore_finding *f, 
 }
 
 /* Whether a finding's failure can be shrunk: wrong results of a valid
- * desc (not a crash or a hang, which would take the shrinking down, nor a
- * refusal, which is as small as it gets). */
+ * desc, or an error the backend reported for one (not a crash or a hang,
+ * which would take the shrinking down, nor an invalid desc, which is as
+ * small as it gets). */
 static bool shrinkable(const explore_finding *f)
 {
     return !f->first.negative && f->first.values &&
-           (f->status == DMLCONF_STATUS_FAIL || f->status == DMLCONF_STATUS_FLAKE);
+           (f->status == DMLCONF_STATUS_FAIL || f->status == DMLCONF_STATUS_FLAKE ||
+            (f->status == DMLCONF_STATUS_ERROR && !strncmp(f->first_message, "backend error", 13)));
 }
 
 /* Writes one finding's reproducer: shrunk on `backend` when it may be
@@ -257,7 +259,7 @@ static void write_one(const explore_repro_job *job, runner_backend *backend, uin
     else if (!shrinkable(f))
         snprintf(reply->summary, sizeof(reply->summary), "not shrunk (%s)",
                  f->first.negative ? "an invalid desc is as small as it is"
-                                   : "a crash, hang or error is written as it was drawn");
+                                   : "a crash or a hang is written as it was drawn");
     else
         snprintf(reply->summary, sizeof(reply->summary), "not shrunk: no backend to shrink it on");
     explore_cell cell;
