@@ -249,6 +249,8 @@ static int compare_first_index(const void *a, const void *b)
 long explore_findings_merge(explore_findings *findings, explore_findings *round, size_t *added)
 {
     long count = 0;
+    if (!round->count)
+        return 0;
     qsort(round->items, round->count, sizeof(*round->items), compare_first_index);
     for (size_t r = 0; r < round->count; ++r)
     {
