@@ -596,10 +596,11 @@ int explore_write_repro(const char *path, const explore_spec *spec, const char *
     if (!finding->first.negative && explore_cell_of(&finding->first.desc, &none, &cell))
         explore_cell_name(&cell, cell_name, sizeof(cell_name));
     fprintf(out, "# A finding of `dmlconf explore` on the %s backend: %s\n", context->backend, finding->signature);
-    fprintf(out, "# %llu random case%s hit it; the first was case %llu of the run (index %llu, %.1f s in), in %s.\n",
-            (unsigned long long)finding->count, finding->count == 1 ? "" : "s",
+    fprintf(out,
+            "# First hit by case %llu of the run (index %llu, %.1f s in), in %s; %llu random case%s of its round hit "
+            "it (findings.md counts the whole run).\n",
             (unsigned long long)finding->first_cases, (unsigned long long)finding->first.index, finding->first_seconds,
-            cell_name);
+            cell_name, (unsigned long long)finding->count, finding->count == 1 ? "" : "s");
     fprintf(out, "# It said: ");
     comment_text(out, finding->first_message);
     fprintf(out, "\n# Regenerate that case, as it was drawn, with:\n#   ");
