@@ -6,6 +6,9 @@
  * named in the report's runtime line when set):
  *   DMLCONF_D3D12_FAULT=drop-element|off-by-one-exclusive|f16-accumulate
  *       run a deliberately broken kernel variant (the self-test);
+ *   DMLCONF_D3D12_FAULT=chunk-carry|broadcast-in-place
+ *       faults at boundaries the corpus does not reach (kernels.h), which
+ *       `dmlconf explore` must find;
  *   DMLCONF_D3D12_KERNEL=serial|tile|rake   use only that kernel;
  *   DMLCONF_D3D12_CHUNK=N              cut serial lines into chunks of at most N;
  *   DMLCONF_D3D12_TILE=64x16|32x16|64x8|256x16   the tile and rake kernels' shape;
@@ -47,7 +50,8 @@ static void append_knob(d3d12_backend *b, const char *name, const char *value)
 /* Reads the test knobs. Returns 0, or -1 with `why` for a bad value. */
 static int read_knobs(d3d12_backend *b, char *why, size_t why_size)
 {
-    static const char *const faults[] = {"none", "drop-element", "off-by-one-exclusive", "f16-accumulate"};
+    static const char *const faults[] = {"none",           "drop-element", "off-by-one-exclusive",
+                                         "f16-accumulate", "chunk-carry",  "broadcast-in-place"};
     const char *fault = getenv("DMLCONF_D3D12_FAULT");
     if (fault && *fault)
     {
@@ -57,7 +61,9 @@ static int read_knobs(d3d12_backend *b, char *why, size_t why_size)
         if (i == FAULT_COUNT)
         {
             snprintf(why, why_size,
-                     "DMLCONF_D3D12_FAULT=%s is not drop-element, off-by-one-exclusive or f16-accumulate", fault);
+                     "DMLCONF_D3D12_FAULT=%s is not drop-element, off-by-one-exclusive, f16-accumulate, chunk-carry "
+                     "or broadcast-in-place",
+                     fault);
             return -1;
         }
         b->limits.fault = (kernel_fault)i;
@@ -213,6 +219,58 @@ static void d3d12_info(dmlconf_backend *backend, dmlconf_backend_info *info)
     info->capabilities = dmlconf_capabilities_all(types);
 }
 
+/* Appends one boundary when there is room; counts it either way. */
+static void declare(dmlconf_boundary *out, size_t max, size_t *count, dmlconf_boundary_kind kind, uint32_t data_types,
+                    uint64_t value, const char *what)
+{
+    if (*count < max)
+    {
+        out[*count].kind = kind;
+        out[*count].data_types = data_types;
+        out[*count].value = value;
+        copy_field(out[*count].what, sizeof(out[*count].what), what);
+    }
+    ++*count;
+}
+
+/* The sizes at which the plan changes shape (scan_plan.c): where a line is
+ * cut into chunks, where lines fill the device, where the serial kernel's
+ * unrolled loop and thread groups end, the cooperative kernels' tiles, and
+ * the elements of one buffer view (a larger buffer's job is cut into
+ * pieces). */
+static size_t d3d12_boundaries(dmlconf_backend *backend, dmlconf_boundary *out, size_t max)
+{
+    const d3d12_backend *b = (const d3d12_backend *)backend;
+    const plan_limits *limits = &b->limits;
+    size_t count = 0;
+    declare(out, max, &count, DMLCONF_BOUNDARY_AXIS_LENGTH, 0, 8, "serial kernel's unrolled loop (8 elements a round)");
+    declare(out, max, &count, DMLCONF_BOUNDARY_AXIS_LENGTH, 0, limits->min_chunk, "serial kernel's shortest chunk");
+    declare(out, max, &count, DMLCONF_BOUNDARY_AXIS_LENGTH, 0, 2 * (uint64_t)limits->min_chunk,
+            "lines cut into chunks (fewer lines than fill the device)");
+    if (limits->max_chunk)
+        declare(out, max, &count, DMLCONF_BOUNDARY_AXIS_LENGTH, 0, limits->max_chunk,
+                "longest serial chunk (DMLCONF_D3D12_CHUNK)");
+    declare(out, max, &count, DMLCONF_BOUNDARY_LINE_COUNT, 0, SCAN_SERIAL_GROUP, "serial kernel's thread group");
+    declare(out, max, &count, DMLCONF_BOUNDARY_LINE_COUNT, 0, limits->parallel_items, "lines that fill the device");
+    bool cooperative = limits->forced ? limits->forced_kind != KERNEL_SERIAL : limits->tile_min_length != UINT32_MAX;
+    if (!limits->forced && cooperative)
+        declare(out, max, &count, DMLCONF_BOUNDARY_AXIS_LENGTH, 0, limits->tile_min_length,
+                "contiguous lines scanned by thread groups");
+    static const uint32_t class_types[ELEMENT_COUNT] = {
+        DMLCONF_TYPE_BIT(DMLCONF_DATA_TYPE_FLOAT32),
+        DMLCONF_TYPE_BIT(DMLCONF_DATA_TYPE_FLOAT16),
+        DMLCONF_TYPE_BIT(DMLCONF_DATA_TYPE_INT32) | DMLCONF_TYPE_BIT(DMLCONF_DATA_TYPE_UINT32),
+        DMLCONF_TYPE_BIT(DMLCONF_DATA_TYPE_INT64) | DMLCONF_TYPE_BIT(DMLCONF_DATA_TYPE_UINT64),
+    };
+    for (unsigned e = 0; cooperative && e < ELEMENT_COUNT; ++e)
+        declare(out, max, &count, DMLCONF_BOUNDARY_AXIS_LENGTH, class_types[e],
+                kernel_tile_elements((kernel_element)e, limits->tile_shape), "tile of the cooperative kernels");
+    for (unsigned e = 0; e < ELEMENT_COUNT; ++e)
+        declare(out, max, &count, DMLCONF_BOUNDARY_ELEMENTS, class_types[e],
+                b->view_bytes / kernel_element_bytes((kernel_element)e), "one buffer view (larger jobs are cut)");
+    return count;
+}
+
 static int d3d12_execute(dmlconf_backend *backend, dmlconf_job *jobs, size_t count)
 {
     return d3d12_backend_execute_jobs((d3d12_backend *)backend, jobs, count);
@@ -261,4 +319,5 @@ const dmlconf_backend_ops dmlconf_d3d12_backend_ops = {
     .info = d3d12_info,
     .execute = d3d12_execute,
     .list_adapters = d3d12_list_adapters,
+    .boundaries = d3d12_boundaries,
 };

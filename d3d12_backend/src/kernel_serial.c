@@ -71,6 +71,13 @@ void generate_serial_kernel(dxbc_program *p, const kernel_key *key)
     op3(p, DXBC_OP_AND, D(R_ITEM, 2), S(R_MORE, 1), I(SCAN_FLAG_INIT));
     emit_if(p, S(R_ITEM, 2), true);
     op3(p, DXBC_OP_IADD, D(R_ITEM, 3), S(R_MORE, 2), S(R_LINE, 3));
+    if (key->fault == FAULT_CHUNK_CARRY)
+    {
+        /* The fault: from the third chunk on, the slot before (true is
+         * all ones, so adding it subtracts one). */
+        op3(p, DXBC_OP_IGE, D(R_ITEM, 2), S(R_LINE, 1), I(2));
+        op3(p, DXBC_OP_IADD, D(R_ITEM, 3), S(R_ITEM, 3), S(R_ITEM, 2));
+    }
     emit_load_element(p, kernel_accumulator_element(element), SCAN_UAV_SCRATCH, S(R_ITEM, 3), R_ACC, R_T0);
     emit_endif(p);
 

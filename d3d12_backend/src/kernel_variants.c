@@ -45,7 +45,11 @@ bool kernel_key_exists(const kernel_key *key)
     if (key->kind >= KERNEL_KIND_COUNT || key->element >= ELEMENT_COUNT || key->operation >= OPERATION_COUNT ||
         key->fault >= FAULT_COUNT || key->shape >= TILE_SHAPE_COUNT || (key->kind == KERNEL_SERIAL && key->shape))
         return false;
-    return key->fault != FAULT_F16_ACCUMULATE || key->element == ELEMENT_F16;
+    if (key->fault == FAULT_F16_ACCUMULATE)
+        return key->element == ELEMENT_F16;
+    if (key->fault == FAULT_CHUNK_CARRY)
+        return key->kind == KERNEL_SERIAL;
+    return key->fault != FAULT_BROADCAST_IN_PLACE;
 }
 
 void kernel_key_name(const kernel_key *key, char *out, size_t size)
@@ -53,7 +57,8 @@ void kernel_key_name(const kernel_key *key, char *out, size_t size)
     static const char *const kinds[] = {"serial", "tile", "rake"};
     static const char *const elements[] = {"f32", "f16", "i32", "i64"};
     static const char *const operations[] = {"sum", "product"};
-    static const char *const faults[] = {"", ".drop-element", ".off-by-one-exclusive", ".f16-accumulate"};
+    static const char *const faults[] = {
+        "", ".drop-element", ".off-by-one-exclusive", ".f16-accumulate", ".chunk-carry", ""};
     if (!kernel_key_exists(key))
     {
         snprintf(out, size, "invalid");

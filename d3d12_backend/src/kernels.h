@@ -38,13 +38,24 @@ typedef enum kernel_operation
 } kernel_operation;
 
 /* Deliberately broken variants, for the self-test that proves the
- * comparator catches a wrong kernel. */
+ * comparator catches a wrong kernel, and for `dmlconf explore`'s proof that
+ * random cases find faults at boundaries the corpus does not reach. */
 typedef enum kernel_fault
 {
     FAULT_NONE,
     FAULT_DROP_ELEMENT,         /* the second element of each line is not combined */
     FAULT_OFF_BY_ONE_EXCLUSIVE, /* exclusive scans store the inclusive value */
     FAULT_F16_ACCUMULATE,       /* float16 data accumulated in float16 */
+    /* The serial kernel's rescan of a chunked line starts the third and
+     * later chunks from the previous chunk's offset (a carry index one
+     * slot short); the planner asks for it only where the lines span two
+     * or more folded dimensions (an axis between others). */
+    FAULT_CHUNK_CARRY,
+    /* Not a kernel: the planner runs a job whose input is broadcast in a
+     * middle dimension a second time in place over its output, as an
+     * expand-then-scan-in-place path that does not wait for the expansion
+     * would: lines read other lines' results as their input. */
+    FAULT_BROADCAST_IN_PLACE,
     FAULT_COUNT
 } kernel_fault;
 
@@ -69,7 +80,8 @@ size_t kernel_key_index(const kernel_key *key);
 kernel_key kernel_key_from_index(size_t index);
 
 /* Whether a variant is generated at all (the float16-accumulation fault
- * exists only for float16 kernels). */
+ * exists only for float16 kernels, the chunk-carry fault only for the
+ * serial kernel, the broadcast fault for none: it is the planner's). */
 bool kernel_key_exists(const kernel_key *key);
 
 /* A stable name such as "tile.f32.sum", "serial.f16.sum.f16-accumulate" or,

@@ -141,6 +141,10 @@ static void emit_pass(plan_context *ctx, const problem *p, kernel_kind kind, uin
     pass->key.element = p->element;
     pass->key.operation = ctx->operation;
     pass->key.fault = own_data ? ctx->limits->fault : FAULT_NONE;
+    /* The chunk-carry fault shows only where lines span two or more
+     * folded dimensions. */
+    if (pass->key.fault == FAULT_CHUNK_CARRY && p->dims.count < 2)
+        pass->key.fault = FAULT_NONE;
     pass->key.shape = kind == KERNEL_SERIAL ? 0 : ctx->limits->tile_shape;
     if (!kernel_key_exists(&pass->key))
         pass->key.fault = FAULT_NONE;
@@ -418,6 +422,40 @@ static void fold_dimensions(const dmlconf_scan_desc *desc, line_dims *dims)
     }
 }
 
+/* Whether the input is broadcast in a middle dimension: a stride of 0 in a
+ * dimension (of more than one element, not the axis) inside a slower one
+ * that is not broadcast. */
+static bool broadcast_in_middle(const dmlconf_scan_desc *desc)
+{
+    const dmlconf_tensor_desc *in = &desc->input;
+    bool outer_stored = false;
+    for (uint32_t d = 0; d < in->dimension_count; ++d)
+    {
+        if (d == desc->axis || in->sizes[d] == 1)
+            continue;
+        if (dmlconf_tensor_stride(in, d) != 0)
+            outer_stored = true;
+        else if (outer_stored)
+            return true;
+    }
+    return false;
+}
+
+/* The broadcast fault's second, in-place scan: the input's layout read
+ * from the output region, where the first scan left its results (only
+ * where the input's extent fits inside the output's). */
+static void plan_broadcast_fault(plan_context *ctx, const dmlconf_scan_desc *desc, const problem *base,
+                                 const block *whole)
+{
+    uint64_t in_bytes = 0, out_bytes = 0;
+    if (!broadcast_in_middle(desc) || !dmlconf_tensor_min_size_bytes(&desc->input, &in_bytes) ||
+        !dmlconf_tensor_min_size_bytes(&desc->output, &out_bytes) || in_bytes > out_bytes)
+        return;
+    problem again = *base;
+    again.in_region = REGION_OUTPUT;
+    plan_segments(ctx, &again, whole, desc->direction == DMLCONF_AXIS_DIRECTION_DECREASING, whole->n);
+}
+
 int plan_job(const dmlconf_scan_desc *desc, const plan_limits *limits, job_plan *plan, char *why, size_t why_size)
 {
     kernel_element element;
@@ -455,7 +493,11 @@ int plan_job(const dmlconf_scan_desc *desc, const plan_limits *limits, job_plan 
     uint64_t in_total = line_span(&whole.dims, true) + (whole.n - 1) * whole.in_axis + 1;
     uint64_t out_total = line_span(&whole.dims, false) + (whole.n - 1) * whole.out_axis + 1;
     if (in_total <= span_elements && out_total <= span_elements)
+    {
         plan_segments(&ctx, &base, &whole, desc->direction == DMLCONF_AXIS_DIRECTION_DECREASING, whole.n);
+        if (limits->fault == FAULT_BROADCAST_IN_PLACE && !desc->in_place)
+            plan_broadcast_fault(&ctx, desc, &base, &whole);
+    }
     else
         plan_block(&ctx, &base, &whole, desc->direction == DMLCONF_AXIS_DIRECTION_DECREASING, span_elements);
     if (ctx.failed)

@@ -16,7 +16,7 @@ work=$4
 rm -rf "$work"
 mkdir -p "$work"
 corpus=("$source_dir/cases/doc" "$source_dir/cases/conformance" "$source_dir/cases/edge"
-        "$source_dir/cases/negative")
+        "$source_dir/cases/negative" "$source_dir/cases/explore")
 
 fail() {
     echo "FAIL: $*"

@@ -322,8 +322,15 @@ int dmlconf_compare(const dmlconf_scan_desc *desc, const void *logical_input, co
                     judge_canary(expected, got, out, &judgement);
                 else
                     dmlconf_judge_bits(&judge, expected, got, want_side ? &side_chunk[k] : NULL, &judgement);
+                uint64_t mismatches = out->mismatches;
                 tally(out, index, expected, got, &judgement,
                       (unsigned)((uint64_t)j * DMLCONF_POSITION_BINS / (uint64_t)n));
+                if (out->mismatches > mismatches && (!out->has_earliest || j < out->earliest_position))
+                {
+                    out->has_earliest = true;
+                    out->earliest_position = j;
+                    out->earliest_line = line;
+                }
             }
         }
     }

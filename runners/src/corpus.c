@@ -62,12 +62,13 @@ static char *default_root(void)
     return dmlconf_path_join(DMLCONF_INSTALLED_CASES, "");
 }
 
-static const char *const default_folders[] = {"doc", "conformance", "edge", "negative"};
+static const char *const default_folders[] = {"doc", "conformance", "edge", "negative", "explore"};
+#define DEFAULT_FOLDER_COUNT (sizeof(default_folders) / sizeof(default_folders[0]))
 
 size_t runner_load_corpus_quietly(dmlconf_case_corpus *corpus, char *const *paths, size_t path_count)
 {
-    char *folders[4] = {NULL, NULL, NULL, NULL};
-    const char *defaults[4];
+    char *folders[DEFAULT_FOLDER_COUNT] = {NULL};
+    const char *defaults[DEFAULT_FOLDER_COUNT];
     const char *const *list = (const char *const *)paths;
     if (path_count == 0)
     {
@@ -80,18 +81,18 @@ size_t runner_load_corpus_quietly(dmlconf_case_corpus *corpus, char *const *path
         else
         {
             char *root = default_root();
-            for (size_t i = 0; i < 4; ++i)
+            for (size_t i = 0; i < DEFAULT_FOLDER_COUNT; ++i)
             {
                 folders[i] = root ? dmlconf_path_join(root, default_folders[i]) : NULL;
                 defaults[i] = folders[i] ? folders[i] : default_folders[i];
             }
             free(root);
-            path_count = 4;
+            path_count = DEFAULT_FOLDER_COUNT;
         }
         list = defaults;
     }
     size_t errors = dmlconf_case_corpus_load(corpus, list, path_count, NULL);
-    for (size_t i = 0; i < 4; ++i)
+    for (size_t i = 0; i < DEFAULT_FOLDER_COUNT; ++i)
         free(folders[i]);
     return errors;
 }

@@ -2,6 +2,7 @@
  * dmlconf: the conformance suite's command line. Each subcommand lives in
  * its own file (cmd_*.c); this one only dispatches.
  */
+#include "explore.h"
 #include "runner.h"
 
 #include <stdio.h>
@@ -27,6 +28,7 @@ static const subcommand subcommands[] = {
     {"merge", command_merge, "merge the results of shards into one report"},
     {"adapters", command_adapters, "list the backends and their adapters"},
     {"docgen", command_docgen, "render, check or update the reference pages' example blocks"},
+    {"explore", command_explore, "random cases against the oracle, failures shrunk into reproducers"},
 };
 
 static void usage(FILE *out)

@@ -56,7 +56,8 @@ typedef struct plugin_backend
 {
     dmlconf_backend base;
     void *library;                  /* this backend's own reference */
-    const dmlconf_backend_ops *ops; /* the plugin's table */
+    const dmlconf_backend_ops *ops; /* &table */
+    dmlconf_backend_ops table;      /* the plugin's table, as this ABI lays it out */
     dmlconf_backend *inner;         /* what the plugin's open gave */
     dmlconf_backend_info info;      /* checked and renamed once, at open */
 } plugin_backend;
@@ -92,12 +93,12 @@ static void missing_functions(const dmlconf_backend_ops *ops, char *text, size_t
 /* Loads the plugin library at `path` and finds its table: a new reference
  * to the library in *library and the table in *ops. Returns 0, or -1 with
  * one sentence in why. */
-static int load_library(const char *path, void **library, const dmlconf_backend_ops **ops, char *why, size_t why_size)
+static int load_library(const char *path, void **library, dmlconf_backend_ops *ops, char *why, size_t why_size)
 {
     dmlconf_path_kind kind;
     char detail[512];
     *library = NULL;
-    *ops = NULL;
+    memset(ops, 0, sizeof(*ops));
     if (dmlconf_path_examine(path, &kind, NULL, detail, sizeof(detail)))
     {
         snprintf(why, why_size, "cannot load the plugin %s: %s", path, detail);
@@ -127,8 +128,8 @@ static int load_library(const char *path, void **library, const dmlconf_backend_
     else if (!plugin)
         snprintf(why, why_size, "the plugin %s gave no backend: its %s returned NULL", path,
                  DMLCONF_BACKEND_ENTRY_SYMBOL);
-    else if (plugin->abi_version != DMLCONF_BACKEND_ABI_VERSION)
-        snprintf(why, why_size, "the plugin %s is built for backend ABI %lu; this dmlconf speaks %u", path,
+    else if (plugin->abi_version != DMLCONF_BACKEND_ABI_VERSION && plugin->abi_version != 1)
+        snprintf(why, why_size, "the plugin %s is built for backend ABI %lu; this dmlconf speaks 1 to %u", path,
                  (unsigned long)plugin->abi_version, DMLCONF_BACKEND_ABI_VERSION);
     else if (!plugin->ops)
         snprintf(why, why_size, "the plugin %s gave no backend table (its ops are NULL)", path);
@@ -140,7 +141,10 @@ static int load_library(const char *path, void **library, const dmlconf_backend_
         else
         {
             *library = loaded;
-            *ops = plugin->ops;
+            /* A version 1 table ends before `boundaries`: only that much of
+             * it is read, and the ops added since stay NULL. */
+            memcpy(ops, plugin->ops,
+                   plugin->abi_version == 1 ? offsetof(dmlconf_backend_ops, boundaries) : sizeof(*ops));
             return 0;
         }
     }
@@ -232,7 +236,8 @@ static int wrapper_open(const dmlconf_backend_config *config, dmlconf_backend **
         return -1;
     }
     backend->base.ops = &plugin_backend_ops;
-    if (load_library(path, &backend->library, &backend->ops, why, why_size))
+    backend->ops = &backend->table;
+    if (load_library(path, &backend->library, &backend->table, why, why_size))
         goto fail;
     if (backend->ops->open(config, &backend->inner, detail, sizeof(detail)))
     {
@@ -312,6 +317,19 @@ static int wrapper_execute(dmlconf_backend *base, dmlconf_job *jobs, size_t coun
     return status == 0 ? 0 : -1;
 }
 
+static size_t wrapper_boundaries(dmlconf_backend *base, dmlconf_boundary *out, size_t max)
+{
+    plugin_backend *backend = (plugin_backend *)base;
+    if (!backend->ops->boundaries)
+        return 0;
+    size_t count = backend->ops->boundaries(backend->inner, out, max);
+    if (count > max)
+        count = max;
+    for (size_t i = 0; i < count; ++i)
+        end_string(out[i].what, sizeof(out[i].what));
+    return count;
+}
+
 /* The table of every backend opened through the wrapper. */
 static const dmlconf_backend_ops plugin_backend_ops = {
     .name = "plugin",
@@ -320,6 +338,7 @@ static const dmlconf_backend_ops plugin_backend_ops = {
     .close = wrapper_close,
     .info = wrapper_info,
     .execute = wrapper_execute,
+    .boundaries = wrapper_boundaries,
 };
 
 /* ---- the plugin as the runner sees it ------------------------------------------ */
@@ -344,7 +363,8 @@ int runner_plugin_load(const char *name, runner_plugin **out, char *why, size_t 
         snprintf(why, why_size, "out of memory");
         return -1;
     }
-    const dmlconf_backend_ops *ops = NULL;
+    dmlconf_backend_ops table;
+    const dmlconf_backend_ops *ops = &table;
     plugin->path = dmlconf_strdup(path);
     size_t name_size = strlen(PLUGIN_PREFIX) + strlen(path) + 1;
     plugin->name = malloc(name_size);
@@ -355,7 +375,7 @@ int runner_plugin_load(const char *name, runner_plugin **out, char *why, size_t 
         return -1;
     }
     snprintf(plugin->name, name_size, PLUGIN_PREFIX "%s", path);
-    if (load_library(plugin->path, &plugin->library, &ops, why, why_size))
+    if (load_library(plugin->path, &plugin->library, &table, why, why_size))
     {
         runner_plugin_unload(plugin);
         return -1;

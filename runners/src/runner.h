@@ -58,7 +58,8 @@ typedef struct runner_plugin runner_plugin;
 bool runner_plugin_named(const char *name);
 /* Loads the plugin that `name` ("plugin:PATH") names and checks it: the
  * file exists and loads, exports dmlconf_backend_entry, which returns a
- * description of this dmlconf's ABI version with a complete table. Returns
+ * description of an ABI version this dmlconf speaks (1 or 2) with a
+ * complete table. Returns
  * 0 with *out set (free it with runner_plugin_unload once no backend it
  * opened is in use), or -1 with one sentence naming the file in `why`. */
 int runner_plugin_load(const char *name, runner_plugin **out, char *why, size_t why_size);
@@ -333,7 +334,7 @@ const char *runner_interrupt_name(void);
 
 /* Loads the case files under `paths` (files or folders), or the default
  * corpus when path_count is 0: $DMLCONF_CASES if set, else the doc,
- * conformance, edge and negative folders of the corpus this dmlconf was
+ * conformance, edge, negative and explore folders of the corpus this dmlconf was
  * built with (its source tree's, or the installed copy). Prints every diagnostic to stderr. Returns the number of
  * errors; `corpus` must be freed with dmlconf_case_corpus_free. */
 size_t runner_load_corpus(dmlconf_case_corpus *corpus, char *const *paths, size_t path_count);

@@ -6,7 +6,11 @@
  *   (unset or "")  nothing: inclusive, increasing INT32 sums of rank 1 and
  *                  2, declared as exactly that, and no validation
  *   null-entry     the entry point returns NULL
- *   abi-2          the description says backend ABI 2
+ *   abi-newer      the description says a backend ABI newer than dmlconf's
+ *   abi-1          the description says backend ABI 1, with a table whose
+ *                  `boundaries` (an ABI 2 op) must never be called
+ *   boundaries     the table declares two boundaries, the second's `what`
+ *                  filled to its last byte with no NUL
  *   null-ops       the description has no table
  *   incomplete     the table lacks close and execute
  *   open-fails     open fails, saying why
@@ -187,6 +191,52 @@ static const dmlconf_backend_ops faulty_ops = {
     .execute = faulty_execute,
 };
 
+/* Never called: a loader that reads an ABI 1 table past its end would. */
+static size_t trap_boundaries(dmlconf_backend *backend, dmlconf_boundary *out, size_t max)
+{
+    (void)backend;
+    (void)out;
+    (void)max;
+    abort();
+}
+
+static size_t faulty_boundaries(dmlconf_backend *backend, dmlconf_boundary *out, size_t max)
+{
+    (void)backend;
+    static const size_t count = 2;
+    for (size_t i = 0; i < count && i < max; ++i)
+    {
+        memset(&out[i], 0, sizeof(out[i]));
+        out[i].kind = DMLCONF_BOUNDARY_AXIS_LENGTH;
+        out[i].value = 1000 * (i + 1);
+    }
+    if (max > 0)
+        snprintf(out[0].what, sizeof(out[0].what), "test chunks");
+    if (max > 1)
+        memset(out[1].what, 'w', sizeof(out[1].what));
+    return count;
+}
+
+static const dmlconf_backend_ops version_1_ops = {
+    .name = "faulty",
+    .description = "a plugin that misbehaves on demand (tests)",
+    .open = faulty_open,
+    .close = faulty_close,
+    .info = faulty_info,
+    .execute = faulty_execute,
+    .boundaries = trap_boundaries,
+};
+
+static const dmlconf_backend_ops bounded_ops = {
+    .name = "faulty",
+    .description = "a plugin that misbehaves on demand (tests)",
+    .open = faulty_open,
+    .close = faulty_close,
+    .info = faulty_info,
+    .execute = faulty_execute,
+    .boundaries = faulty_boundaries,
+};
+
 static const dmlconf_backend_ops incomplete_ops = {
     .name = "incomplete",
     .open = faulty_open,
@@ -200,10 +250,16 @@ DMLCONF_BACKEND_EXPORT const dmlconf_backend_plugin *dmlconf_backend_entry(void)
     static const dmlconf_backend_plugin newer = {DMLCONF_BACKEND_ABI_VERSION + 1, &faulty_ops};
     static const dmlconf_backend_plugin no_ops = {DMLCONF_BACKEND_ABI_VERSION, NULL};
     static const dmlconf_backend_plugin incomplete = {DMLCONF_BACKEND_ABI_VERSION, &incomplete_ops};
+    static const dmlconf_backend_plugin version_1 = {1, &version_1_ops};
+    static const dmlconf_backend_plugin bounded = {DMLCONF_BACKEND_ABI_VERSION, &bounded_ops};
     if (faulty("null-entry"))
         return NULL;
-    if (faulty("abi-2"))
+    if (faulty("abi-newer"))
         return &newer;
+    if (faulty("abi-1"))
+        return &version_1;
+    if (faulty("boundaries"))
+        return &bounded;
     if (faulty("null-ops"))
         return &no_ops;
     if (faulty("incomplete"))
@@ -215,6 +271,7 @@ DMLCONF_BACKEND_EXPORT const dmlconf_backend_plugin *dmlconf_backend_entry(void)
 DMLCONF_BACKEND_EXPORT int dmlconf_not_an_entry(void);
 DMLCONF_BACKEND_EXPORT int dmlconf_not_an_entry(void)
 {
-    return (int)sizeof(incomplete_ops) + (int)sizeof(faulty_ops);
+    return (int)sizeof(incomplete_ops) + (int)sizeof(faulty_ops) + (int)sizeof(version_1_ops) +
+           (int)sizeof(bounded_ops);
 }
 #endif

@@ -64,7 +64,7 @@ static const load_failure load_failures[] = {
     {"folder", "", ": it is a folder, not a library"},
     {"no-entry", "", " is not a dmlconf backend plugin: it does not export dmlconf_backend_entry"},
     {"faulty", "null-entry", " gave no backend: its dmlconf_backend_entry returned NULL"},
-    {"faulty", "abi-2", " is built for backend ABI 2; this dmlconf speaks 1"},
+    {"faulty", "abi-newer", " is built for backend ABI 3; this dmlconf speaks 1 to 2"},
     {"faulty", "null-ops", " gave no backend table (its ops are NULL)"},
     {"faulty", "incomplete", " has an incomplete backend table: it lacks close and execute"},
     {"empty", "", "'plugin:' names no library: write plugin:PATH"},
@@ -218,6 +218,46 @@ START_TEST(test_wrapper_ends_long_strings)
     ck_assert_uint_eq(strlen(info.driver), sizeof(info.driver) - 1);
     ck_assert_uint_eq(strlen(info.runtime), sizeof(info.runtime) - 1);
     ck_assert_str_eq(info.runtime + sizeof(info.runtime) - 4, "...");
+    backend->ops->close(backend);
+    runner_backend_choice_release(&choice);
+}
+END_TEST
+
+START_TEST(test_wrapper_reads_a_version_1_table)
+{
+    runner_backend_choice choice;
+    dmlconf_backend *backend = NULL;
+    dmlconf_backend_info info;
+    dmlconf_boundary boundaries[4];
+    char why[1024];
+    /* The plugin's table says ABI 1: what lies past its ABI 1 end (here a
+     * `boundaries` that aborts) is never read, and the wrapper declares no
+     * boundary. */
+    ck_assert_msg(open_faulty("abi-1", &choice, &backend, why, sizeof(why)) == 0, "%s", why);
+    backend->ops->info(backend, &info);
+    ck_assert_str_eq(info.backend, "plugin:faulty");
+    ck_assert(backend->ops->boundaries != NULL);
+    ck_assert_uint_eq(backend->ops->boundaries(backend, boundaries, 4), 0);
+    backend->ops->close(backend);
+    runner_backend_choice_release(&choice);
+}
+END_TEST
+
+START_TEST(test_wrapper_forwards_boundaries)
+{
+    runner_backend_choice choice;
+    dmlconf_backend *backend = NULL;
+    dmlconf_boundary boundaries[4];
+    char why[1024];
+    ck_assert_msg(open_faulty("boundaries", &choice, &backend, why, sizeof(why)) == 0, "%s", why);
+    ck_assert_uint_eq(backend->ops->boundaries(backend, boundaries, 4), 2);
+    ck_assert_int_eq(boundaries[0].kind, DMLCONF_BOUNDARY_AXIS_LENGTH);
+    ck_assert_uint_eq(boundaries[0].value, 1000);
+    ck_assert_str_eq(boundaries[0].what, "test chunks");
+    ck_assert_uint_eq(boundaries[1].value, 2000);
+    ck_assert_uint_eq(strlen(boundaries[1].what), sizeof(boundaries[1].what) - 1);
+    /* Never more than asked for. */
+    ck_assert_uint_eq(backend->ops->boundaries(backend, boundaries, 1), 1);
     backend->ops->close(backend);
     runner_backend_choice_release(&choice);
 }
@@ -477,6 +517,8 @@ static Suite *plugin_suite(void)
     tcase_add_test(wrapper, test_open_without_path);
     tcase_add_test(wrapper, test_wrapper_names_the_plugin);
     tcase_add_test(wrapper, test_wrapper_ends_long_strings);
+    tcase_add_test(wrapper, test_wrapper_reads_a_version_1_table);
+    tcase_add_test(wrapper, test_wrapper_forwards_boundaries);
     tcase_add_loop_test(wrapper, test_wrapper_checks_jobs, 0, (int)(sizeof(job_faults) / sizeof(job_faults[0])));
     suite_add_tcase(suite, wrapper);
 

@@ -80,10 +80,14 @@ refuse "no entry point" "" "$no_entry" \
     "the library $no_entry is not a dmlconf backend plugin: it does not export dmlconf_backend_entry"
 refuse "an entry that returns NULL" null-entry "$faulty" \
     "the plugin $faulty gave no backend: its dmlconf_backend_entry returned NULL"
-refuse "another ABI" abi-2 "$faulty" "the plugin $faulty is built for backend ABI 2; this dmlconf speaks 1"
+refuse "another ABI" abi-newer "$faulty" "the plugin $faulty is built for backend ABI 3; this dmlconf speaks 1 to 2"
 refuse "an incomplete table" incomplete "$faulty" \
     "the plugin $faulty has an incomplete backend table: it lacks close and execute"
 refuse "no path" "" "" "'plugin:' names no library: write plugin:PATH"
+# A plugin built for ABI 1 (before `boundaries`) still loads and runs.
+DMLCONF_TEST_PLUGIN_FAULT=abi-1 "$dmlconf" run --backend "plugin:$faulty" -q -o version-1 good.yaml 2>err.txt
+check "a version 1 plugin" 0 $?
+expect "its cases pass" grep -q '"status":"pass"' version-1/results.jsonl
 "$dmlconf" run --backend nothing good.yaml 2>err.txt; check "an unknown backend" 2 $?
 expect "it names plugin:PATH" grep -q "and plugin:PATH for a native plugin" err.txt
 

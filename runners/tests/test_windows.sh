@@ -8,6 +8,8 @@
 #              baseline of findings (reports/directml/baseline), and a
 #              corpus run really executed cases
 #   directml_4_0  the same with DirectML's device created for level 4_0
+#   explore    dmlconf explore on the oracle, its workers loading each round
+#              from a case file
 #   missing    DirectML that cannot be found: one sentence, no crash
 #   adapters   `dmlconf adapters` names DirectML's version, level and types
 #   exec       --backend exec with the process protocol's reference adapter
@@ -88,6 +90,16 @@ directml_4_0)
     expect_exit 0 $? "DirectML at 4_0 over the corpus against its baseline"
     [ "$(summary "$work/corpus" "s['run']['target_level']")" = "4_0" ] || fail "the run did not target 4_0"
     [ "$(summary "$work/corpus" "s['counts']['expected-fail']")" -eq 7 ] || fail "expected the 7 known failures"
+    ;;
+explore)
+    # Random cases with spawned workers that load each round from a case
+    # file: every case passes on the oracle, the same cases as on Linux.
+    "${wine_run[@]}" explore --backend oracle --cases 1500 -j 2 -q --no-corpus -o "$work/out"
+    expect_exit 0 $? "explore on the oracle"
+    grep -q '^coverage: [0-9]* of the 24768 cells allowed here exercised' "$work/out/coverage.txt" ||
+        fail "no coverage table: $(head -1 "$work/out/coverage.txt")"
+    grep -q '"next_index":1500' "$work/out/explore-state.json" || fail "explore did not judge 1500 cases"
+    [ ! -e "$work/out/explore-round.yaml" ] || fail "the last round's case file was left behind"
     ;;
 missing)
     output=$(DMLCONF_DIRECTML_DLL='C:\nowhere\DirectML.dll' "${wine_run[@]}" run --backend directml -j 1 -q \

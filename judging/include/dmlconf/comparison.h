@@ -94,6 +94,15 @@ typedef struct dmlconf_comparison
     dmlconf_mismatch first;
     bool has_worst; /* largest tolerance fraction (a mismatch if any, else the closest call) */
     dmlconf_mismatch worst;
+    /* The mismatch earliest along its scan: the smallest scan position
+     * (element j of a scan of n, counted in the scan's direction) of any
+     * mismatch, and the first line (in row-major order of the coordinates
+     * other than the axis) where one falls there. A fault that corrupts
+     * the second element of every scan shows as position 1, whatever the
+     * direction. */
+    bool has_earliest;
+    uint64_t earliest_position;
+    uint64_t earliest_line;
     uint32_t sample_count; /* the first mismatches in logical order, for diffs */
     dmlconf_mismatch samples[DMLCONF_MISMATCH_SAMPLES];
     uint64_t histogram[DMLCONF_HISTOGRAM_BINS];

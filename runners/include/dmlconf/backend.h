@@ -1,5 +1,5 @@
 /*
- * The backend interface, version 1: what dmlconf needs from anything that
+ * The backend interface, version 2: what dmlconf needs from anything that
  * executes cumulative operators (the oracle itself, a D3D12 GPU, DirectML,
  * an implementation behind the process protocol, a plugin). A backend is a
  * table of function pointers plus a struct that each implementation embeds
@@ -10,7 +10,8 @@
  * native plugin is a shared library that exports dmlconf_backend_entry
  * (below) returning its table; `dmlconf run --backend plugin:PATH` loads
  * it (examples/plugin is one). Its ABI is DMLCONF_BACKEND_ABI_VERSION;
- * dmlconf refuses a plugin built for another. Every type it uses comes
+ * dmlconf also loads a version 1 plugin (reading its table only up to
+ * `boundaries`) and refuses any other. Every type it uses comes
  * from dmlconf/oracle.h (descs, data types, feature levels, reasons).
  *
  * dmlconf calls a plugin through a wrapper: after open it reads `info`
@@ -37,8 +38,9 @@ extern "C" {
 #endif
 
 /* The version of this interface. It changes whenever a struct's layout or
- * a function's meaning changes. */
-#define DMLCONF_BACKEND_ABI_VERSION 1u
+ * a function's meaning changes. Version 2 added the optional `boundaries`
+ * op at the end of dmlconf_backend_ops (and dmlconf_boundary). */
+#define DMLCONF_BACKEND_ABI_VERSION 2u
 
 /* ---- capabilities ------------------------------------------------------------ */
 
@@ -96,6 +98,29 @@ typedef struct dmlconf_backend_info
     dmlconf_feature_level feature_level;
     dmlconf_backend_capabilities capabilities;
 } dmlconf_backend_info;
+
+/* ---- boundaries ------------------------------------------------------------------ */
+
+/* Where a backend's execution changes shape: the axis length from which a
+ * line is cut into chunks or tiles, the line count that fills the device,
+ * the span one buffer view reaches. Off-by-one errors live there, so a
+ * generator of random cases (`dmlconf explore`) draws sizes at, just below
+ * and just above each boundary a backend declares, and at small multiples
+ * of it. */
+typedef enum dmlconf_boundary_kind
+{
+    DMLCONF_BOUNDARY_AXIS_LENGTH = 1, /* elements along the scanned axis */
+    DMLCONF_BOUNDARY_LINE_COUNT = 2,  /* lines scanned side by side (elements / axis length) */
+    DMLCONF_BOUNDARY_ELEMENTS = 3,    /* elements one buffer spans (its tensor's extent) */
+} dmlconf_boundary_kind;
+
+typedef struct dmlconf_boundary
+{
+    dmlconf_boundary_kind kind;
+    uint32_t data_types; /* DMLCONF_TYPE_BIT of each type it applies to; 0: every type */
+    uint64_t value;      /* the first size handled the other way */
+    char what[64];       /* for people: "serial kernel chunks", "float32 tile" */
+} dmlconf_boundary;
 
 /* ---- jobs ---------------------------------------------------------------------------- */
 
@@ -181,6 +206,10 @@ typedef struct dmlconf_backend_ops
      * of them and returns how many exist, or -1 with a sentence in `why`
      * (for example, no runtime installed). */
     int (*list_adapters)(dmlconf_adapter_info *adapters, size_t max, char *why, size_t why_size);
+    /* Optional (version 2); NULL when the backend declares no boundary.
+     * Writes up to `max` of the open backend's boundaries (as its device
+     * and test knobs set them) into `out` and returns how many it has. */
+    size_t (*boundaries)(dmlconf_backend *backend, dmlconf_boundary *out, size_t max);
 } dmlconf_backend_ops;
 
 /* The part every backend's state starts with. */

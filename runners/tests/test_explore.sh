@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# End-to-end tests of `dmlconf explore` on the oracle backend: usage errors,
+# the reports and coverage files, the same seed giving the same cases
+# whatever the workers (forked, spawned or none), a run stopped by SIGINT
+# and resumed giving what an unbroken run gives, refusals to resume another
+# run, and --replay writing a case file that loads and runs.
+# Usage: test_explore.sh DMLCONF WORK_DIR
+set -u
+dmlconf=$1
+work=$2
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work" || exit 1
+
+failures=0
+passed=0
+check() {
+    # check DESCRIPTION EXPECTED_STATUS ACTUAL_STATUS
+    if [ "$2" = "$3" ]; then
+        passed=$((passed + 1))
+    else
+        echo "FAIL: $1: exit status $3, expected $2"
+        failures=$((failures + 1))
+    fi
+}
+expect() {
+    # expect DESCRIPTION COMMAND... : the command must succeed
+    local description=$1
+    shift
+    if "$@"; then
+        passed=$((passed + 1))
+    else
+        echo "FAIL: $description"
+        failures=$((failures + 1))
+    fi
+}
+# The cases a state file says were judged.
+judged() {
+    grep -o '"next_index":[0-9]*' "$1/explore-state.json" | cut -d: -f2
+}
+
+explore=("$dmlconf" explore --backend oracle --no-corpus -q)
+
+# Help and usage errors.
+"$dmlconf" explore --help | grep -q -- '--replay INDEX'; check "explore --help" 0 $?
+"${explore[@]}" --seconds 0 -o u 2>usage.txt; check "--seconds 0" 2 $?
+expect "--seconds 0 says why" grep -q -- "--seconds takes" usage.txt
+"${explore[@]}" --negative-rate 101 -o u 2>/dev/null; check "--negative-rate 101" 2 $?
+"${explore[@]}" --cases 10 some.yaml -o u 2>/dev/null; check "a case file argument" 2 $?
+"$dmlconf" explore --backend nosuch --cases 10 -o u 2>usage.txt; check "an unknown backend" 1 $?
+expect "an unknown backend is named" grep -q "no backend 'nosuch'" usage.txt
+"${explore[@]}" --cases 10 --resume -o never-ran 2>usage.txt; check "--resume with nothing to resume" 2 $?
+expect "--resume says what is missing" grep -q "explore-state.json" usage.txt
+
+# A run: every case passes on the oracle, and the folder holds the reports.
+"${explore[@]}" --cases 3000 -j 2 -o a >a.txt 2>&1; check "explore on the oracle" 0 $?
+for file in results.jsonl summary.json junit.xml summary.md report.html coverage.txt coverage.csv findings.md \
+    explore-state.json; do
+    expect "explore writes $file" test -s "a/$file"
+done
+expect "3000 cases judged" test "$(judged a)" = 3000
+expect "the coverage table" grep -q '^coverage: [0-9]* of the [0-9]* cells allowed here exercised' a/coverage.txt
+expect "the coverage has every dimension" grep -q '^  layout ' a/coverage.txt
+expect "results end finished" grep -q '"end":"finished"' a/results.jsonl
+expect "one result per exercised cell" grep -q '"id":"explore.float32.sum.r' a/results.jsonl
+expect "the verdict is the oracle's" grep -q 'Verdict: conformant at level 6_4' a/summary.md
+expect "no finding" grep -q 'no finding' a/findings.md
+invalid=$(grep -c '^explore.invalid.' a/coverage.csv)
+expect "invalid descs of several reasons ($invalid)" test "$invalid" -ge 5
+
+# The same seed gives the same cases, however the cases are run; another
+# seed gives others.
+"${explore[@]}" --cases 3000 -j 0 -o b 2>/dev/null; check "the same seed in process" 0 $?
+expect "the same seed, the same coverage" cmp -s a/coverage.csv b/coverage.csv
+DMLCONF_WORKERS=spawn "${explore[@]}" --cases 3000 -j 2 -o s 2>/dev/null; check "spawned workers" 0 $?
+expect "spawned workers, the same coverage" cmp -s a/coverage.csv s/coverage.csv
+"${explore[@]}" --cases 3000 --seed 2 -o c 2>/dev/null; check "another seed" 0 $?
+expect "another seed, another coverage" test "$(cmp -s a/coverage.csv c/coverage.csv; echo $?)" = 1
+
+# Stopped by SIGINT, then resumed: what an unbroken run of as many cases
+# gives.
+"${explore[@]}" --cases 10000000 -j 2 -o r 2>r.txt &
+pid=$!
+for _ in $(seq 1 100); do
+    [ -s r/explore-state.json ] && break
+    sleep 0.1
+done
+sleep 1
+kill -INT $pid
+wait $pid
+check "an interrupted run" 1 $?
+expect "the interrupted run says how to go on" grep -q -- "--resume" r.txt
+expect "its results say interrupted" grep -q '"end":"interrupted"' r/results.jsonl
+done_before=$(judged r)
+total=$((done_before + 2500))
+"${explore[@]}" --cases "$total" -j 2 --resume -o r 2>/dev/null; check "the resumed run" 0 $?
+expect "the resumed run judged $total cases" test "$(judged r)" = "$total"
+"${explore[@]}" --cases "$total" -j 1 -o u 2>/dev/null; check "an unbroken run of $total cases" 0 $?
+expect "resumed and unbroken runs cover the same cells" cmp -s r/coverage.csv u/coverage.csv
+"${explore[@]}" --cases $((total + 10)) --seed 9 --resume -o r 2>other.txt; check "resuming another seed" 2 $?
+expect "resuming another run says so" grep -q "holds another run" other.txt
+
+# --replay writes the case as it was drawn: it loads, and passes.
+"${explore[@]}" --replay 1234 >replay.yaml; check "--replay" 0 $?
+expect "the replayed case is case 1234" grep -q 'id: explore.1234' replay.yaml
+"$dmlconf" validate replay.yaml >/dev/null; check "the replayed case loads" 0 $?
+"$dmlconf" run --backend oracle -q -o replayed replay.yaml; check "the replayed case passes" 0 $?
+
+echo "$passed checks passed, $failures failed"
+[ "$failures" -eq 0 ]
