@@ -16,6 +16,32 @@
 #define JUDGING_PRINTF_LIKE(format_index, first_arg)
 #endif
 
+#include <dmlconf/comparator.h>
+
+/* ---- the comparison summary (summary.c) ------------------------------------ */
+
+/* An element that still holds the canary: a failure (never written), or,
+ * when the expected value is the canary itself, ambiguous: unjudged, and
+ * counted so that the runner can run the case again with another canary.
+ * Counts it in *out and writes its judgement to *j. */
+void judging_judge_canary(uint64_t expected, uint64_t got, dmlconf_comparison *out, dmlconf_judgement *j);
+
+/* Adds one judged element to the summary; `position` is its position bin
+ * along the scan axis. */
+void judging_tally(dmlconf_comparison *out, uint64_t index, uint64_t expected, uint64_t actual,
+                   const dmlconf_judgement *j, unsigned position);
+
+/* judging_tally for an element whose actual bits equal the expected ones
+ * under a rule that passes them with no error (integers, bit_exact). */
+void judging_tally_equal(dmlconf_comparison *out, uint64_t index, uint64_t bits, dmlconf_rule rule);
+
+/* Adds the summary of another part of the tensor to *into (the parts must
+ * not share elements). */
+void judging_merge(dmlconf_comparison *into, const dmlconf_comparison *part);
+
+/* Sets the first mismatch and every recorded element's coordinates. */
+void judging_finish(dmlconf_comparison *out, const dmlconf_tensor_desc *desc);
+
 /* Formats a message into err->message (err may be NULL: nothing), cut to
  * fit the fixed message buffer with "..." at the end when it is longer. */
 void judging_set_error(dmlconf_error *err, const char *format, ...) JUDGING_PRINTF_LIKE(2, 3);
