@@ -128,6 +128,7 @@ static void walk_init(dmlconf_side_walk *w)
     w->have_finite = false;
     w->ending_max = NEG_INF;
     w->ending_min = POS_INF;
+    w->settled = false;
 }
 
 static void absorb_common(dmlconf_side_walk *w, const term *t)
@@ -190,6 +191,33 @@ int dmlconf_side_walk_init(dmlconf_side_walk *walk, dmlconf_operator op, dmlconf
     return 0;
 }
 
+/* A settled walk: terms, specials, lsb exponents and (products)
+ * significand bits, as the full walk counts them; the magnitudes' fields
+ * stay as they are. */
+static void walk_settled(dmlconf_side_walk *w, size_t n, const void *in, dmlconf_side_data *side)
+{
+    bool product = w->op == DMLCONF_OPERATOR_CUMULATIVE_PRODUCT;
+    bool half = w->type == DMLCONF_DATA_TYPE_FLOAT16;
+    const float *f32 = in;
+    const uint16_t *f16 = in;
+    dmlconf_side_data current = w->current;
+    for (size_t i = 0; i < n; ++i)
+    {
+        if (w->exclusive)
+            side[i] = current;
+        term t = half ? decode_f16(f16[i]) : decode_f32(f32[i]);
+        ++current.terms;
+        current.specials |= t.special;
+        if (t.lsb_exponent < current.min_lsb_exponent)
+            current.min_lsb_exponent = t.lsb_exponent;
+        if (product)
+            current.significand_bits += t.odd_bits;
+        if (!w->exclusive)
+            side[i] = current;
+    }
+    w->current = current;
+}
+
 /* float32 sums, the comparator's most common case: the same values as the
  * generic walk below, decoded with fewer branches. */
 static void walk_sum_f32(dmlconf_side_walk *w, size_t n, const float *in, dmlconf_side_data *side)
@@ -240,6 +268,11 @@ void dmlconf_side_walk_next(dmlconf_side_walk *w, size_t n, const void *in, dmlc
             side[i].terms += exclusive ? 0u : 1u;
             ++w->current.terms;
         }
+        return;
+    }
+    if (w->settled)
+    {
+        walk_settled(w, n, in, side);
         return;
     }
     const float *f32 = in;

@@ -176,12 +176,14 @@ static int absorb_until(sum_state *st, uint64_t position, uint64_t end, const fl
         size_t count = stop - st->absorbed < 256u ? (size_t)(stop - st->absorbed) : 256u;
         if (oracle_history_read(history, st->absorbed, count, earlier, err))
             return -1;
-        for (size_t k = 0; k < count; ++k)
-            exact_acc_add_f32(&st->acc, earlier[k]);
+        exact_acc_add_f32_array(&st->acc, count, earlier);
         st->absorbed += count;
     }
-    for (; st->absorbed < end; ++st->absorbed)
-        exact_acc_add_f32(&st->acc, in[st->absorbed - position]);
+    if (st->absorbed < end)
+    {
+        exact_acc_add_f32_array(&st->acc, (size_t)(end - st->absorbed), in + (st->absorbed - position));
+        st->absorbed = end;
+    }
     return 0;
 }
 

@@ -309,6 +309,51 @@ START_TEST(test_reader_failure_is_an_error)
 }
 END_TEST
 
+/* The exact accumulator's array addition (the lagging sum's catch-up) is n
+ * scalar additions: the same limbs and specials, over every kind of
+ * float32 and across the normalisation. */
+START_TEST(test_exact_sum_array)
+{
+    enum
+    {
+        N = 5000
+    };
+    static float x[N];
+    test_rng rng;
+    test_rng_seed(&rng, 80 + (uint64_t)_i);
+    for (size_t i = 0; i < N; ++i)
+    {
+        uint32_t r = (uint32_t)test_rng_next(&rng);
+        switch (test_rng_below(&rng, 10))
+        {
+        case 0:
+            x[i] = test_f32_from_bits(r & 0x807fffffu); /* subnormal or zero */
+            break;
+        case 1:
+            x[i] = test_f32_from_bits(_i % 2 ? (r | 0x7f800000u) : (r & 0x80000000u)); /* NaN or inf, or zero */
+            break;
+        default:
+            x[i] = test_f32_from_bits(r);
+            break;
+        }
+    }
+    exact_acc scalar, array;
+    exact_acc_init(&scalar);
+    exact_acc_init(&array);
+    /* Near the normalisation threshold, so that both normalise on the way. */
+    scalar.adds = array.adds = (UINT32_C(1) << 30) - 1000u;
+    for (size_t i = 0; i < N; ++i)
+        exact_acc_add_f32(&scalar, x[i]);
+    exact_acc_add_f32_array(&array, 1234, x);
+    exact_acc_add_f32_array(&array, N - 1234, x + 1234);
+    ck_assert_uint_eq(scalar.specials, array.specials);
+    exact_acc_is_zero(&scalar); /* normalises */
+    exact_acc_is_zero(&array);
+    ck_assert(memcmp(scalar.limb, array.limb, sizeof(scalar.limb)) == 0);
+    test_assert_f32_bits_eq(exact_acc_round_f32(&array), exact_acc_round_f32(&scalar), "the sums");
+}
+END_TEST
+
 START_TEST(test_init_errors)
 {
     dmlconf_scan_walk walk;
@@ -337,6 +382,7 @@ static Suite *scan_walk_suite(void)
     tcase_add_test(tc, test_sum_fallback_reads_earlier_pieces);
     tcase_add_test(tc, test_product_fallback_reads_earlier_pieces);
     tcase_add_test(tc, test_reader_failure_is_an_error);
+    tcase_add_loop_test(tc, test_exact_sum_array, 0, 4);
     tcase_add_test(tc, test_init_errors);
     suite_add_tcase(suite, tc);
     return suite;

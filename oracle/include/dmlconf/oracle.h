@@ -304,7 +304,14 @@ DMLCONF_API int dmlconf_scan_line(dmlconf_operator op, dmlconf_data_type type, b
 
 /* Side data computed piece by piece, so that a long line's side data never
  * has to exist whole (a comparator judges a 10^8-element line in chunks).
- * The state is plain data: copy it, keep it anywhere, no cleanup needed. */
+ * The state is plain data: copy it, keep it anywhere, no cleanup needed.
+ *
+ * A caller that no longer needs the fields that depend on the values'
+ * magnitudes (abs_sum, log2_max_partial, log2_min_partial: a comparator
+ * whose accumulation bound has become infinite and whose exactness test
+ * can no longer pass) sets `settled`: those fields then stay as they are,
+ * and the walk only counts terms and gathers specials, lsb exponents and
+ * significand bits, several times faster. */
 typedef struct dmlconf_side_walk
 {
     dmlconf_operator op;
@@ -314,6 +321,7 @@ typedef struct dmlconf_side_walk
     bool have_finite;          /* products: a finite term was seen */
     double ending_max;         /* products: log2|product| of the best sub-ranges ending here */
     double ending_min;
+    bool settled; /* set by the caller, see above (false after init) */
 } dmlconf_side_walk;
 
 /* Starts a walk over one line of `type` in scan order. Returns 0, or -1 with
