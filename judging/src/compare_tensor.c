@@ -192,18 +192,46 @@ static int read_element(const compare_context *ctx, const view *v, uint64_t o, u
 }
 
 /* The history of a line: its input elements at scan positions [first,
- * first + count), for the oracle's exact fallback. */
+ * first + count), for the oracle's exact fallback (which, on random data,
+ * ends up absorbing most of a long line once: this must be fast). */
 static int read_line_history(void *context, uint64_t first, size_t count, void *out)
 {
     const line_history *h = context;
     const tile *t = h->tile;
     const compare_context *ctx = t->ctx;
+    const view *v = &ctx->input;
+    size_t size = ctx->size;
     unsigned char *bytes = out;
     char why[DMLCONF_MESSAGE_SIZE];
+    if (v->buffer)
+    {
+        const unsigned char *base = v->buffer + (t->in_outer + t->in_inner[h->line]) * size;
+        for (size_t k = 0; k < count; ++k)
+            copy_element(bytes + k * size, base + axis_index(ctx, first + k) * v->axis_stride * size, size);
+        return 0;
+    }
+    if (ctx->inner == 1)
+    {
+        /* A contiguous range of logical indices, reversed for a decreasing
+         * scan. */
+        uint64_t low = ctx->reversed ? ctx->n - first - count : first;
+        if (v->read(v->context, t->o * ctx->n + low, count, out, why, sizeof(why)))
+            return -1;
+        if (ctx->reversed)
+        {
+            unsigned char scratch[8];
+            for (size_t lo = 0, hi = count - 1u; lo < hi; ++lo, --hi)
+            {
+                copy_element(scratch, bytes + lo * size, size);
+                copy_element(bytes + lo * size, bytes + hi * size, size);
+                copy_element(bytes + hi * size, scratch, size);
+            }
+        }
+        return 0;
+    }
     for (size_t k = 0; k < count; ++k)
     {
-        if (read_element(ctx, &ctx->input, t->o, axis_index(ctx, first + k), t->i0 + h->line, bytes + k * ctx->size,
-                         why, sizeof(why)))
+        if (read_element(ctx, v, t->o, axis_index(ctx, first + k), t->i0 + h->line, bytes + k * size, why, sizeof(why)))
             return -1;
     }
     return 0;
@@ -313,7 +341,101 @@ static int produce(const compare_context *ctx, tile *t, chunk *c, dmlconf_error 
 static void compute_side(const compare_context *ctx, tile *t, const chunk *c, dmlconf_side_data *side)
 {
     for (size_t k = 0; k < t->lines; ++k)
-        dmlconf_side_walk_next(&t->sides[k], c->count, line_input(ctx, c, k), side + k * c->capacity);
+    {
+        dmlconf_side_walk *walk = &t->sides[k];
+        dmlconf_side_walk_next(walk, c->count, line_input(ctx, c, k), side + k * c->capacity);
+        /* Past the point where the magnitudes can change no judgement (a
+         * float32 line past 2^24 terms), only the counts go on. */
+        if (!walk->settled && judging_side_settled(&ctx->judge, &walk->current, walk->exclusive))
+            walk->settled = true;
+    }
+}
+
+/* One element judged in full: the canary, then the rule. */
+static void judge_element(const compare_context *ctx, uint64_t index, uint64_t expected, uint64_t got,
+                          const dmlconf_side_data *side, unsigned position, dmlconf_comparison *out)
+{
+    dmlconf_judgement judgement;
+    if (ctx->has_canary && got == ctx->canary_bits)
+        judging_judge_canary(expected, got, out, &judgement);
+    else
+        dmlconf_judge_bits(&ctx->judge, expected, got, side, &judgement);
+    judging_tally(out, index, expected, got, &judgement, position);
+}
+
+/* Where one line's elements of a chunk are. */
+typedef struct line_range
+{
+    const unsigned char *expected; /* scan order, packed */
+    const unsigned char *output;   /* the output buffer */
+    uint64_t actual_offset;        /* of the first element, in elements */
+    uint64_t out_step;             /* between scan positions (modulo 2^64) */
+    uint64_t index;                /* logical index of the first element */
+    uint64_t index_step;           /* modulo 2^64 */
+    uint64_t j;                    /* scan position of the first element */
+    size_t count;
+} line_range;
+
+/* A line's range when equal bits pass with no error (integers,
+ * bit_exact): equal elements are only counted (the summary does not depend
+ * on the order), the rest judged one by one. `size` is a constant where
+ * this is inlined, so the loads are plain loads. */
+static inline void judge_equal_range(const compare_context *ctx, const line_range *r, size_t size,
+                                     dmlconf_comparison *out)
+{
+    uint64_t offset = r->actual_offset, index = r->index;
+    uint64_t equal_count = 0, equal_first = UINT64_MAX, equal_bits = 0;
+    bool canary = ctx->has_canary;
+    uint64_t canary_bits = ctx->canary_bits;
+    for (size_t jj = 0; jj < r->count; ++jj)
+    {
+        uint64_t expected = load_bits(r->expected + jj * size, size);
+        uint64_t got = load_bits(r->output + offset * size, size);
+        if (got == expected && !(canary && got == canary_bits))
+        {
+            if (index < equal_first)
+            {
+                equal_first = index;
+                equal_bits = got;
+            }
+            ++equal_count;
+        }
+        else
+        {
+            unsigned position = (unsigned)((r->j + jj) * DMLCONF_POSITION_BINS / ctx->n);
+            judge_element(ctx, index, expected, got, NULL, position, out);
+        }
+        offset += r->out_step;
+        index += r->index_step;
+    }
+    if (equal_count)
+        judging_tally_equal(out, equal_count, equal_first, equal_bits, ctx->equal_rule);
+}
+
+/* A line's range under the other rules: every element judged, with its
+ * side data. */
+static void judge_full_range(const compare_context *ctx, const line_range *r, const dmlconf_side_data *side,
+                             dmlconf_comparison *out)
+{
+    size_t size = ctx->size;
+    uint64_t n = ctx->n;
+    uint64_t offset = r->actual_offset, index = r->index, j = r->j;
+    /* The position bin, and where it next changes. */
+    unsigned position = (unsigned)(j * DMLCONF_POSITION_BINS / n);
+    uint64_t next_bin = ((uint64_t)(position + 1u) * n + DMLCONF_POSITION_BINS - 1u) / DMLCONF_POSITION_BINS;
+    for (size_t jj = 0; jj < r->count; ++jj, ++j)
+    {
+        while (j >= next_bin)
+        {
+            ++position;
+            next_bin = ((uint64_t)(position + 1u) * n + DMLCONF_POSITION_BINS - 1u) / DMLCONF_POSITION_BINS;
+        }
+        uint64_t expected = load_bits(r->expected + jj * size, size);
+        uint64_t got = load_bits(r->output + offset * size, size);
+        judge_element(ctx, index, expected, got, side ? &side[jj] : NULL, position, out);
+        offset += r->out_step;
+        index += r->index_step;
+    }
 }
 
 /* Judges scan positions [begin, end) of the chunk, every line of the tile,
@@ -322,51 +444,36 @@ static void judge_range(const compare_context *ctx, const tile *t, const chunk *
                         size_t begin, size_t end, dmlconf_comparison *out)
 {
     size_t size = ctx->size;
-    uint64_t n = ctx->n;
-    bool reversed = ctx->reversed;
-    const dmlconf_judge *judge = &ctx->judge;
-    uint64_t out_step = reversed ? 0u - ctx->output.axis_stride : ctx->output.axis_stride;
-    int64_t index_step = reversed ? -(int64_t)ctx->inner : (int64_t)ctx->inner;
     for (size_t k = 0; k < t->lines; ++k)
     {
-        const unsigned char *expected_line = line_expected(ctx, c, k);
-        const dmlconf_side_data *side_line = ctx->want_side ? side + k * c->capacity : NULL;
-        uint64_t j = c->first + begin;
-        uint64_t a = axis_index(ctx, j);
-        uint64_t index = (t->o * n + a) * ctx->inner + t->i0 + k;
+        line_range r;
+        r.expected = line_expected(ctx, c, k) + begin * size;
+        r.output = ctx->output.buffer;
+        r.j = c->first + begin;
+        uint64_t a = axis_index(ctx, r.j);
+        r.index = (t->o * ctx->n + a) * ctx->inner + t->i0 + k;
+        r.index_step = ctx->reversed ? 0u - ctx->inner : ctx->inner;
         /* Element offsets move by a signed step (modulo 2^64, never used
          * past the line's last element). */
-        uint64_t actual_offset = t->out_outer + a * ctx->output.axis_stride + t->out_inner[k];
-        /* The position bin, and where it next changes. */
-        unsigned position = (unsigned)(j * DMLCONF_POSITION_BINS / n);
-        uint64_t next_bin = ((uint64_t)(position + 1u) * n + DMLCONF_POSITION_BINS - 1u) / DMLCONF_POSITION_BINS;
-        for (size_t jj = begin; jj < end; ++jj, ++j)
+        r.actual_offset = t->out_outer + a * ctx->output.axis_stride + t->out_inner[k];
+        r.out_step = ctx->reversed ? 0u - ctx->output.axis_stride : ctx->output.axis_stride;
+        r.count = end - begin;
+        if (!ctx->fast_equal)
         {
-            while (j >= next_bin)
-            {
-                ++position;
-                next_bin = ((uint64_t)(position + 1u) * n + DMLCONF_POSITION_BINS - 1u) / DMLCONF_POSITION_BINS;
-            }
-            uint64_t expected = load_bits(expected_line + jj * size, size);
-            uint64_t got = load_bits(ctx->output.buffer + actual_offset * size, size);
-            if (ctx->has_canary && got == ctx->canary_bits)
-            {
-                dmlconf_judgement judgement;
-                judging_judge_canary(expected, got, out, &judgement);
-                judging_tally(out, index, expected, got, &judgement, position);
-            }
-            else if (ctx->fast_equal && got == expected)
-            {
-                judging_tally_equal(out, index, got, ctx->equal_rule);
-            }
-            else
-            {
-                dmlconf_judgement judgement;
-                dmlconf_judge_bits(judge, expected, got, side_line ? &side_line[jj] : NULL, &judgement);
-                judging_tally(out, index, expected, got, &judgement, position);
-            }
-            actual_offset += out_step;
-            index += (uint64_t)index_step;
+            judge_full_range(ctx, &r, ctx->want_side ? side + k * c->capacity + begin : NULL, out);
+            continue;
+        }
+        switch (size)
+        {
+        case 2:
+            judge_equal_range(ctx, &r, 2, out);
+            break;
+        case 4:
+            judge_equal_range(ctx, &r, 4, out);
+            break;
+        default:
+            judge_equal_range(ctx, &r, 8, out);
+            break;
         }
     }
 }

@@ -18,6 +18,16 @@
 
 #include <dmlconf/comparator.h>
 
+/* ---- the rule (judge.c) ------------------------------------------------------ */
+
+/* True when no later element of a line whose side data has reached
+ * `current` can be judged differently whatever its side data's magnitude
+ * fields (abs_sum, log2_max_partial, log2_min_partial): the accumulation
+ * bound is infinite from here on (the rule calls every such element
+ * range-ambiguous) and the exactness test can no longer pass. The
+ * comparator then lets the side walk settle (dmlconf_side_walk.settled). */
+bool judging_side_settled(const dmlconf_judge *judge, const dmlconf_side_data *current, bool exclusive);
+
 /* ---- the comparison summary (summary.c) ------------------------------------ */
 
 /* An element that still holds the canary: a failure (never written), or,
@@ -31,9 +41,10 @@ void judging_judge_canary(uint64_t expected, uint64_t got, dmlconf_comparison *o
 void judging_tally(dmlconf_comparison *out, uint64_t index, uint64_t expected, uint64_t actual,
                    const dmlconf_judgement *j, unsigned position);
 
-/* judging_tally for an element whose actual bits equal the expected ones
- * under a rule that passes them with no error (integers, bit_exact). */
-void judging_tally_equal(dmlconf_comparison *out, uint64_t index, uint64_t bits, dmlconf_rule rule);
+/* judging_tally for `count` elements whose actual bits equal the expected
+ * ones under a rule that passes them with no error (integers, bit_exact);
+ * `index` is the smallest of their indices and `bits` that element's. */
+void judging_tally_equal(dmlconf_comparison *out, uint64_t count, uint64_t index, uint64_t bits, dmlconf_rule rule);
 
 /* Adds the summary of another part of the tensor to *into (the parts must
  * not share elements). */

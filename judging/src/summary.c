@@ -58,16 +58,20 @@ static bool is_worse(double fraction, double ulps, uint64_t index, const dmlconf
     return index < w->logical_index;
 }
 
-/* The ULP histogram's bin of an error (see DMLCONF_ULP_BINS). */
+/* The ULP histogram's bin of an error (see DMLCONF_ULP_BINS): 0 for no
+ * error, else the smallest k >= 1 with error < 2^k, at most the last bin;
+ * for an error of at least 1 that is its binary exponent plus 1, read from
+ * its bits (an infinity's exponent field is the largest). */
 static unsigned ulp_bin(double error_ulps)
 {
-    unsigned bin = 1;
-
     if (!(error_ulps > 0.0))
         return 0;
-    while (bin + 1 < DMLCONF_ULP_BINS && error_ulps >= ldexp(1.0, (int)bin))
-        ++bin;
-    return bin;
+    if (error_ulps < 1.0)
+        return 1;
+    uint64_t bits;
+    memcpy(&bits, &error_ulps, sizeof(bits));
+    uint64_t exponent = ((bits >> 52) & 0x7ffu) - 1023u; /* >= 0 here */
+    return exponent + 1u < DMLCONF_ULP_BINS - 1u ? (unsigned)exponent + 1u : DMLCONF_ULP_BINS - 1u;
 }
 
 void judging_judge_canary(uint64_t expected, uint64_t got, dmlconf_comparison *out, dmlconf_judgement *j)
@@ -132,13 +136,14 @@ void judging_tally(dmlconf_comparison *out, uint64_t index, uint64_t expected, u
     }
 }
 
-void judging_tally_equal(dmlconf_comparison *out, uint64_t index, uint64_t bits, dmlconf_rule rule)
+void judging_tally_equal(dmlconf_comparison *out, uint64_t count, uint64_t index, uint64_t bits, dmlconf_rule rule)
 {
-    ++out->elements;
-    ++out->ulp_histogram[0];
-    ++out->histogram[0];
+    out->elements += count;
+    out->ulp_histogram[0] += count;
+    out->histogram[0] += count;
     /* A pass at fraction 0 and 0 ulps is the worst only when nothing else
-     * is, or at a smaller index than the worst so far. */
+     * is, or at a smaller index than the worst so far: the smallest index
+     * of the run is the only candidate. */
     if (!out->has_worst ||
         (out->worst.tolerance_fraction == 0.0 && out->worst.error_ulps == 0.0 && index < out->worst.logical_index))
     {
