@@ -167,6 +167,56 @@ static unsigned case_threads(const dmlconf_case *c)
     return cpus > MAX_CASE_THREADS ? MAX_CASE_THREADS : cpus;
 }
 
+/* One thread's share of filling an output buffer with the canary. */
+typedef struct canary_slice
+{
+    unsigned char *buffer;
+    size_t bytes;
+    size_t element;
+    uint64_t bits;
+    dmlconf_thread thread;
+} canary_slice;
+
+static int run_canary_slice(void *argument)
+{
+    canary_slice *slice = argument;
+    runner_canary_fill(slice->buffer, slice->bytes, slice->element, slice->bits);
+    return 0;
+}
+
+/* runner_canary_fill in slices of whole elements on `threads` threads
+ * (this one included): for a buffer of gigabytes, the first touch of its
+ * pages is shared out too. */
+static void fill_canary(void *buffer, size_t bytes, size_t element, uint64_t bits, unsigned threads)
+{
+    enum
+    {
+        MAX_SLICES = MAX_CASE_THREADS
+    };
+    canary_slice slices[MAX_SLICES];
+    bool started[MAX_SLICES] = {false};
+    threads = threads < 1u ? 1u : threads > MAX_SLICES ? MAX_SLICES : threads;
+    size_t elements = bytes / element;
+    size_t begin = 0;
+    for (unsigned t = 0; t < threads; ++t)
+    {
+        /* The last slice takes the bytes after the last whole element. */
+        size_t end = t + 1u == threads ? bytes : elements * (t + 1u) / threads * element;
+        slices[t] = (canary_slice){(unsigned char *)buffer + begin, end - begin, element, bits, {NULL}};
+        begin = end;
+    }
+    for (unsigned t = 1; t < threads; ++t)
+        started[t] = dmlconf_thread_start(&slices[t].thread, run_canary_slice, &slices[t]) == 0;
+    run_canary_slice(&slices[0]);
+    for (unsigned t = 1; t < threads; ++t)
+    {
+        if (started[t])
+            dmlconf_thread_join(&slices[t].thread);
+        else
+            run_canary_slice(&slices[t]);
+    }
+}
+
 /* One thread's share of filling an input buffer. */
 typedef struct fill_part
 {
@@ -315,8 +365,8 @@ static int fill_buffers(prepared_case *p)
         goto oom;
     size_t element = dmlconf_case_element_size(p->c);
     p->canary = runner_canary_bits(desc->output.data_type, p->canary_attempt);
-    runner_canary_fill(p->output_buffer, (size_t)p->output_bytes + RUNNER_CANARY_GUARD, element ? element : 1,
-                       p->canary);
+    fill_canary(p->output_buffer, (size_t)p->output_bytes + RUNNER_CANARY_GUARD, element ? element : 1, p->canary,
+                p->threads);
     if (desc->in_place)
     {
         p->input_buffer = p->output_buffer;
