@@ -176,6 +176,19 @@ void exact_acc_add_f32_array(exact_acc *acc, size_t n, const float *x)
     }
 }
 
+void exact_acc_add_acc(exact_acc *acc, const exact_acc *other)
+{
+    exact_acc addend = *other;
+    normalise(&addend);
+    normalise(acc);
+    /* Normalised limbs are below 2^32 (the top one signed): the sums are
+     * below 2^33, as two additions would leave them. */
+    for (int i = 0; i < EXACT_ACC_LIMBS; ++i)
+        acc->limb[i] += addend.limb[i];
+    acc->specials |= addend.specials;
+    count_adds(acc, 2);
+}
+
 /* Subtracts x exactly; the negation of an infinity is recorded. */
 void exact_acc_sub_f32(exact_acc *acc, float x)
 {

@@ -47,6 +47,9 @@ void exact_acc_add_f32(exact_acc *acc, float x);
  * go into the limbs once per block. */
 void exact_acc_add_f32_array(exact_acc *acc, size_t n, const float *x);
 
+/* Adds another accumulator's value exactly (and its specials). */
+void exact_acc_add_acc(exact_acc *acc, const exact_acc *other);
+
 /* Subtracts a float32 exactly (the negation of a NaN or infinity is
  * recorded: subtracting +Inf records -Inf). */
 void exact_acc_sub_f32(exact_acc *acc, float x);

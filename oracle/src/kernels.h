@@ -99,6 +99,58 @@ int oracle_product_f16_next(product_walk *walk, uint64_t position, size_t n, con
                             const oracle_history *history, dmlconf_error *err);
 void oracle_product_release(product_walk *walk);
 
+/* ---- segment summaries ------------------------------------------------------------ */
+
+/* What a run of elements contributes to every later element of its line
+ * (dmlconf_scan_summary): the kernels' state after absorbing them, in a
+ * form that combines with the summary of the run that follows, and from
+ * which a walk resumes. */
+
+/* Integers: the wrapping sum or product of the run (0 or 1 when empty). */
+uint64_t oracle_integer_summary_add(dmlconf_operator op, bool wide, uint64_t running, size_t n, const void *in);
+uint64_t oracle_integer_summary_combine(dmlconf_operator op, bool wide, uint64_t first, uint64_t next);
+
+typedef struct sum_f16_summary
+{
+    uint64_t low, high;     /* the finite terms' sum in units of 2^-24, 128-bit two's complement */
+    bool all_negative_zero; /* every term is -0 (true when empty) */
+    uint32_t specials;
+} sum_f16_summary;
+void oracle_sum_f16_summary_init(sum_f16_summary *s);
+void oracle_sum_f16_summary_add(sum_f16_summary *s, size_t n, const uint16_t *in);
+void oracle_sum_f16_summary_combine(sum_f16_summary *into, const sum_f16_summary *next);
+/* A walk from after the summarised prefix; returns the prefix's inclusive
+ * result (the next exclusive output). */
+uint16_t oracle_sum_f16_resume(sum_f16_walk *walk, const sum_f16_summary *prefix, bool empty);
+
+typedef struct sum_f32_summary
+{
+    exact_acc acc;          /* the exact sum, specials recorded */
+    bool all_negative_zero; /* every term is -0 (true when empty) */
+} sum_f32_summary;
+void oracle_sum_f32_summary_init(sum_f32_summary *s);
+void oracle_sum_f32_summary_add(sum_f32_summary *s, size_t n, const float *in);
+void oracle_sum_f32_summary_combine(sum_f32_summary *into, const sum_f32_summary *next);
+float oracle_sum_f32_resume(sum_f32_walk *walk, const sum_f32_summary *prefix, uint64_t position, bool empty);
+
+typedef struct product_summary
+{
+    product_value value; /* the finite nonzero terms before the first special one */
+    uint32_t sign;       /* the XOR of every term's sign bit */
+    bool special;        /* a zero, an infinity or a NaN was seen */
+    bool nan, zero, infinity;
+} product_summary;
+void oracle_product_summary_init(product_summary *s);
+void oracle_product_f32_summary_add(product_summary *s, size_t n, const float *in);
+void oracle_product_f16_summary_add(product_summary *s, size_t n, const uint16_t *in);
+void oracle_product_summary_combine(product_summary *into, const product_summary *next);
+/* The walk from element `position` (the prefix's length) of a float32 or
+ * float16 line, and the prefix's inclusive result in *last (rounded from
+ * the exact product of the prefix, read through the history, when the
+ * summary cannot decide it). Returns 0, or -1 with err set. */
+int oracle_product_resume(product_walk *walk, const product_summary *prefix, bool half, uint64_t position,
+                          const oracle_history *history, uint32_t *last, dmlconf_error *err);
+
 /* ---- whole lines ----------------------------------------------------------------- */
 
 /* The kernels over one whole line (one piece whose history is the line

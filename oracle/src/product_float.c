@@ -488,3 +488,139 @@ int oracle_product_f16_next(product_walk *walk, uint64_t position, size_t n, con
 {
     return product_next(&format_float16, walk, position, n, in, out, history, err);
 }
+
+/* ---- segment summaries ------------------------------------------------------ */
+
+void oracle_product_summary_init(product_summary *s)
+{
+    memset(s, 0, sizeof(*s));
+    s->value.hi = 1.0;
+    s->value.exact = true;
+}
+
+static void summary_add(const product_format *format, product_summary *s, size_t n, const void *in)
+{
+    for (size_t i = 0; i < n; ++i)
+    {
+        uint32_t bits = load_bits(format, in, i);
+        uint32_t magnitude = bits & format->magnitude;
+        s->sign ^= bits & format->sign_bit;
+        if (!s->special && !is_special(format, magnitude))
+        {
+            int32_t exponent;
+            double x = decode_finite(format, magnitude, &exponent);
+            state_multiply(&s->value, x, exponent);
+            continue;
+        }
+        s->special = true;
+        if (magnitude > format->infinity)
+            s->nan = true;
+        else if (magnitude == format->infinity)
+            s->infinity = true;
+        else if (magnitude == 0)
+            s->zero = true;
+    }
+}
+
+void oracle_product_f32_summary_add(product_summary *s, size_t n, const float *in)
+{
+    summary_add(&format_float32, s, n, in);
+}
+
+void oracle_product_f16_summary_add(product_summary *s, size_t n, const uint16_t *in)
+{
+    summary_add(&format_float16, s, n, in);
+}
+
+static bool is_identity(const product_value *v)
+{
+    return v->exact && v->hi == 1.0 && v->lo == 0.0 && v->exponent == 0;
+}
+
+/* a * b exactly as p + e (Dekker's product: no fused multiply-add needed;
+ * a and b in [1, 2)). */
+static void two_product(double a, double b, double *p, double *e)
+{
+    const double split = 134217729.0; /* 2^27 + 1 */
+    double ta = split * a, tb = split * b;
+    double a_hi = ta - (ta - a), a_lo = a - a_hi;
+    double b_hi = tb - (tb - b), b_lo = b - b_hi;
+    *p = a * b;
+    *e = ((a_hi * b_hi - *p) + a_hi * b_lo + a_lo * b_hi) + a_lo * b_lo;
+}
+
+/* into = into * next: the significands' product to within a relative
+ * 2^-104 (the exact product of the high parts, the rest rounded), so the
+ * error bounds add, with a step's allowance for this one. */
+static void value_multiply(product_value *into, const product_value *next)
+{
+    if (is_identity(next))
+        return;
+    if (is_identity(into))
+    {
+        *into = *next;
+        return;
+    }
+    double p, e;
+    two_product(into->hi, next->hi, &p, &e);
+    double cross = into->hi * next->lo + into->lo * next->hi + into->lo * next->lo;
+    double w = e + cross;
+    double new_hi = p + w;
+    double new_lo = w - (new_hi - p); /* Fast2Sum, |p| >= 1 > |w| */
+    /* new_hi is in [1, 4): bring it back to [1, 2). */
+    uint64_t bits = double_bits(new_hi);
+    int64_t shift = (int64_t)(bits >> 52) - 1023;
+    new_hi = double_from_bits((bits & DOUBLE_MANTISSA_MASK) | DOUBLE_EXPONENT_ONE);
+    new_lo *= power_of_two(-shift);
+    if (fabs(new_lo) < 0x1p-900)
+        new_lo = 0.0;
+    into->error = into->error + next->error + into->error * next->error + STEP_ERROR;
+    into->hi = new_hi;
+    into->lo = new_lo;
+    into->exponent += next->exponent + shift;
+    into->exact = false;
+}
+
+void oracle_product_summary_combine(product_summary *into, const product_summary *next)
+{
+    if (!into->special)
+    {
+        value_multiply(&into->value, &next->value);
+        into->special = next->special;
+    }
+    into->sign ^= next->sign;
+    into->nan |= next->nan;
+    into->zero |= next->zero;
+    into->infinity |= next->infinity;
+}
+
+int oracle_product_resume(product_walk *walk, const product_summary *prefix, bool half, uint64_t position,
+                          const oracle_history *history, uint32_t *last, dmlconf_error *err)
+{
+    const product_format *format = half ? &format_float16 : &format_float32;
+    oracle_product_init(walk);
+    if (position == 0)
+    {
+        *last = format->one;
+        return 0;
+    }
+    walk->value = prefix->value;
+    walk->sign = prefix->sign;
+    walk->special = prefix->special;
+    walk->nan = prefix->nan;
+    walk->zero = prefix->zero;
+    walk->infinity = prefix->infinity;
+    if (walk->special)
+    {
+        *last = walk->nan || (walk->zero && walk->infinity) ? format->nan
+                : walk->infinity                            ? walk->sign | format->infinity
+                                                            : walk->sign;
+        return 0;
+    }
+    uint32_t result = state_round(&walk->value, format);
+    if (result == ROUND_UNDECIDED &&
+        fallback_round(&walk->fallback, format, position, NULL, position, history, &result, err))
+        return -1;
+    *last = result | walk->sign;
+    return 0;
+}

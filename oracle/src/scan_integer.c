@@ -52,3 +52,26 @@ void oracle_scan_u64_next(dmlconf_operator op, uint64_t *running_value, size_t n
     }
     *running_value = running;
 }
+
+uint64_t oracle_integer_summary_add(dmlconf_operator op, bool wide, uint64_t running, size_t n, const void *in)
+{
+    bool product = op == DMLCONF_OPERATOR_CUMULATIVE_PRODUCT;
+    if (wide)
+    {
+        const uint64_t *x = in;
+        for (size_t i = 0; i < n; ++i)
+            running = product ? running * x[i] : running + x[i];
+        return running;
+    }
+    const uint32_t *x = in;
+    uint32_t value = (uint32_t)running;
+    for (size_t i = 0; i < n; ++i)
+        value = product ? (uint32_t)((uint64_t)value * x[i]) : value + x[i];
+    return value;
+}
+
+uint64_t oracle_integer_summary_combine(dmlconf_operator op, bool wide, uint64_t first, uint64_t next)
+{
+    uint64_t value = op == DMLCONF_OPERATOR_CUMULATIVE_PRODUCT ? first * next : first + next;
+    return wide ? value : (uint32_t)value;
+}

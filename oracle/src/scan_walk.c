@@ -28,6 +28,7 @@ typedef enum walk_kernel
 typedef struct walk_state
 {
     walk_kernel kernel;
+    size_t element; /* bytes of one element */
     union
     {
         uint64_t running;
@@ -93,14 +94,17 @@ static uint64_t identity_bits(dmlconf_operator op, dmlconf_data_type type)
 int dmlconf_scan_walk_init(dmlconf_scan_walk *walk, dmlconf_operator op, dmlconf_data_type type, bool exclusive,
                            dmlconf_line_reader reader, void *reader_context, dmlconf_error *err)
 {
-    memset(walk, 0, sizeof(*walk));
+    /* Field by field: a comparator starts a walk per line, and lines may be
+     * three elements long. */
+    walk->position = 0;
+    walk_state *state = state_of(walk);
+    state->kernel = KERNEL_U32; /* releasing a walk that failed to start frees nothing */
     bool product = op == DMLCONF_OPERATOR_CUMULATIVE_PRODUCT;
     if (!product && op != DMLCONF_OPERATOR_CUMULATIVE_SUMMATION)
     {
         oracle_set_error(err, "operator %d is not a cumulative operator", (int)op);
         return -1;
     }
-    walk_state *state = state_of(walk);
     switch (type)
     {
     case DMLCONF_DATA_TYPE_FLOAT32:
@@ -133,6 +137,7 @@ int dmlconf_scan_walk_init(dmlconf_scan_walk *walk, dmlconf_operator op, dmlconf
         return -1;
     }
     }
+    state->element = dmlconf_data_type_bits(type) / 8u;
     walk->op = op;
     walk->type = type;
     walk->exclusive = exclusive;
@@ -239,7 +244,7 @@ int dmlconf_scan_walk_next(dmlconf_scan_walk *walk, size_t n, const void *in, vo
 {
     if (n == 0)
         return 0;
-    size_t size = dmlconf_data_type_bits(walk->type) / 8u;
+    size_t size = state_of(walk)->element;
     const unsigned char *in_bytes = in;
     unsigned char *out_bytes = out;
     uint64_t position = walk->position;
@@ -269,6 +274,159 @@ void dmlconf_scan_walk_release(dmlconf_scan_walk *walk)
     walk_state *state = state_of(walk);
     if (state->kernel == KERNEL_PRODUCT_F16 || state->kernel == KERNEL_PRODUCT_F32)
         oracle_product_release(&state->u.product);
+}
+
+/* ---- segment summaries ------------------------------------------------------- */
+
+/* The private state behind dmlconf_scan_summary.state. */
+typedef struct summary_state
+{
+    walk_kernel kernel;
+    union
+    {
+        uint64_t running;
+        sum_f16_summary sum_f16;
+        sum_f32_summary sum_f32;
+        product_summary product;
+    } u;
+} summary_state;
+
+typedef char summary_state_fits[sizeof(summary_state) <= sizeof(((dmlconf_scan_summary *)0)->state) ? 1 : -1];
+
+static summary_state *summary_of(dmlconf_scan_summary *summary)
+{
+    return (summary_state *)(void *)&summary->state;
+}
+
+static const summary_state *const_summary_of(const dmlconf_scan_summary *summary)
+{
+    return (const summary_state *)(const void *)&summary->state;
+}
+
+int dmlconf_scan_summary_init(dmlconf_scan_summary *summary, dmlconf_operator op, dmlconf_data_type type,
+                              dmlconf_error *err)
+{
+    /* The walk's checks and kernel choice. */
+    dmlconf_scan_walk probe;
+    if (dmlconf_scan_walk_init(&probe, op, type, false, NULL, NULL, err))
+        return -1;
+    summary->op = op;
+    summary->type = type;
+    summary->count = 0;
+    summary_state *state = summary_of(summary);
+    state->kernel = state_of(&probe)->kernel;
+    switch (state->kernel)
+    {
+    case KERNEL_U32:
+    case KERNEL_U64:
+        state->u.running = op == DMLCONF_OPERATOR_CUMULATIVE_PRODUCT ? 1u : 0u;
+        break;
+    case KERNEL_SUM_F16:
+        oracle_sum_f16_summary_init(&state->u.sum_f16);
+        break;
+    case KERNEL_SUM_F32:
+        oracle_sum_f32_summary_init(&state->u.sum_f32);
+        break;
+    case KERNEL_PRODUCT_F16:
+    case KERNEL_PRODUCT_F32:
+        oracle_product_summary_init(&state->u.product);
+        break;
+    }
+    return 0;
+}
+
+void dmlconf_scan_summary_add(dmlconf_scan_summary *summary, size_t n, const void *in)
+{
+    summary_state *state = summary_of(summary);
+    switch (state->kernel)
+    {
+    case KERNEL_U32:
+    case KERNEL_U64:
+        state->u.running =
+            oracle_integer_summary_add(summary->op, state->kernel == KERNEL_U64, state->u.running, n, in);
+        break;
+    case KERNEL_SUM_F16:
+        oracle_sum_f16_summary_add(&state->u.sum_f16, n, in);
+        break;
+    case KERNEL_SUM_F32:
+        oracle_sum_f32_summary_add(&state->u.sum_f32, n, in);
+        break;
+    case KERNEL_PRODUCT_F16:
+        oracle_product_f16_summary_add(&state->u.product, n, in);
+        break;
+    case KERNEL_PRODUCT_F32:
+        oracle_product_f32_summary_add(&state->u.product, n, in);
+        break;
+    }
+    summary->count += n;
+}
+
+void dmlconf_scan_summary_combine(dmlconf_scan_summary *into, const dmlconf_scan_summary *next)
+{
+    summary_state *state = summary_of(into);
+    const summary_state *other = const_summary_of(next);
+    switch (state->kernel)
+    {
+    case KERNEL_U32:
+    case KERNEL_U64:
+        state->u.running =
+            oracle_integer_summary_combine(into->op, state->kernel == KERNEL_U64, state->u.running, other->u.running);
+        break;
+    case KERNEL_SUM_F16:
+        oracle_sum_f16_summary_combine(&state->u.sum_f16, &other->u.sum_f16);
+        break;
+    case KERNEL_SUM_F32:
+        oracle_sum_f32_summary_combine(&state->u.sum_f32, &other->u.sum_f32);
+        break;
+    case KERNEL_PRODUCT_F16:
+    case KERNEL_PRODUCT_F32:
+        oracle_product_summary_combine(&state->u.product, &other->u.product);
+        break;
+    }
+    into->count += next->count;
+}
+
+int dmlconf_scan_walk_resume(dmlconf_scan_walk *walk, const dmlconf_scan_summary *prefix, bool exclusive,
+                             dmlconf_line_reader reader, void *reader_context, dmlconf_error *err)
+{
+    if (dmlconf_scan_walk_init(walk, prefix->op, prefix->type, exclusive, reader, reader_context, err))
+        return -1;
+    walk_state *state = state_of(walk);
+    const summary_state *from = const_summary_of(prefix);
+    uint64_t position = prefix->count;
+    bool empty = position == 0;
+    walk->position = position;
+    switch (state->kernel)
+    {
+    case KERNEL_U32:
+    case KERNEL_U64:
+        state->u.running = from->u.running;
+        walk->last = from->u.running;
+        return 0;
+    case KERNEL_SUM_F16:
+        walk->last = oracle_sum_f16_resume(&state->u.sum_f16, &from->u.sum_f16, empty);
+        return 0;
+    case KERNEL_SUM_F32:
+    {
+        float last = oracle_sum_f32_resume(&state->u.sum_f32, &from->u.sum_f32, position, empty);
+        uint32_t bits;
+        memcpy(&bits, &last, sizeof(bits));
+        walk->last = bits;
+        return 0;
+    }
+    case KERNEL_PRODUCT_F16:
+    case KERNEL_PRODUCT_F32:
+    {
+        oracle_history history = {reader, reader_context};
+        uint32_t last = 0;
+        int status = oracle_product_resume(&state->u.product, &from->u.product, state->kernel == KERNEL_PRODUCT_F16,
+                                           position, &history, &last, err);
+        state->u.product.output_offset = exclusive ? 1u : 0u;
+        walk->last = last;
+        return status;
+    }
+    }
+    return 0;
 }
 
 /* ---- whole lines ------------------------------------------------------------- */

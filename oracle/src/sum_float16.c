@@ -307,3 +307,56 @@ void oracle_sum_f16_next(sum_f16_walk *walk, size_t n, const uint16_t *in, uint1
     walk->low = total.low;
     walk->high = total.high;
 }
+
+/* ---- segment summaries ------------------------------------------------------ */
+
+void oracle_sum_f16_summary_init(sum_f16_summary *s)
+{
+    s->low = 0;
+    s->high = 0;
+    s->all_negative_zero = true;
+    s->specials = 0;
+}
+
+void oracle_sum_f16_summary_add(sum_f16_summary *s, size_t n, const uint16_t *in)
+{
+    wide_sum total = {s->low, s->high};
+    for (size_t i = 0; i < n; ++i)
+    {
+        uint16_t h = in[i];
+        s->all_negative_zero = s->all_negative_zero && h == HALF_SIGN;
+        if ((h & HALF_INF) == HALF_INF)
+            s->specials |= special_of(h);
+        else
+            wide_add(&total, half_units(h));
+    }
+    s->low = total.low;
+    s->high = total.high;
+}
+
+void oracle_sum_f16_summary_combine(sum_f16_summary *into, const sum_f16_summary *next)
+{
+    uint64_t low = into->low + next->low;
+    into->high += next->high + (low < into->low ? 1u : 0u);
+    into->low = low;
+    into->all_negative_zero = into->all_negative_zero && next->all_negative_zero;
+    into->specials |= next->specials;
+}
+
+uint16_t oracle_sum_f16_resume(sum_f16_walk *walk, const sum_f16_summary *prefix, bool empty)
+{
+    oracle_sum_f16_init(walk);
+    if (empty)
+        return 0; /* the identity: +0 */
+    walk->low = prefix->low;
+    walk->high = prefix->high;
+    walk->leading_zero = prefix->all_negative_zero;
+    walk->special = prefix->specials != 0;
+    walk->specials = prefix->specials;
+    if (walk->special)
+        return special_sum(prefix->specials);
+    if (prefix->all_negative_zero)
+        return HALF_SIGN;
+    wide_sum total = {prefix->low, prefix->high};
+    return round_wide(&total);
+}

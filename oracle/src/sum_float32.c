@@ -341,3 +341,55 @@ int oracle_sum_f32_next(sum_f32_walk *st, uint64_t position, size_t n, const flo
         return absorb_until(st, position, position + n, in, history, err);
     return 0;
 }
+
+/* ---- segment summaries ------------------------------------------------------ */
+
+void oracle_sum_f32_summary_init(sum_f32_summary *s)
+{
+    exact_acc_init(&s->acc);
+    s->all_negative_zero = true;
+}
+
+void oracle_sum_f32_summary_add(sum_f32_summary *s, size_t n, const float *in)
+{
+    exact_acc_add_f32_array(&s->acc, n, in);
+    for (size_t i = 0; i < n && s->all_negative_zero; ++i)
+        s->all_negative_zero = f32_bits(in[i]) == 0x80000000u;
+}
+
+void oracle_sum_f32_summary_combine(sum_f32_summary *into, const sum_f32_summary *next)
+{
+    exact_acc_add_acc(&into->acc, &next->acc);
+    into->all_negative_zero = into->all_negative_zero && next->all_negative_zero;
+}
+
+/* The walk after the prefix (`position` elements), in the state its exact
+ * fallback leaves: the double-word sum the exact prefix rounded to double,
+ * its bound the rounding's error. Returns the prefix's inclusive result. */
+float oracle_sum_f32_resume(sum_f32_walk *walk, const sum_f32_summary *prefix, uint64_t position, bool empty)
+{
+    oracle_sum_f32_init(walk);
+    if (empty)
+        return 0.0f; /* the identity: +0 */
+    walk->acc = prefix->acc;
+    walk->absorbed = position;
+    if (walk->acc.specials)
+    {
+        walk->special = true;
+        walk->specials = walk->acc.specials;
+        return special_sum(walk->specials);
+    }
+    if (prefix->all_negative_zero)
+    {
+        walk->s = -0.0; /* still a run of -0 terms: their sum is -0 */
+        return -0.0f;
+    }
+    bool inexact = false;
+    double d = exact_acc_round(&walk->acc, 53, -1074, 1024, &inexact);
+    walk->s = d;
+    walk->t = 0.0;
+    walk->b = inexact ? fabs(d) : 0.0;
+    /* As sum_slow rounds: (float)d rounds the exact sum once unless d is a
+     * float32 midpoint it was rounded onto. A zero sum is +0 here. */
+    return inexact && is_f32_midpoint(d) ? exact_acc_round_f32(&walk->acc) : (float)d;
+}

@@ -354,6 +354,127 @@ START_TEST(test_exact_sum_array)
 }
 END_TEST
 
+/* A line cut into segments: each summarised on its own, the summaries of
+ * the segments before each combined, a walk resumed there (in pieces of
+ * its own): the whole line's outputs and carried values, bit for bit. */
+START_TEST(test_segments_resume)
+{
+    test_rng rng;
+    test_rng_seed(&rng, 0x5e65u + (uint64_t)_i);
+    dmlconf_data_type type = all_types[_i % 6];
+    size_t size = test_element_bytes(type);
+    for (int round = 0; round < 10; ++round)
+    {
+        size_t n = 1u + (size_t)test_rng_below(&rng, round < 5 ? 50u : 4000u);
+        unsigned char *in = malloc(n * size), *whole = malloc(n * size), *got = malloc(n * size);
+        ck_assert(in && whole && got);
+        random_line(&rng, type, n, round % 3 == 0, in);
+        if (round % 4 == 1)
+            for (size_t i = 0; i < n && i < 7; ++i)
+                test_store_bits(type, in, i, size == 2 ? 0x8000u : size == 4 ? 0x80000000u : 0); /* a -0 run */
+        for (int op = 0; op < 2; ++op)
+            for (int exclusive = 0; exclusive < 2; ++exclusive)
+            {
+                dmlconf_operator o = op ? PROD : SUM;
+                dmlconf_error err;
+                ck_assert_int_eq(dmlconf_scan_line(o, type, exclusive != 0, n, in, whole, NULL, &err), 0);
+                /* Segment starts: 0 and a few random cut points. */
+                size_t cuts[6] = {0};
+                size_t cut_count = 1;
+                for (int c = 0; c < 5; ++c)
+                    cuts[cut_count++] = (size_t)test_rng_below(&rng, n + 1);
+                for (size_t a = 1; a < cut_count; ++a) /* sort */
+                    for (size_t b = a; b > 0 && cuts[b - 1] > cuts[b]; --b)
+                    {
+                        size_t t = cuts[b];
+                        cuts[b] = cuts[b - 1];
+                        cuts[b - 1] = t;
+                    }
+                dmlconf_scan_summary prefix;
+                ck_assert_int_eq(dmlconf_scan_summary_init(&prefix, o, type, &err), 0);
+                counted_line line = {in, size, 0, 0, false};
+                for (size_t c = 0; c < cut_count; ++c)
+                {
+                    size_t begin = cuts[c], end = c + 1 < cut_count ? cuts[c + 1] : n;
+                    dmlconf_scan_walk walk;
+                    ck_assert_msg(dmlconf_scan_walk_resume(&walk, &prefix, exclusive != 0, read_counted, &line, &err) ==
+                                      0,
+                                  "%s", err.message);
+                    ck_assert_uint_eq(walk.position, begin);
+                    for (size_t done = begin; done < end;)
+                    {
+                        size_t piece = 1u + (size_t)test_rng_below(&rng, 300);
+                        piece = piece < end - done ? piece : end - done;
+                        ck_assert_int_eq(
+                            dmlconf_scan_walk_next(&walk, piece, in + done * size, got + done * size, &err), 0);
+                        done += piece;
+                    }
+                    dmlconf_scan_walk_release(&walk);
+                    /* This segment's summary, on its own, then into the
+                     * prefix. */
+                    dmlconf_scan_summary segment;
+                    ck_assert_int_eq(dmlconf_scan_summary_init(&segment, o, type, &err), 0);
+                    dmlconf_scan_summary_add(&segment, end - begin, in + begin * size);
+                    dmlconf_scan_summary_combine(&prefix, &segment);
+                }
+                ck_assert_uint_eq(prefix.count, n);
+                for (size_t i = 0; i < n; ++i)
+                    ck_assert_msg(test_load_bits(type, got, i) == test_load_bits(type, whole, i),
+                                  "%s %s %s, n %zu: element %zu is 0x%llx, the whole line's 0x%llx",
+                                  dmlconf_operator_name(o), dmlconf_data_type_name(type),
+                                  exclusive ? "exclusive" : "inclusive", n, i,
+                                  (unsigned long long)test_load_bits(type, got, i),
+                                  (unsigned long long)test_load_bits(type, whole, i));
+                /* A walk resumed after the whole line carries its total. */
+                dmlconf_scan_walk after;
+                ck_assert_int_eq(dmlconf_scan_walk_resume(&after, &prefix, true, read_counted, &line, &err), 0);
+                ck_assert_int_eq(dmlconf_scan_line(o, type, false, n, in, whole, NULL, &err), 0);
+                ck_assert_uint_eq(after.last, test_load_bits(type, whole, n - 1));
+                dmlconf_scan_walk_release(&after);
+            }
+        free(in);
+        free(whole);
+        free(got);
+    }
+}
+END_TEST
+
+/* A product prefix the summary cannot round with certainty: the resumed
+ * walk's carried value comes from the exact product, read through the
+ * history. */
+START_TEST(test_product_resume_fallback)
+{
+    enum
+    {
+        N = 300
+    };
+    static float in[N], whole[N];
+    test_rng rng;
+    test_rng_seed(&rng, 81);
+    for (size_t i = 0; i < N; ++i)
+        in[i] = 1.0f + (float)test_rng_below(&rng, 1u << 23) * 0x1p-23f / 64.0f; /* in [1, 1 + 2^-6): in range */
+    ck_assert_int_eq(oracle_product_f32(false, N, in, whole, NULL), 0);
+    product_summary summary;
+    oracle_product_summary_init(&summary);
+    oracle_product_f32_summary_add(&summary, 200, in);
+    summary.value.error = 0.25; /* far too wide to round from */
+    counted_line line = {(const unsigned char *)in, 4, 0, 0, false};
+    oracle_history history = {read_counted, &line};
+    product_walk walk;
+    uint32_t last = 0;
+    dmlconf_error err;
+    ck_assert_int_eq(oracle_product_resume(&walk, &summary, false, 200, &history, &last, &err), 0);
+    test_assert_f32_bits_eq(test_f32_from_bits(last), whole[199], "the prefix's product");
+    ck_assert_uint_eq(line.elements_read, 200);
+    oracle_product_release(&walk);
+    /* Without a history it is an error that says so. */
+    oracle_history none = {NULL, NULL};
+    ck_assert_int_eq(oracle_product_resume(&walk, &summary, false, 200, &none, &last, &err), -1);
+    ck_assert_msg(strstr(err.message, "no reader") != NULL, "%s", err.message);
+    oracle_product_release(&walk);
+}
+END_TEST
+
 START_TEST(test_init_errors)
 {
     dmlconf_scan_walk walk;
@@ -362,6 +483,10 @@ START_TEST(test_init_errors)
         dmlconf_scan_walk_init(&walk, (dmlconf_operator)7, DMLCONF_DATA_TYPE_FLOAT32, false, NULL, NULL, &err), -1);
     ck_assert_msg(strstr(err.message, "not a cumulative operator") != NULL, "%s", err.message);
     ck_assert_int_eq(dmlconf_scan_walk_init(&walk, SUM, DMLCONF_DATA_TYPE_UINT16, false, NULL, NULL, &err), -1);
+    ck_assert_msg(strstr(err.message, "not computable") != NULL, "%s", err.message);
+    dmlconf_scan_walk_release(&walk); /* harmless after a failed start */
+    dmlconf_scan_summary summary;
+    ck_assert_int_eq(dmlconf_scan_summary_init(&summary, PROD, DMLCONF_DATA_TYPE_FLOAT64, &err), -1);
     ck_assert_msg(strstr(err.message, "not computable") != NULL, "%s", err.message);
     ck_assert_int_eq(dmlconf_scan_walk_init(&walk, SUM, DMLCONF_DATA_TYPE_INT32, false, NULL, NULL, NULL), 0);
     ck_assert_int_eq(dmlconf_scan_walk_next(&walk, 0, NULL, NULL, NULL), 0); /* nothing to do */
@@ -376,6 +501,8 @@ static Suite *scan_walk_suite(void)
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, test_pieces_match_whole_line, 0, 18);
     tcase_add_test(tc, test_last_is_inclusive_result);
+    tcase_add_loop_test(tc, test_segments_resume, 0, 18);
+    tcase_add_test(tc, test_product_resume_fallback);
     suite_add_tcase(suite, tc);
     tc = tcase_create("fallbacks");
     tcase_set_timeout(tc, 600);

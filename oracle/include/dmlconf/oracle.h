@@ -392,6 +392,50 @@ DMLCONF_API int dmlconf_scan_walk_next(dmlconf_scan_walk *walk, size_t n, const 
  * before any other use. */
 DMLCONF_API void dmlconf_scan_walk_release(dmlconf_scan_walk *walk);
 
+/* What a run of a line's elements contributes to every later element, so
+ * that a long line can be walked in segments on several threads: each
+ * segment's elements are summarised (on its own thread), the summaries of
+ * the segments before one are combined in order, and the segment's walk
+ * resumes from that (dmlconf_scan_walk_resume), giving exactly the outputs
+ * one walk over the whole line gives there. Summaries are plain data; a
+ * summary takes about as long as the walk over its elements (float32 sums:
+ * an exact sum, 2 ns an element). */
+typedef struct dmlconf_scan_summary
+{
+    dmlconf_operator op;
+    dmlconf_data_type type;
+    uint64_t count; /* elements summarised */
+    union
+    {
+        uint64_t words[DMLCONF_SCAN_WALK_WORDS];
+        double number;
+        void *pointer;
+    } state; /* private */
+} dmlconf_scan_summary;
+
+/* An empty summary (the start of a line). Returns 0, or -1 with err set
+ * (err may be NULL) for an operator or a type the oracle does not
+ * compute. */
+DMLCONF_API int dmlconf_scan_summary_init(dmlconf_scan_summary *summary, dmlconf_operator op, dmlconf_data_type type,
+                                          dmlconf_error *err);
+
+/* Absorbs the next n elements (`in`, contiguous, scan order). */
+DMLCONF_API void dmlconf_scan_summary_add(dmlconf_scan_summary *summary, size_t n, const void *in);
+
+/* `into` becomes the summary of its elements followed by next's (same
+ * operator and type). */
+DMLCONF_API void dmlconf_scan_summary_combine(dmlconf_scan_summary *into, const dmlconf_scan_summary *next);
+
+/* Starts a walk at element prefix->count of a line whose elements before
+ * it `prefix` summarises: dmlconf_scan_walk_next then gives that
+ * position's outputs on, the same bits as a walk from the start would.
+ * `reader` as for dmlconf_scan_walk_init: the exact fallbacks may read any
+ * element before the walk's piece, the prefix included (a float product's
+ * first exclusive output may need the exact product of the prefix).
+ * Returns 0, or -1 with err set (the walk is then to be released). */
+DMLCONF_API int dmlconf_scan_walk_resume(dmlconf_scan_walk *walk, const dmlconf_scan_summary *prefix, bool exclusive,
+                                         dmlconf_line_reader reader, void *reader_context, dmlconf_error *err);
+
 /* ---- float16 ------------------------------------------------------------- */
 
 /* Exact widening of an IEEE binary16 bit pattern to float (NaN payload
