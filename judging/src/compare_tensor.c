@@ -42,6 +42,9 @@
 #define PIPELINE_ELEMENTS_PER_JUDGE (1u << 18)
 #define PIPELINE_MIN_ELEMENTS       (1u << 16)
 #define PIPELINE_MAX_ELEMENTS       (1u << 22)
+/* One-line tiles at least this long go in segments (after the pipeline
+ * has walked them to where their side data settles). */
+#define SEGMENT_MIN_LENGTH (UINT64_C(1) << 22)
 /* At most this many threads (roles) in one round of the pipeline. */
 #define MAX_THREADS 64u
 
@@ -701,9 +704,12 @@ static int run_role(void *argument)
 }
 
 /* Walks one tile with `threads` threads (at least 3 roles: produce, side,
- * one judge). */
-static int pipeline_tile(const compare_context *ctx, tile *t, unsigned threads, dmlconf_comparison *out,
-                         dmlconf_error *err)
+ * one judge). With `until_settled`, it stops producing once every line's
+ * side walk has settled, judges what it produced and sets *stopped_at to
+ * the first scan position it did not walk (the line's length when it went
+ * to the end). */
+static int pipeline_tile(const compare_context *ctx, tile *t, unsigned threads, bool until_settled,
+                         uint64_t *stopped_at, dmlconf_comparison *out, dmlconf_error *err)
 {
     pipeline p;
     memset(&p, 0, sizeof(p));
@@ -731,12 +737,13 @@ static int pipeline_tile(const compare_context *ctx, tile *t, unsigned threads, 
 
     /* Round r: produce chunk r, side data of chunk r - 1, judge chunk
      * r - 2. */
-    for (uint64_t round = 0; status == 0 && round < p.chunk_count + 2u; ++round)
+    uint64_t produced = p.chunk_count; /* chunks to produce (fewer once settled) */
+    for (uint64_t round = 0; status == 0 && round < produced + 2u; ++round)
     {
         size_t count = 0;
-        if (round < p.chunk_count)
+        if (round < produced)
             roles[count++] = (role){&p, 0, 0, round, 0, {{0}}, {NULL}};
-        if (ctx->want_side && round >= 1 && round - 1u < p.chunk_count)
+        if (ctx->want_side && round >= 1 && round - 1u < produced)
             roles[count++] = (role){&p, 1, 0, round - 1u, 0, {{0}}, {NULL}};
         if (round >= 2)
             for (size_t part = 0; part < p.judges; ++part)
@@ -761,7 +768,19 @@ static int pipeline_tile(const compare_context *ctx, tile *t, unsigned threads, 
                     *err = roles[k].err;
             }
         }
+        /* Chunks 0 .. round are produced; once the side walks have settled
+         * (after chunk round - 1), no more. */
+        if (until_settled && produced == p.chunk_count && round + 1u < produced)
+        {
+            bool settled = true;
+            for (size_t k = 0; k < t->lines; ++k)
+                settled = settled && t->sides[k].settled;
+            if (settled)
+                produced = round + 1u;
+        }
     }
+    if (stopped_at)
+        *stopped_at = produced * p.capacity < ctx->n ? produced * p.capacity : ctx->n;
     for (size_t part = 0; status == 0 && part < p.judges; ++part)
         judging_merge(out, &p.summaries[part]);
     for (int s = 0; s < 3; ++s)
@@ -770,6 +789,186 @@ static int pipeline_tile(const compare_context *ctx, tile *t, unsigned threads, 
     free(p.side_sets[1]);
     free(p.summaries);
     free(roles);
+    return status;
+}
+
+/* ---- a long line in segments ------------------------------------------------- */
+
+/* One thread's segment [first, end) of a one-line tile. */
+typedef struct segment
+{
+    const compare_context *ctx;
+    const tile *tile;
+    uint64_t first, end;
+    dmlconf_scan_summary summary;  /* pass 1: the oracle's summary of the segment's inputs */
+    dmlconf_side_walk counts;      /* pass 1: the side data's counts over them (a settled walk) */
+    dmlconf_scan_summary prefix;   /* pass 2: everything before the segment */
+    dmlconf_side_walk side;        /* pass 2: the side walk at the segment's start */
+    dmlconf_comparison comparison; /* pass 2 */
+    int pass;
+    int status;
+    dmlconf_error err;
+    dmlconf_thread thread;
+} segment;
+
+static int run_segment(void *argument)
+{
+    segment *g = argument;
+    const compare_context *ctx = g->ctx;
+    /* A copy of the tile whose walks are this thread's own. */
+    tile t = *g->tile;
+    dmlconf_scan_walk walk;
+    t.walks = &walk;
+    t.sides = g->pass == 1 ? &g->counts : &g->side;
+    t.walks_started = 0;
+    chunk c;
+    g->status = chunk_alloc(ctx, &c, CHUNK_ELEMENTS, ctx->want_side);
+    if (g->status)
+    {
+        judging_set_error(&g->err, "out of memory for the comparator's chunks");
+        chunk_free(&c);
+        return 0;
+    }
+    if (g->pass == 2)
+    {
+        g->status = dmlconf_scan_walk_resume(&walk, &g->prefix, ctx->desc->exclusive, read_line_history,
+                                             &g->tile->histories[0], &g->err);
+        t.walks_started = 1;
+    }
+    c.capacity = CHUNK_ELEMENTS;
+    char why[DMLCONF_MESSAGE_SIZE] = "";
+    for (uint64_t first = g->first; g->status == 0 && first < g->end; first += c.capacity)
+    {
+        c.first = first;
+        c.count = g->end - first < c.capacity ? (size_t)(g->end - first) : c.capacity;
+        if (g->pass == 1)
+        {
+            if (gather(ctx, &ctx->input, &t, t.in_outer, t.in_inner, &c, c.in, &c.direct, why, sizeof(why)))
+            {
+                judging_set_error(&g->err, "cannot read the input: %s", why);
+                g->status = -1;
+                break;
+            }
+            dmlconf_scan_summary_add(&g->summary, c.count, line_input(ctx, &c, 0));
+            if (ctx->want_side)
+                dmlconf_side_walk_next(&g->counts, c.count, line_input(ctx, &c, 0), c.side);
+            continue;
+        }
+        g->status = produce(ctx, &t, &c, &g->err);
+        if (g->status == 0)
+        {
+            if (ctx->want_side)
+                dmlconf_side_walk_next(&g->side, c.count, line_input(ctx, &c, 0), c.side);
+            judge_range(ctx, &t, &c, c.side, 0, c.count, &g->comparison);
+        }
+    }
+    tile_end(&t);
+    chunk_free(&c);
+    return 0;
+}
+
+/* Runs every segment's pass on its own thread (this one included); the
+ * first error, in segment order, wins. */
+static int run_segments(segment *segments, size_t count, int pass, dmlconf_error *err)
+{
+    bool started[MAX_THREADS + 1u] = {false};
+    for (size_t k = 0; k < count; ++k)
+        segments[k].pass = pass;
+    for (size_t k = 1; k < count; ++k)
+        started[k] = dmlconf_thread_start(&segments[k].thread, run_segment, &segments[k]) == 0;
+    run_segment(&segments[0]);
+    for (size_t k = 1; k < count; ++k)
+    {
+        if (started[k])
+            dmlconf_thread_join(&segments[k].thread);
+        else
+            run_segment(&segments[k]);
+    }
+    for (size_t k = 0; k < count; ++k)
+    {
+        if (segments[k].status)
+        {
+            if (err)
+                *err = segments[k].err;
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Adds the counts of a settled side walk over a run of the line to
+ * `current`, the side data before the run. */
+static void add_counts(dmlconf_side_data *current, const dmlconf_side_data *run)
+{
+    current->terms += run->terms;
+    current->specials |= run->specials;
+    if (run->min_lsb_exponent < current->min_lsb_exponent)
+        current->min_lsb_exponent = run->min_lsb_exponent;
+    current->significand_bits += run->significand_bits;
+}
+
+/* A one-line tile on `threads` threads in segments: the pipeline walks the
+ * line until its side data settles (from the start, when the rule needs no
+ * side data); the rest is cut into one segment a thread. Each segment is
+ * summarised on its thread (the oracle's scan, the side data's counts), the
+ * summaries before each are combined in order, and each segment is then
+ * walked and judged on its thread from there: the same values as one walk
+ * over the line, on every thread at once. */
+static int segmented_tile(const compare_context *ctx, tile *t, unsigned threads, dmlconf_comparison *out,
+                          dmlconf_error *err)
+{
+    uint64_t start = 0;
+    if (ctx->want_side)
+    {
+        if (pipeline_tile(ctx, t, threads, true, &start, out, err))
+            return -1;
+        if (start >= ctx->n)
+            return 0;
+    }
+    size_t count = threads < MAX_THREADS ? threads : MAX_THREADS;
+    segment *segments = calloc(count + 1u, sizeof(*segments));
+    if (!segments)
+    {
+        judging_set_error(err, "out of memory for the comparator's segments");
+        return -1;
+    }
+    /* Segment 0 is the part already walked, [0, start): summarised only. */
+    int status = 0;
+    for (size_t k = 0; k <= count && status == 0; ++k)
+    {
+        segment *g = &segments[k];
+        g->ctx = ctx;
+        g->tile = t;
+        g->first = k == 0 ? 0 : start + (ctx->n - start) * (k - 1u) / count;
+        g->end = k == 0 ? start : start + (ctx->n - start) * k / count;
+        status = dmlconf_scan_summary_init(&g->summary, ctx->desc->op, ctx->desc->input.data_type, err);
+        if (status == 0 && ctx->want_side)
+        {
+            status = dmlconf_side_walk_init(&g->counts, ctx->desc->op, ctx->desc->input.data_type, false, err);
+            g->counts.settled = true;
+        }
+    }
+    if (status == 0)
+        status = run_segments(segments, count + 1u, 1, err);
+    if (status == 0)
+    {
+        /* The prefixes, in order; the side walks continue from the settled
+         * one at `start`, counts added. */
+        dmlconf_scan_summary prefix = segments[0].summary;
+        dmlconf_side_walk side = ctx->want_side ? t->sides[0] : segments[0].counts;
+        for (size_t k = 1; k <= count; ++k)
+        {
+            segments[k].prefix = prefix;
+            segments[k].side = side;
+            dmlconf_scan_summary_combine(&prefix, &segments[k].summary);
+            if (ctx->want_side)
+                add_counts(&side.current, &segments[k].counts.current);
+        }
+        status = run_segments(segments + 1, count, 2, err);
+    }
+    for (size_t k = 1; status == 0 && k <= count; ++k)
+        judging_merge(out, &segments[k].comparison);
+    free(segments);
     return status;
 }
 
@@ -934,7 +1133,9 @@ int dmlconf_compare_tensor(const dmlconf_compare_job *job, dmlconf_comparison *o
             tile t;
             status = tile_begin(ctx, number, &memory, &t, err);
             if (status == 0)
-                status = pipeline_tile(ctx, &t, threads, out, err);
+                status = t.lines == 1 && ctx->n >= SEGMENT_MIN_LENGTH && threads > 2u
+                             ? segmented_tile(ctx, &t, threads, out, err)
+                             : pipeline_tile(ctx, &t, threads, false, NULL, out, err);
             tile_end(&t);
         }
         tile_memory_free(&memory);

@@ -750,6 +750,87 @@ START_TEST(test_settled_side_data)
 }
 END_TEST
 
+/* Lines long enough to be judged in segments (after the pipeline has
+ * walked them to where their side data settles, or from the start when the
+ * rule needs none): the same results on one thread and on several, with
+ * mismatches in every segment. */
+START_TEST(test_segmented_long_lines)
+{
+    enum
+    {
+        N = (1 << 22) + 12345
+    };
+    static const struct
+    {
+        dmlconf_operator op;
+        dmlconf_data_type type;
+        bool exclusive, decreasing, half_accumulation, bit_exact;
+    } variants[] = {
+        {SUM, DMLCONF_DATA_TYPE_INT32, false, false, false, false},
+        {PROD, DMLCONF_DATA_TYPE_INT64, true, true, false, false},
+        {SUM, DMLCONF_DATA_TYPE_FLOAT16, true, false, true, false},
+        {PROD, DMLCONF_DATA_TYPE_FLOAT16, false, true, true, false},
+        {SUM, DMLCONF_DATA_TYPE_FLOAT32, true, true, false, true},
+        {PROD, DMLCONF_DATA_TYPE_FLOAT32, false, false, false, true},
+    };
+    uint64_t state = 21 + (uint64_t)_i;
+    dmlconf_scan_desc desc;
+    memset(&desc, 0, sizeof(desc));
+    desc.op = variants[_i].op;
+    desc.input.data_type = variants[_i].type;
+    desc.input.dimension_count = 1;
+    desc.input.sizes[0] = N;
+    desc.output = desc.input;
+    desc.exclusive = variants[_i].exclusive;
+    desc.direction = variants[_i].decreasing ? DMLCONF_AXIS_DIRECTION_DECREASING : DMLCONF_AXIS_DIRECTION_INCREASING;
+    size_t size = type_size(desc.input.data_type);
+    void *input = malloc(N * size + 8), *actual = malloc(N * size + 8);
+    ck_assert(input && actual);
+    for (uint64_t i = 0; i < N; ++i)
+    {
+        uint64_t bits = random_bits(&state, desc.input.data_type);
+        if (desc.input.data_type == DMLCONF_DATA_TYPE_INT64 && desc.op == PROD)
+            bits |= 1u; /* odd: products never become 0 */
+        store(input, size, i, bits);
+    }
+    ck_assert(dmlconf_compute(&desc, input, N * size + 8, actual, N * size + 8, NULL, NULL) == 0);
+    for (int p = 0; p < 30; ++p)
+    {
+        uint64_t i = below(&state, N);
+        store(actual, size, i, load(actual, size, i) ^ (UINT64_C(1) << (size * 8u - 2u - (unsigned)(p % 3))));
+    }
+    dmlconf_tolerance tol;
+    dmlconf_tolerance_default(desc.input.data_type, &tol);
+    if (variants[_i].half_accumulation)
+        tol.accumulation = DMLCONF_DATA_TYPE_FLOAT16;
+    tol.bit_exact = variants[_i].bit_exact;
+    dmlconf_comparison one, many;
+    dmlconf_compare_job job;
+    memset(&job, 0, sizeof(job));
+    job.desc = &desc;
+    job.input.buffer = input;
+    job.input.bytes = N * size;
+    job.actual = actual;
+    job.actual_bytes = N * size + 8;
+    job.tol = &tol;
+    job.threads = 1;
+    dmlconf_error err;
+    ck_assert_msg(dmlconf_compare_tensor(&job, &one, &err) == 0, "%s", err.message);
+    ck_assert_uint_eq(one.elements, N);
+    ck_assert_uint_ge(one.mismatches, 1);
+    for (unsigned threads = 3; threads <= 8; threads += 5)
+    {
+        job.threads = threads;
+        ck_assert_msg(dmlconf_compare_tensor(&job, &many, &err) == 0, "%s", err.message);
+        char what[64];
+        snprintf(what, sizeof(what), "variant %d, %u threads", _i, threads);
+        expect_identical(&one, &many, what);
+    }
+    free(input);
+    free(actual);
+}
+END_TEST
+
 START_TEST(test_errors)
 {
     float x[8] = {1, 2, 3, 4, 5, 6, 7, 8}, y[8] = {1, 3, 6, 10, 15, 21, 28, 36};
@@ -819,6 +900,7 @@ static Suite *compare_tensor_suite(void)
     tcase_add_test(tc, test_pipeline_long_lines);
     tcase_add_test(tc, test_fallback_reads_history);
     tcase_add_test(tc, test_settled_side_data);
+    tcase_add_loop_test(tc, test_segmented_long_lines, 0, 6);
     suite_add_tcase(suite, tc);
     tc = tcase_create("errors");
     tcase_add_test(tc, test_errors);
