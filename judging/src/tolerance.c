@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 static const char *const field_names[DMLCONF_TOLERANCE_FIELD_COUNT] = {
     [DMLCONF_TOLERANCE_FIELD_ULP] = "ulp",
@@ -48,6 +49,7 @@ const char *dmlconf_tolerance_form_name(dmlconf_tolerance_form form)
 
 bool dmlconf_tolerance_default(dmlconf_data_type type, dmlconf_tolerance *tol)
 {
+    memset(tol, 0, sizeof(*tol)); /* every field, the canary's included */
     tol->ulp = 1.0;
     tol->accumulation = DMLCONF_DATA_TYPE_FLOAT32;
     tol->ftz = true;

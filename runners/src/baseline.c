@@ -136,7 +136,8 @@ static int parse_failures(runner_baseline_list *list, char *why, size_t why_size
             return -1;
         }
     }
-    qsort(list->entries, list->count, sizeof(list->entries[0]), compare_entries);
+    if (list->count > 1)
+        qsort(list->entries, list->count, sizeof(list->entries[0]), compare_entries);
     for (size_t i = 1; i < list->count; ++i)
     {
         if (!strcmp(list->entries[i - 1].text, list->entries[i].text))

@@ -212,7 +212,8 @@ size_t dmlconf_case_corpus_load(dmlconf_case_corpus *corpus, const char *const *
             goto out_of_memory;
         }
     }
-    qsort(list.items, list.count, sizeof(*list.items), compare_paths);
+    if (list.count > 1)
+        qsort(list.items, list.count, sizeof(*list.items), compare_paths);
     /* The same file named twice loads once. */
     for (i = j = 0; i < list.count; ++i)
     {
