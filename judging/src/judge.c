@@ -609,6 +609,33 @@ static dmlconf_verdict judge_float(const dmlconf_judge *jd, uint64_t expected, u
     return finish(j, in ? DMLCONF_VERDICT_PASS : DMLCONF_VERDICT_FAIL);
 }
 
+bool judging_side_settled(const dmlconf_judge *jd, const dmlconf_side_data *current, bool exclusive)
+{
+    if (!jd->valid || !jd->is_float || jd->tol.bit_exact || jd->tol.form != DMLCONF_TOLERANCE_FORM_BOUND)
+        return false;
+    /* Every later element has at least this many terms, and gamma only
+     * grows with them: once it is infinite, the bound is infinite (sums and
+     * products alike are then range-ambiguous, whatever A or the partial
+     * products' range). */
+    uint32_t next_terms = current->terms + (exclusive ? 0u : 1u);
+    if (next_terms < current->terms)
+        return true; /* 2^32 terms: no later element */
+    if (!isinf(gamma_bound(next_terms, jd->acc_unit_roundoff)))
+        return false;
+    /* Exactness can no longer pass: a sum's A only grows and q only falls
+     * (while no nonzero term has come, it still might); a product's
+     * significand bits only grow, and a zero term stays. */
+    if (jd->op == DMLCONF_OPERATOR_CUMULATIVE_SUMMATION)
+    {
+        int32_t q = current->min_lsb_exponent;
+        if (q == INT32_MAX)
+            return false;
+        bool flushed = jd->tol.ftz && q < jd->acc_emin;
+        return flushed || !(current->abs_sum < pow2i((long)q + jd->acc_precision));
+    }
+    return (current->specials & DMLCONF_SPECIAL_ZERO) || current->significand_bits > (uint32_t)jd->acc_precision;
+}
+
 dmlconf_verdict dmlconf_judge_bits(const dmlconf_judge *judge, uint64_t expected_bits, uint64_t actual_bits,
                                    const dmlconf_side_data *side, dmlconf_judgement *out)
 {

@@ -1,77 +1,13 @@
 /*
- * The oracle's entry points: one line (dmlconf_scan_line) and a whole
- * strided tensor (dmlconf_compute), which walks the tensor line by line,
- * gathering each line into contiguous scan order when its layout, direction
- * or aliasing needs it.
+ * The oracle's entry point for a whole strided tensor (dmlconf_compute),
+ * which walks the tensor line by line, gathering each line into contiguous
+ * scan order when its layout, direction or aliasing needs it
+ * (dmlconf_scan_line, in scan_walk.c, computes one line).
  */
 #include "kernels.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-int dmlconf_scan_line(dmlconf_operator op, dmlconf_data_type type, bool exclusive, size_t n, const void *in, void *out,
-                      dmlconf_side_data *side, dmlconf_error *err)
-{
-    bool product = op == DMLCONF_OPERATOR_CUMULATIVE_PRODUCT;
-    if (!product && op != DMLCONF_OPERATOR_CUMULATIVE_SUMMATION)
-    {
-        oracle_set_error(err, "operator %d is not a cumulative operator", (int)op);
-        return -1;
-    }
-    switch (type)
-    {
-    case DMLCONF_DATA_TYPE_FLOAT32:
-        if (product)
-        {
-            if (oracle_product_f32(exclusive, n, in, out, err))
-                return -1;
-        }
-        else
-        {
-            oracle_sum_f32(exclusive, n, in, out);
-        }
-        if (side)
-            (product ? oracle_side_data_product_f32 : oracle_side_data_sum_f32)(exclusive, n, in, side);
-        return 0;
-    case DMLCONF_DATA_TYPE_FLOAT16:
-        if (product)
-        {
-            if (oracle_product_f16(exclusive, n, in, out, err))
-                return -1;
-        }
-        else
-        {
-            oracle_sum_f16(exclusive, n, in, out);
-        }
-        if (side)
-            (product ? oracle_side_data_product_f16 : oracle_side_data_sum_f16)(exclusive, n, in, side);
-        return 0;
-    case DMLCONF_DATA_TYPE_INT32:
-    case DMLCONF_DATA_TYPE_UINT32:
-        oracle_scan_u32(op, exclusive, n, in, out);
-        if (side)
-            oracle_side_data_integer(exclusive, n, side);
-        return 0;
-    case DMLCONF_DATA_TYPE_INT64:
-    case DMLCONF_DATA_TYPE_UINT64:
-        oracle_scan_u64(op, exclusive, n, in, out);
-        if (side)
-            oracle_side_data_integer(exclusive, n, side);
-        return 0;
-    case DMLCONF_DATA_TYPE_UNKNOWN:
-    case DMLCONF_DATA_TYPE_UINT16:
-    case DMLCONF_DATA_TYPE_UINT8:
-    case DMLCONF_DATA_TYPE_INT16:
-    case DMLCONF_DATA_TYPE_INT8:
-    case DMLCONF_DATA_TYPE_FLOAT64:
-    case DMLCONF_DATA_TYPE_UINT4:
-    case DMLCONF_DATA_TYPE_INT4:
-        break;
-    }
-    const char *name = dmlconf_data_type_name(type);
-    oracle_set_error(err, "data type %s is not computable by %s", name ? name : "(unknown)", dmlconf_operator_name(op));
-    return -1;
-}
 
 /* Bytes a buffer must hold for a tensor: its declared total size or, when
  * that is 0, the minimum size. Precondition: the desc validated. */

@@ -129,6 +129,66 @@ void exact_acc_add_f32(exact_acc *acc, float x)
     add_f32_bits(acc, bits, (bits >> 31) != 0);
 }
 
+void exact_acc_add_f32_array(exact_acc *acc, size_t n, const float *x)
+{
+    /* Bins by exponent field: every float32 with field e is a multiple of
+     * 2^(max(e, 1) - 150) below 2^24 such units, so a double holds the sum
+     * of up to 2^29 of them exactly. Four sets of bins take turns, so that
+     * neighbouring elements of one magnitude do not wait on each other's
+     * additions; a block of at most 2^20 elements, far below 2^29 a bin,
+     * then goes into the limbs bin by bin. A NaN or an infinity adds 0 to
+     * its bin and is recorded apart. */
+    enum
+    {
+        SETS = 4,
+        BLOCK = 1 << 20
+    };
+    double bins[SETS][256];
+    for (size_t first = 0; first < n; first += BLOCK)
+    {
+        size_t count = n - first < BLOCK ? n - first : BLOCK;
+        memset(bins, 0, sizeof(bins));
+        uint32_t special = 0;
+        for (size_t i = 0; i < count; ++i)
+        {
+            float value = x[first + i];
+            uint32_t bits = f32_bits(value);
+            uint32_t field = (bits >> 23) & 0xffu;
+            uint32_t finite = field != 0xffu;
+            special |= finite ^ 1u;
+            bins[i % SETS][field] += finite ? (double)value : 0.0;
+        }
+        for (int set = 0; set < SETS; ++set)
+            for (int field = 0; field < 255; ++field)
+                if (bins[set][field] != 0.0)
+                    exact_acc_add_f64(acc, bins[set][field]);
+        if (special)
+        {
+            for (size_t i = 0; i < count; ++i)
+            {
+                uint32_t bits = f32_bits(x[first + i]);
+                if ((bits & 0x7f800000u) == 0x7f800000u)
+                    acc->specials |= (bits & 0x7fffffu)  ? DMLCONF_SPECIAL_NAN
+                                     : (bits >> 31) != 0 ? DMLCONF_SPECIAL_NEG_INF
+                                                         : DMLCONF_SPECIAL_POS_INF;
+            }
+        }
+    }
+}
+
+void exact_acc_add_acc(exact_acc *acc, const exact_acc *other)
+{
+    exact_acc addend = *other;
+    normalise(&addend);
+    normalise(acc);
+    /* Normalised limbs are below 2^32 (the top one signed): the sums are
+     * below 2^33, as two additions would leave them. */
+    for (int i = 0; i < EXACT_ACC_LIMBS; ++i)
+        acc->limb[i] += addend.limb[i];
+    acc->specials |= addend.specials;
+    count_adds(acc, 2);
+}
+
 /* Subtracts x exactly; the negation of an infinity is recorded. */
 void exact_acc_sub_f32(exact_acc *acc, float x)
 {

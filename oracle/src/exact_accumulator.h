@@ -21,6 +21,7 @@
 #define DMLCONF_ORACLE_EXACT_ACCUMULATOR_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define EXACT_ACC_LIMBS 11
@@ -39,6 +40,15 @@ void exact_acc_init(exact_acc *acc);
 
 /* Adds a float32 exactly (a NaN or infinity is only recorded). */
 void exact_acc_add_f32(exact_acc *acc, float x);
+
+/* Adds n float32 values exactly, as n calls of exact_acc_add_f32 would
+ * (the same value and specials), several times faster: each is added to a
+ * double bin of its exponent (exact for up to 2^29 of them), and the bins
+ * go into the limbs once per block. */
+void exact_acc_add_f32_array(exact_acc *acc, size_t n, const float *x);
+
+/* Adds another accumulator's value exactly (and its specials). */
+void exact_acc_add_acc(exact_acc *acc, const exact_acc *other);
 
 /* Subtracts a float32 exactly (the negation of a NaN or infinity is
  * recorded: subtracting +Inf records -Inf). */

@@ -85,23 +85,9 @@ static const product_format format_float16 = {
     {11u, -24, 15}, true, 10u, 15, 0x1p-24, 0x8000u, 0x7fffu, 0x7c00u, 0x7e00u, 0x3c00u,
 };
 
-/* The magnitude of the running product of the finite nonzero terms. */
-typedef struct product_state
-{
-    double hi;        /* in [1, 2) */
-    double lo;        /* |lo| <= ulp(hi) / 2 */
-    int64_t exponent; /* magnitude ~ (hi + lo) * 2^exponent */
-    double error;     /* relative error bound: STEP_ERROR per step */
-    bool exact;       /* hi + lo is exactly the product's significand */
-} product_state;
-
-/* The lagging exact product used by undecided elements. */
-typedef struct product_fallback
-{
-    bignum_product big;
-    bool started;    /* big is initialised */
-    size_t absorbed; /* input elements [0, absorbed) are in big */
-} product_fallback;
+/* The magnitude of the running product of the finite nonzero terms, and
+ * the lagging exact product used by undecided elements (kernels.h). */
+typedef product_value product_state;
 
 static double double_from_bits(uint64_t bits)
 {
@@ -328,25 +314,59 @@ static uint32_t state_round(const product_state *state, const product_format *fo
     return ((uint32_t)(q - min_exponent) << (p - 1)) + units;
 }
 
-/* Rounds the exact product of input elements [0, end) (all finite and
- * nonzero) after absorbing those the fallback has not seen. Returns false
- * when memory runs out. */
-static bool fallback_round(product_fallback *fallback, const product_format *format, const void *in, size_t end,
-                           uint32_t *bits)
+/* Rounds the exact product of the line's elements [0, end) (all finite and
+ * nonzero) after absorbing those the fallback has not seen: the elements
+ * before the piece, which starts at `position`, come from the history, the
+ * others from `in`. Returns 0, or -1 with err set when memory runs out or
+ * the history cannot give them. */
+static int fallback_round(product_fallback *fallback, const product_format *format, uint64_t position, const void *in,
+                          uint64_t end, const oracle_history *history, uint32_t *bits, dmlconf_error *err)
 {
     if (!fallback->started)
     {
         if (!bignum_product_init(&fallback->big))
-            return false;
+        {
+            oracle_set_error(err, "cumulative product: out of memory in the exact fallback");
+            return -1;
+        }
         fallback->started = true;
         fallback->absorbed = 0;
     }
     /* Odd factors are batched while their product fits in 32 bits. */
     uint64_t batch = 1;
     int64_t batch_exponent = 0;
-    for (size_t i = fallback->absorbed; i < end; ++i)
+    uint32_t earlier[256];
+    size_t earlier_count = 0, earlier_next = 0;
+    for (uint64_t i = fallback->absorbed; i < end; ++i)
     {
-        uint32_t magnitude = load_bits(format, in, i) & format->magnitude;
+        uint32_t bits_i;
+        if (i < position)
+        {
+            if (earlier_next == earlier_count)
+            {
+                uint64_t stop = position < end ? position : end;
+                earlier_count = stop - i < 256u ? (size_t)(stop - i) : 256u;
+                earlier_next = 0;
+                if (format->half)
+                {
+                    uint16_t halves[256];
+                    if (oracle_history_read(history, i, earlier_count, halves, err))
+                        return -1;
+                    for (size_t k = 0; k < earlier_count; ++k)
+                        earlier[k] = halves[k];
+                }
+                else if (oracle_history_read(history, i, earlier_count, earlier, err))
+                {
+                    return -1;
+                }
+            }
+            bits_i = earlier[earlier_next++];
+        }
+        else
+        {
+            bits_i = load_bits(format, in, (size_t)(i - position));
+        }
+        uint32_t magnitude = bits_i & format->magnitude;
         if (is_special(format, magnitude))
             continue; /* never in a prefix the fast path rounds */
         int32_t exponent;
@@ -354,7 +374,7 @@ static bool fallback_round(product_fallback *fallback, const product_format *for
         if (batch * factor > UINT32_MAX)
         {
             if (!bignum_product_mul(&fallback->big, (uint32_t)batch, batch_exponent))
-                return false;
+                goto out_of_memory;
             batch = 1;
             batch_exponent = 0;
         }
@@ -362,114 +382,245 @@ static bool fallback_round(product_fallback *fallback, const product_format *for
         batch_exponent += exponent;
     }
     if (!bignum_product_mul(&fallback->big, (uint32_t)batch, batch_exponent))
-        return false;
+        goto out_of_memory;
     fallback->absorbed = end;
     *bits = bignum_product_round(&fallback->big, &format->big);
-    return true;
+    return 0;
+
+out_of_memory:
+    oracle_set_error(err, "cumulative product: out of memory in the exact fallback at element %llu",
+                     (unsigned long long)end - 1u);
+    return -1;
 }
 
-/* The shared kernel. Outputs go to out[first + i] for the prefixes of
- * elements [0, i] (first = 1 for an exclusive scan). */
-static int product_line(const product_format *format, bool exclusive, size_t n, const void *in, void *out,
-                        size_t fallback_period, dmlconf_error *err)
+void oracle_product_init(product_walk *walk)
 {
-    if (n == 0)
-        return 0;
-    size_t first = 0, count = n;
-    if (exclusive)
-    {
-        store_bits(format, out, 0, format->one);
-        first = 1;
-        count = n - 1;
-    }
+    memset(walk, 0, sizeof(*walk));
+    walk->value.hi = 1.0;
+    walk->value.lo = 0.0;
+    walk->value.exponent = 0;
+    walk->value.error = 0.0;
+    walk->value.exact = true;
+}
 
-    product_state state = {1.0, 0.0, 0, 0.0, true};
-    product_fallback fallback = {{NULL, 0, 0, 0}, false, 0};
-    uint32_t sign = 0;
-    bool nan = false, zero = false, infinity = false;
-    int status = 0;
+void oracle_product_release(product_walk *walk)
+{
+    if (walk->fallback.started)
+        bignum_product_free(&walk->fallback.big);
+    walk->fallback.started = false;
+}
+
+/* The shared kernel: the next n elements of the line, from element
+ * `position` on. */
+static int product_next(const product_format *format, product_walk *walk, uint64_t position, size_t n, const void *in,
+                        void *out, const oracle_history *history, dmlconf_error *err)
+{
+    uint32_t sign = walk->sign;
     size_t i = 0;
 
     /* Finite nonzero terms only. */
-    for (; i < count; ++i)
+    for (; i < n && !walk->special; ++i)
     {
         uint32_t bits = load_bits(format, in, i);
         uint32_t magnitude = bits & format->magnitude;
         if (is_special(format, magnitude))
+        {
+            walk->special = true;
             break;
+        }
         sign ^= bits & format->sign_bit;
         int32_t exponent;
         double x = decode_finite(format, magnitude, &exponent);
-        state_multiply(&state, x, exponent);
-        uint32_t result = state_round(&state, format);
-        if (result == ROUND_UNDECIDED || (fallback_period != 0 && (first + i) % fallback_period == 0))
+        state_multiply(&walk->value, x, exponent);
+        uint32_t result = state_round(&walk->value, format);
+        uint64_t output_index = walk->output_offset + position + i;
+        if (result == ROUND_UNDECIDED || (walk->fallback_period != 0 && output_index % walk->fallback_period == 0))
         {
-            if (!fallback_round(&fallback, format, in, i + 1, &result))
-            {
-                oracle_set_error(err, "cumulative product: out of memory in the exact fallback at element %zu of %zu",
-                                 i, n);
-                status = -1;
-                goto done;
-            }
+            if (fallback_round(&walk->fallback, format, position, in, position + i + 1, history, &result, err))
+                return -1;
         }
-        store_bits(format, out, first + i, result | sign);
+        store_bits(format, out, i, result | sign);
     }
 
     /* From the first zero, infinity or NaN on, only the specials and the
      * sign matter. */
-    for (; i < count; ++i)
+    for (; i < n; ++i)
     {
         uint32_t bits = load_bits(format, in, i);
         uint32_t magnitude = bits & format->magnitude;
         sign ^= bits & format->sign_bit;
         if (magnitude > format->infinity)
-            nan = true;
+            walk->nan = true;
         else if (magnitude == format->infinity)
-            infinity = true;
+            walk->infinity = true;
         else if (magnitude == 0)
-            zero = true;
+            walk->zero = true;
         uint32_t result;
-        if (nan || (zero && infinity))
+        if (walk->nan || (walk->zero && walk->infinity))
             result = format->nan;
-        else if (infinity)
+        else if (walk->infinity)
             result = sign | format->infinity;
         else
             result = sign;
-        store_bits(format, out, first + i, result);
+        store_bits(format, out, i, result);
     }
+    walk->sign = sign;
 
-done:
-    if (fallback.started)
-        bignum_product_free(&fallback.big);
-    return status;
+    /* Without a history, this piece's finite terms must be in the exact
+     * product before the piece is gone (costly: see oracle.h). */
+    if (!history->read && !walk->special && n > 0)
+    {
+        uint32_t ignored;
+        if (fallback_round(&walk->fallback, format, position, in, position + n, history, &ignored, err))
+            return -1;
+    }
+    return 0;
 }
 
-/* Exact float32 prefix products of in[0..n) into out[0..n) (exclusive: 1.0
- * first, the total never). Returns 0, or -1 with err set (err may be NULL)
- * when the exact fallback cannot allocate; out is then partly written. */
-int oracle_product_f32(bool exclusive, size_t n, const float *in, float *out, dmlconf_error *err)
+int oracle_product_f32_next(product_walk *walk, uint64_t position, size_t n, const float *in, float *out,
+                            const oracle_history *history, dmlconf_error *err)
 {
-    return product_line(&format_float32, exclusive, n, in, out, 0, err);
+    return product_next(&format_float32, walk, position, n, in, out, history, err);
 }
 
-/* The same for binary16 bit patterns. */
-int oracle_product_f16(bool exclusive, size_t n, const uint16_t *in, uint16_t *out, dmlconf_error *err)
+int oracle_product_f16_next(product_walk *walk, uint64_t position, size_t n, const uint16_t *in, uint16_t *out,
+                            const oracle_history *history, dmlconf_error *err)
 {
-    return product_line(&format_float16, exclusive, n, in, out, 0, err);
+    return product_next(&format_float16, walk, position, n, in, out, history, err);
 }
 
-/* oracle_product_f32, with every fallback_period-th output (0: none) forced
- * through the exact fallback; for tests. */
-int oracle_product_f32_tuned(bool exclusive, size_t n, const float *in, float *out, size_t fallback_period,
-                             dmlconf_error *err)
+/* ---- segment summaries ------------------------------------------------------ */
+
+void oracle_product_summary_init(product_summary *s)
 {
-    return product_line(&format_float32, exclusive, n, in, out, fallback_period, err);
+    memset(s, 0, sizeof(*s));
+    s->value.hi = 1.0;
+    s->value.exact = true;
 }
 
-/* oracle_product_f16, with every fallback_period-th output (0: none) forced
- * through the exact fallback; for tests. */
-int oracle_product_f16_tuned(bool exclusive, size_t n, const uint16_t *in, uint16_t *out, size_t fallback_period,
-                             dmlconf_error *err)
+static void summary_add(const product_format *format, product_summary *s, size_t n, const void *in)
 {
-    return product_line(&format_float16, exclusive, n, in, out, fallback_period, err);
+    for (size_t i = 0; i < n; ++i)
+    {
+        uint32_t bits = load_bits(format, in, i);
+        uint32_t magnitude = bits & format->magnitude;
+        s->sign ^= bits & format->sign_bit;
+        if (!s->special && !is_special(format, magnitude))
+        {
+            int32_t exponent;
+            double x = decode_finite(format, magnitude, &exponent);
+            state_multiply(&s->value, x, exponent);
+            continue;
+        }
+        s->special = true;
+        if (magnitude > format->infinity)
+            s->nan = true;
+        else if (magnitude == format->infinity)
+            s->infinity = true;
+        else if (magnitude == 0)
+            s->zero = true;
+    }
+}
+
+void oracle_product_f32_summary_add(product_summary *s, size_t n, const float *in)
+{
+    summary_add(&format_float32, s, n, in);
+}
+
+void oracle_product_f16_summary_add(product_summary *s, size_t n, const uint16_t *in)
+{
+    summary_add(&format_float16, s, n, in);
+}
+
+static bool is_identity(const product_value *v)
+{
+    return v->exact && v->hi == 1.0 && v->lo == 0.0 && v->exponent == 0;
+}
+
+/* a * b exactly as p + e (Dekker's product: no fused multiply-add needed;
+ * a and b in [1, 2)). */
+static void two_product(double a, double b, double *p, double *e)
+{
+    const double split = 134217729.0; /* 2^27 + 1 */
+    double ta = split * a, tb = split * b;
+    double a_hi = ta - (ta - a), a_lo = a - a_hi;
+    double b_hi = tb - (tb - b), b_lo = b - b_hi;
+    *p = a * b;
+    *e = ((a_hi * b_hi - *p) + a_hi * b_lo + a_lo * b_hi) + a_lo * b_lo;
+}
+
+/* into = into * next: the significands' product to within a relative
+ * 2^-104 (the exact product of the high parts, the rest rounded), so the
+ * error bounds add, with a step's allowance for this one. */
+static void value_multiply(product_value *into, const product_value *next)
+{
+    if (is_identity(next))
+        return;
+    if (is_identity(into))
+    {
+        *into = *next;
+        return;
+    }
+    double p, e;
+    two_product(into->hi, next->hi, &p, &e);
+    double cross = into->hi * next->lo + into->lo * next->hi + into->lo * next->lo;
+    double w = e + cross;
+    double new_hi = p + w;
+    double new_lo = w - (new_hi - p); /* Fast2Sum, |p| >= 1 > |w| */
+    /* new_hi is in [1, 4): bring it back to [1, 2). */
+    uint64_t bits = double_bits(new_hi);
+    int64_t shift = (int64_t)(bits >> 52) - 1023;
+    new_hi = double_from_bits((bits & DOUBLE_MANTISSA_MASK) | DOUBLE_EXPONENT_ONE);
+    new_lo *= power_of_two(-shift);
+    if (fabs(new_lo) < 0x1p-900)
+        new_lo = 0.0;
+    into->error = into->error + next->error + into->error * next->error + STEP_ERROR;
+    into->hi = new_hi;
+    into->lo = new_lo;
+    into->exponent += next->exponent + shift;
+    into->exact = false;
+}
+
+void oracle_product_summary_combine(product_summary *into, const product_summary *next)
+{
+    if (!into->special)
+    {
+        value_multiply(&into->value, &next->value);
+        into->special = next->special;
+    }
+    into->sign ^= next->sign;
+    into->nan |= next->nan;
+    into->zero |= next->zero;
+    into->infinity |= next->infinity;
+}
+
+int oracle_product_resume(product_walk *walk, const product_summary *prefix, bool half, uint64_t position,
+                          const oracle_history *history, uint32_t *last, dmlconf_error *err)
+{
+    const product_format *format = half ? &format_float16 : &format_float32;
+    oracle_product_init(walk);
+    if (position == 0)
+    {
+        *last = format->one;
+        return 0;
+    }
+    walk->value = prefix->value;
+    walk->sign = prefix->sign;
+    walk->special = prefix->special;
+    walk->nan = prefix->nan;
+    walk->zero = prefix->zero;
+    walk->infinity = prefix->infinity;
+    if (walk->special)
+    {
+        *last = walk->nan || (walk->zero && walk->infinity) ? format->nan
+                : walk->infinity                            ? walk->sign | format->infinity
+                                                            : walk->sign;
+        return 0;
+    }
+    uint32_t result = state_round(&walk->value, format);
+    if (result == ROUND_UNDECIDED &&
+        fallback_round(&walk->fallback, format, position, NULL, position, history, &result, err))
+        return -1;
+    *last = result | walk->sign;
+    return 0;
 }

@@ -157,15 +157,18 @@ static uint32_t special_of(uint16_t h)
     return (h & HALF_SIGN) ? DMLCONF_SPECIAL_NEG_INF : DMLCONF_SPECIAL_POS_INF;
 }
 
-/* Once a special value is in the prefix, only the set of specials matters. */
-static void special_tail(uint32_t specials, size_t n, const uint16_t *in, uint16_t *out)
+/* Once a special value is in the prefix, only the set of specials matters
+ * (walk->specials gathers them). */
+static void special_tail(sum_f16_walk *walk, size_t n, const uint16_t *in, uint16_t *out)
 {
+    uint32_t specials = walk->specials;
     for (size_t i = 0; i < n; ++i)
     {
         if ((in[i] & HALF_INF) == HALF_INF)
             specials |= special_of(in[i]);
         out[i] = special_sum(specials);
     }
+    walk->specials = specials;
 }
 
 /* True when one of the CHUNK halves is an Inf or a NaN. */
@@ -248,15 +251,35 @@ static size_t sum_block_wide(size_t n, const uint16_t *in, uint16_t *out, wide_s
     return i;
 }
 
-static void sum_inclusive(size_t n, const uint16_t *in, uint16_t *out)
+void oracle_sum_f16_init(sum_f16_walk *walk)
 {
+    walk->low = 0;
+    walk->high = 0;
+    walk->leading_zero = true;
+    walk->special = false;
+    walk->specials = 0;
+}
+
+/* The next n elements of the line (see the file comment; kernels.h for the
+ * contract). Never fails, allocates nothing. */
+void oracle_sum_f16_next(sum_f16_walk *walk, size_t n, const uint16_t *in, uint16_t *out)
+{
+    if (walk->special)
+    {
+        special_tail(walk, n, in, out);
+        return;
+    }
     /* A leading run of -0 terms sums to -0; after it a zero sum is +0. */
     size_t i = 0;
-    while (i < n && in[i] == HALF_SIGN)
-        out[i++] = HALF_SIGN;
+    if (walk->leading_zero)
+    {
+        while (i < n && in[i] == HALF_SIGN)
+            out[i++] = HALF_SIGN;
+        if (i < n)
+            walk->leading_zero = false;
+    }
 
-    wide_sum total;
-    wide_set(&total, 0);
+    wide_sum total = {walk->low, walk->high};
     while (i < n)
     {
         size_t block = n - i < HALF_BLOCK ? n - i : (size_t)HALF_BLOCK;
@@ -274,29 +297,66 @@ static void sum_inclusive(size_t n, const uint16_t *in, uint16_t *out)
         i += done;
         if (done < block)
         {
-            uint32_t specials = special_of(in[i]);
-            out[i] = special_sum(specials);
-            special_tail(specials, n - i - 1, in + i + 1, out + i + 1);
-            return;
+            walk->special = true;
+            walk->specials = special_of(in[i]);
+            out[i] = special_sum(walk->specials);
+            special_tail(walk, n - i - 1, in + i + 1, out + i + 1);
+            break;
         }
     }
+    walk->low = total.low;
+    walk->high = total.high;
 }
 
-/* Exact float16 prefix sums on binary16 bit patterns (see the file
- * comment). `in` and `out` hold n elements and do not overlap. An exclusive
- * scan writes +0 first and then the inclusive sums of in[0 .. n - 2]. NaN
- * results are 0x7e00. Never fails, allocates nothing. */
-void oracle_sum_f16(bool exclusive, size_t n, const uint16_t *in, uint16_t *out)
+/* ---- segment summaries ------------------------------------------------------ */
+
+void oracle_sum_f16_summary_init(sum_f16_summary *s)
 {
-    if (n == 0)
-        return;
-    if (exclusive)
+    s->low = 0;
+    s->high = 0;
+    s->all_negative_zero = true;
+    s->specials = 0;
+}
+
+void oracle_sum_f16_summary_add(sum_f16_summary *s, size_t n, const uint16_t *in)
+{
+    wide_sum total = {s->low, s->high};
+    for (size_t i = 0; i < n; ++i)
     {
-        out[0] = 0;
-        sum_inclusive(n - 1, in, out + 1);
+        uint16_t h = in[i];
+        s->all_negative_zero = s->all_negative_zero && h == HALF_SIGN;
+        if ((h & HALF_INF) == HALF_INF)
+            s->specials |= special_of(h);
+        else
+            wide_add(&total, half_units(h));
     }
-    else
-    {
-        sum_inclusive(n, in, out);
-    }
+    s->low = total.low;
+    s->high = total.high;
+}
+
+void oracle_sum_f16_summary_combine(sum_f16_summary *into, const sum_f16_summary *next)
+{
+    uint64_t low = into->low + next->low;
+    into->high += next->high + (low < into->low ? 1u : 0u);
+    into->low = low;
+    into->all_negative_zero = into->all_negative_zero && next->all_negative_zero;
+    into->specials |= next->specials;
+}
+
+uint16_t oracle_sum_f16_resume(sum_f16_walk *walk, const sum_f16_summary *prefix, bool empty)
+{
+    oracle_sum_f16_init(walk);
+    if (empty)
+        return 0; /* the identity: +0 */
+    walk->low = prefix->low;
+    walk->high = prefix->high;
+    walk->leading_zero = prefix->all_negative_zero;
+    walk->special = prefix->specials != 0;
+    walk->specials = prefix->specials;
+    if (walk->special)
+        return special_sum(prefix->specials);
+    if (prefix->all_negative_zero)
+        return HALF_SIGN;
+    wide_sum total = {prefix->low, prefix->high};
+    return round_wide(&total);
 }

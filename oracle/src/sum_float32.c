@@ -65,9 +65,11 @@ static float special_sum(uint32_t specials)
 }
 
 /* Outputs for a tail of the line once the prefix holds a special value:
- * only the set of specials matters from here on. */
-static void special_tail(uint32_t specials, size_t n, const float *in, float *out)
+ * only the set of specials matters from here on (walk->specials gathers
+ * them). */
+static void special_tail(sum_f32_walk *walk, size_t n, const float *in, float *out)
 {
+    uint32_t specials = walk->specials;
     for (size_t i = 0; i < n; ++i)
     {
         uint32_t bits = f32_bits(in[i]);
@@ -80,6 +82,7 @@ static void special_tail(uint32_t specials, size_t n, const float *in, float *ou
         }
         out[i] = special_sum(specials);
     }
+    walk->specials = specials;
 }
 
 /* True when the double d lies exactly halfway between two consecutive
@@ -96,15 +99,10 @@ static bool is_f32_midpoint(double d)
 /* Elements per block of the fast path. */
 #define CHUNK 32
 
-/* The state of one line's scan. */
-typedef struct sum_state
-{
-    double s; /* the plain double sum; -0 only while every term is -0 */
-    double t; /* exact TwoSum remainders, added with rounding */
-    double b; /* bound: sum of |t| since the last reset (plus the reset's error) */
-    exact_acc acc;
-    size_t absorbed; /* acc holds in[0 .. absorbed - 1] */
-} sum_state;
+/* The state of one line's scan is a sum_f32_walk (kernels.h): the
+ * double-word sum s + t with its bound b, and the lagging exact accumulator
+ * of the line's elements [0, absorbed). */
+typedef sum_f32_walk sum_state;
 
 /* Tries CHUNK elements at once: the serial pass, then the interval test
  * with the bound at the end of the block, which is at least every element's
@@ -164,17 +162,45 @@ static bool sum_chunk(sum_state *st, const float *in, float *out)
     return true;
 }
 
-/* The exact result for element i, from the lagging accumulator; resets the
- * double-word sum to it. Returns false when the prefix holds a NaN or an
- * infinity (out[i] is then set and the caller finishes the line). */
-static bool sum_slow(sum_state *st, size_t i, const float *in, float *out)
+/* Brings the lagging accumulator up to element `end` of the line (not
+ * included): the elements before the piece, which starts at `position`,
+ * come from the history, the others from `in`. Returns 0, or -1 with err
+ * set when the history cannot give them. */
+static int absorb_until(sum_state *st, uint64_t position, uint64_t end, const float *in, const oracle_history *history,
+                        dmlconf_error *err)
 {
-    for (; st->absorbed <= i; ++st->absorbed)
-        exact_acc_add_f32(&st->acc, in[st->absorbed]);
+    float earlier[256];
+    while (st->absorbed < position && st->absorbed < end)
+    {
+        uint64_t stop = position < end ? position : end;
+        size_t count = stop - st->absorbed < 256u ? (size_t)(stop - st->absorbed) : 256u;
+        if (oracle_history_read(history, st->absorbed, count, earlier, err))
+            return -1;
+        exact_acc_add_f32_array(&st->acc, count, earlier);
+        st->absorbed += count;
+    }
+    if (st->absorbed < end)
+    {
+        exact_acc_add_f32_array(&st->acc, (size_t)(end - st->absorbed), in + (st->absorbed - position));
+        st->absorbed = end;
+    }
+    return 0;
+}
+
+/* The exact result for element i of the piece (which starts at element
+ * `position` of the line), from the lagging accumulator; resets the
+ * double-word sum to it. Returns 1, or 0 when the prefix holds a NaN or an
+ * infinity (out[i] is then set and the caller finishes the line), or -1
+ * with err set when the earlier elements cannot be read. */
+static int sum_slow(sum_state *st, uint64_t position, size_t i, const float *in, float *out,
+                    const oracle_history *history, dmlconf_error *err)
+{
+    if (absorb_until(st, position, position + i + 1, in, history, err))
+        return -1;
     if (st->acc.specials)
     {
         out[i] = special_sum(st->acc.specials);
-        return false;
+        return 0;
     }
     /* The exact sum S rounded to double is d. When that is exact, (float)d
      * rounds S once. When it is not, S is a normal-range value (a multiple
@@ -192,7 +218,7 @@ static bool sum_slow(sum_state *st, size_t i, const float *in, float *out)
     st->s = d;
     st->t = 0.0;
     st->b = inexact ? fabs(d) : 0.0;
-    return true;
+    return 1;
 }
 
 /* The float32 rounding of the exact sum s + t (b is 0: no rounding error so
@@ -216,9 +242,11 @@ static float round_exact_pair(double s, double t)
     return (float)v;
 }
 
-/* Elements [i, end) one at a time. Returns false when a special value ended
- * the line (every output up to n is then written). */
-static bool sum_elements(sum_state *st, size_t i, size_t end, size_t n, const float *in, float *out)
+/* Elements [i, end) of the piece one at a time. Returns 1, or 0 when a
+ * special value ended the line (every output up to n is then written), or
+ * -1 with err set when the exact fallback cannot read earlier elements. */
+static int sum_elements(sum_state *st, uint64_t position, size_t i, size_t end, size_t n, const float *in, float *out,
+                        const oracle_history *history, dmlconf_error *err)
 {
     double s = st->s, t = st->t, b = st->b;
     for (; i < end; ++i)
@@ -250,10 +278,15 @@ static bool sum_elements(sum_state *st, size_t i, size_t end, size_t n, const fl
             out[i] = high;
             continue;
         }
-        if (!sum_slow(st, i, in, out))
+        int status = sum_slow(st, position, i, in, out, history, err);
+        if (status < 0)
+            return -1;
+        if (status == 0)
         {
-            special_tail(st->acc.specials, n - i - 1, in + i + 1, out + i + 1);
-            return false;
+            st->special = true;
+            st->specials = st->acc.specials;
+            special_tail(st, n - i - 1, in + i + 1, out + i + 1);
+            return 0;
         }
         s = st->s;
         t = st->t;
@@ -262,48 +295,101 @@ static bool sum_elements(sum_state *st, size_t i, size_t end, size_t n, const fl
     st->s = s;
     st->t = t;
     st->b = b;
-    return true;
+    return 1;
 }
 
-static void sum_inclusive(size_t n, const float *in, float *out)
+void oracle_sum_f32_init(sum_f32_walk *walk)
 {
-    sum_state st;
-    st.s = -0.0;
-    st.t = 0.0;
-    st.b = 0.0;
-    st.absorbed = 0;
-    exact_acc_init(&st.acc);
+    walk->s = -0.0;
+    walk->t = 0.0;
+    walk->b = 0.0;
+    exact_acc_init(&walk->acc);
+    walk->absorbed = 0;
+    walk->special = false;
+    walk->specials = 0;
+}
 
+/* The next n elements of the line, from element `position` on (see the file
+ * comment; kernels.h for the contract). */
+int oracle_sum_f32_next(sum_f32_walk *st, uint64_t position, size_t n, const float *in, float *out,
+                        const oracle_history *history, dmlconf_error *err)
+{
+    if (st->special)
+    {
+        special_tail(st, n, in, out);
+        return 0;
+    }
     size_t i = 0;
     while (i < n)
     {
-        if (n - i >= CHUNK && sum_chunk(&st, in + i, out + i))
+        if (n - i >= CHUNK && sum_chunk(st, in + i, out + i))
         {
             i += CHUNK;
             continue;
         }
         size_t end = n - i >= CHUNK ? i + CHUNK : n;
-        if (!sum_elements(&st, i, end, n, in, out))
-            return;
+        int status = sum_elements(st, position, i, end, n, in, out, history, err);
+        if (status < 0)
+            return -1;
+        if (status == 0)
+            return 0;
         i = end;
     }
+    /* Without a history, this piece's elements must be in the accumulator
+     * before the piece is gone. */
+    if (!history->read)
+        return absorb_until(st, position, position + n, in, history, err);
+    return 0;
 }
 
-/* Exact float32 prefix sums (see the file comment). `in` and `out` hold n
- * elements and do not overlap. An exclusive scan writes +0 first and then
- * the inclusive sums of in[0 .. n - 2]. NaN results are the default quiet
- * NaN (0x7fc00000). Never fails, allocates nothing. */
-void oracle_sum_f32(bool exclusive, size_t n, const float *in, float *out)
+/* ---- segment summaries ------------------------------------------------------ */
+
+void oracle_sum_f32_summary_init(sum_f32_summary *s)
 {
-    if (n == 0)
-        return;
-    if (exclusive)
+    exact_acc_init(&s->acc);
+    s->all_negative_zero = true;
+}
+
+void oracle_sum_f32_summary_add(sum_f32_summary *s, size_t n, const float *in)
+{
+    exact_acc_add_f32_array(&s->acc, n, in);
+    for (size_t i = 0; i < n && s->all_negative_zero; ++i)
+        s->all_negative_zero = f32_bits(in[i]) == 0x80000000u;
+}
+
+void oracle_sum_f32_summary_combine(sum_f32_summary *into, const sum_f32_summary *next)
+{
+    exact_acc_add_acc(&into->acc, &next->acc);
+    into->all_negative_zero = into->all_negative_zero && next->all_negative_zero;
+}
+
+/* The walk after the prefix (`position` elements), in the state its exact
+ * fallback leaves: the double-word sum the exact prefix rounded to double,
+ * its bound the rounding's error. Returns the prefix's inclusive result. */
+float oracle_sum_f32_resume(sum_f32_walk *walk, const sum_f32_summary *prefix, uint64_t position, bool empty)
+{
+    oracle_sum_f32_init(walk);
+    if (empty)
+        return 0.0f; /* the identity: +0 */
+    walk->acc = prefix->acc;
+    walk->absorbed = position;
+    if (walk->acc.specials)
     {
-        out[0] = 0.0f;
-        sum_inclusive(n - 1, in, out + 1);
+        walk->special = true;
+        walk->specials = walk->acc.specials;
+        return special_sum(walk->specials);
     }
-    else
+    if (prefix->all_negative_zero)
     {
-        sum_inclusive(n, in, out);
+        walk->s = -0.0; /* still a run of -0 terms: their sum is -0 */
+        return -0.0f;
     }
+    bool inexact = false;
+    double d = exact_acc_round(&walk->acc, 53, -1074, 1024, &inexact);
+    walk->s = d;
+    walk->t = 0.0;
+    walk->b = inexact ? fabs(d) : 0.0;
+    /* As sum_slow rounds: (float)d rounds the exact sum once unless d is a
+     * float32 midpoint it was rounded onto. A zero sum is +0 here. */
+    return inexact && is_f32_midpoint(d) ? exact_acc_round_f32(&walk->acc) : (float)d;
 }

@@ -477,6 +477,42 @@ static void write_noteworthy(FILE *out, const dmlconf_case_result *results, cons
     fputs("</section>\n", out);
 }
 
+/* The cases that took longest on the device, with the operator's time an
+ * element. */
+static void write_device_times(FILE *out, const dmlconf_report_input *in)
+{
+    size_t order[DMLCONF_DEVICE_TIME_ROWS];
+    size_t n = dmlconf_report_device_slowest(in, order, DMLCONF_DEVICE_TIME_ROWS);
+    if (n == 0)
+        return;
+    fprintf(out,
+            "<section id=\"device\"><h2>Time on the device</h2>\n<p>The %zu cases that took longest on the device "
+            "(results.jsonl has every case&#39;s backend_seconds).</p>\n",
+            n);
+    fputs("<table class=\"cases\"><tr><th>case</th><th>operator, type</th><th class=\"num\">elements</th>"
+          "<th class=\"num\">device ms</th><th class=\"num\">device ns/element</th><th class=\"num\">wall ms</th>"
+          "</tr>\n",
+          out);
+    for (size_t i = 0; i < n; ++i)
+    {
+        const dmlconf_case_result *r = &in->results[order[i]];
+        fputs("<tr><td class=\"id\">", out);
+        dmlconf_xml_escape_field(out, r->id, sizeof(r->id), false);
+        fprintf(out, "</td><td class=\"mono\">%s %s</td><td class=\"num\">%llu</td><td class=\"num\">%.3f</td>",
+                op_text(r->op), type_text(r->data_type), (unsigned long long)r->comparison.elements,
+                r->backend_seconds * 1e3);
+        if (r->comparison.elements > 0)
+            fprintf(out, "<td class=\"num\">%.3f</td>", r->backend_seconds * 1e9 / (double)r->comparison.elements);
+        else
+            fputs("<td class=\"num\">-</td>", out);
+        if (r->wall_seconds >= 0.0)
+            fprintf(out, "<td class=\"num\">%.3f</td></tr>\n", r->wall_seconds * 1e3);
+        else
+            fputs("<td class=\"num\">-</td></tr>\n", out);
+    }
+    fputs("</table></section>\n", out);
+}
+
 static void write_load_errors(FILE *out, const dmlconf_report_input *in)
 {
     if (in->load_error_count == 0)
@@ -592,6 +628,7 @@ int dmlconf_write_html(FILE *out, const dmlconf_report_input *in, char *why, siz
     write_matrix(out, matrix);
     write_not_covered(out, matrix);
     write_histogram(out, matrix);
+    write_device_times(out, in);
     write_groups(out, in, &view->groups);
     write_failing(out, in->info, in->results, view->failing, view->failing_count);
     write_noteworthy(out, in->results, view->noteworthy, view->noteworthy_count);

@@ -444,6 +444,40 @@ static void write_failures(FILE *out, const dmlconf_report_view *view)
         fprintf(out, "%zu more groups are only in the table above.\n\n", groups->count - DETAILED_GROUPS);
 }
 
+/* The cases that took longest on the device, with the operator's time an
+ * element. */
+static void write_device_times(FILE *out, const dmlconf_report_input *in)
+{
+    size_t order[DMLCONF_DEVICE_TIME_ROWS];
+    size_t n = dmlconf_report_device_slowest(in, order, DMLCONF_DEVICE_TIME_ROWS);
+    if (n == 0)
+        return;
+    fprintf(out,
+            "## Time on the device\n\nThe %zu cases that took longest on the device (results.jsonl has every "
+            "case's `backend_seconds`):\n\n",
+            n);
+    fputs("| case | operator, type | elements | device ms | device ns/element | wall ms |\n"
+          "|---|---|---:|---:|---:|---:|\n",
+          out);
+    for (size_t i = 0; i < n; ++i)
+    {
+        const dmlconf_case_result *r = &in->results[order[i]];
+        fputs("| ", out);
+        md_code(out, r->id, sizeof(r->id), true);
+        fprintf(out, " | %s %s | %llu | %.3f | ", op_text(r->op), type_text(r->data_type),
+                (unsigned long long)r->comparison.elements, r->backend_seconds * 1e3);
+        if (r->comparison.elements > 0)
+            fprintf(out, "%.3f", r->backend_seconds * 1e9 / (double)r->comparison.elements);
+        else
+            fputs("-", out);
+        if (r->wall_seconds >= 0.0)
+            fprintf(out, " | %.3f |\n", r->wall_seconds * 1e3);
+        else
+            fputs(" | - |\n", out);
+    }
+    fputc('\n', out);
+}
+
 static void write_load_errors(FILE *out, const dmlconf_report_input *in)
 {
     if (in->load_error_count == 0)
@@ -558,6 +592,7 @@ int dmlconf_write_markdown(FILE *out, const dmlconf_report_input *in, char *why,
     write_not_covered(out, matrix);
     write_histogram(out, matrix);
     write_ulp_histogram(out, matrix);
+    write_device_times(out, in);
     write_failures(out, view);
 
     if (view->noteworthy_count > 0)

@@ -357,6 +357,16 @@ void dmlconf_xml_escape(FILE *out, const char *text, bool attribute);
  * record's field filled to the brim). */
 void dmlconf_xml_escape_field(FILE *out, const char *text, size_t size, bool attribute);
 
+/* ---- device_times.c ----------------------------------------------------------- */
+
+/* Cases listed in the reports' "time on the device" tables. */
+#define DMLCONF_DEVICE_TIME_ROWS 20u
+
+/* The (up to) `max` cases that took longest on the device (backend_seconds;
+ * cases the backend did not time are left out), most first: their indices
+ * in in->results go to order[]. Returns how many. */
+size_t dmlconf_report_device_slowest(const dmlconf_report_input *in, size_t *order, size_t max);
+
 /* ---- matrix.c ---------------------------------------------------------------- */
 
 /* The three-way class of a status for the matrix. */

@@ -1652,6 +1652,61 @@ START_TEST(test_write_all_and_summary_json)
 }
 END_TEST
 
+/* summary.md and report.html show the cases that took longest on the
+ * device, most first, with their time an element; cases the backend did
+ * not time are left out, and a run without device times has no table. */
+START_TEST(test_device_times)
+{
+    char dir[512];
+    char path[600];
+    char why[512] = "";
+    dmlconf_run_info info = sample_info(DMLCONF_FEATURE_LEVEL_5_0);
+    dmlconf_case_result results[30];
+    for (size_t i = 0; i < 30; ++i)
+    {
+        char id[32];
+        snprintf(id, sizeof(id), "timed.%02zu", i);
+        results[i] = make_result(id, DMLCONF_OPERATOR_CUMULATIVE_SUMMATION, DMLCONF_DATA_TYPE_FLOAT32,
+                                 DMLCONF_FEATURE_LEVEL_4_0, DMLCONF_STATUS_PASS);
+        results[i].backend_seconds = (double)((i * 7) % 30) * 1e-3; /* 0 to 29 ms, shuffled */
+        results[i].comparison.elements = 1000000;
+    }
+    results[4].backend_seconds = -1.0; /* not timed (7 * 4 % 30 = 28 ms otherwise) */
+    test_dir("device_times", dir, sizeof(dir));
+    ck_assert_msg(write_reports(dir, &info, results, 30, why, sizeof(why)) == 0, "%s", why);
+    join(path, sizeof(path), dir, DMLCONF_REPORT_SUMMARY_MD);
+    char *md = read_file(path, NULL);
+    ck_assert_ptr_nonnull(md);
+    const char *section = strstr(md, "## Time on the device");
+    ck_assert_msg(section != NULL, "no device-time section in summary.md");
+    ck_assert_msg(strstr(section, "The 20 cases that took longest") != NULL, "%s", section);
+    /* The slowest first: 29 ms is case 17 (7 * 17 % 30 = 29), then 27 ms
+     * (case 21); case 4 (not timed) is not there. */
+    const char *first = strstr(section, "timed.17");
+    const char *second = strstr(section, "timed.21");
+    ck_assert_msg(first && second && first < second, "order: %s", section);
+    ck_assert_msg(strstr(section, "| 29.000 | 29.000 |") != NULL, "29 ms over 10^6 elements is 29 ns an element: %s",
+                  section);
+    ck_assert_msg(strstr(section, "timed.04") == NULL, "an untimed case is listed");
+    free(md);
+    join(path, sizeof(path), dir, DMLCONF_REPORT_HTML);
+    char *html = read_file(path, NULL);
+    ck_assert_ptr_nonnull(html);
+    ck_assert_msg(strstr(html, "<section id=\"device\"><h2>Time on the device</h2>") != NULL, "no html section");
+    free(html);
+
+    for (size_t i = 0; i < 30; ++i)
+        results[i].backend_seconds = -1.0;
+    test_dir("device_times_none", dir, sizeof(dir));
+    ck_assert_msg(write_reports(dir, &info, results, 30, why, sizeof(why)) == 0, "%s", why);
+    join(path, sizeof(path), dir, DMLCONF_REPORT_SUMMARY_MD);
+    md = read_file(path, NULL);
+    ck_assert_ptr_nonnull(md);
+    ck_assert_msg(strstr(md, "Time on the device") == NULL, "a device-time section without device times");
+    free(md);
+}
+END_TEST
+
 START_TEST(test_escaping_in_reports)
 {
     char dir[512];
@@ -2473,6 +2528,7 @@ static Suite *reports_suite(void)
     tc = tcase_create("reports");
     tcase_add_test(tc, test_failures_txt);
     tcase_add_test(tc, test_write_all_and_summary_json);
+    tcase_add_test(tc, test_device_times);
     tcase_add_test(tc, test_escaping_in_reports);
     tcase_add_test(tc, test_junit_xml_well_formed);
     tcase_set_timeout(tc, 60);

@@ -1,7 +1,14 @@
 /*
- * Executing cases on a backend and judging the results: materialise each
- * case's input, lay it out by its strides, run a batch of jobs, compare the
+ * Executing cases on a backend and judging the results: lay each case's
+ * input out in its buffer by its strides, run a batch of jobs, compare the
  * outputs with the oracle, rerun failures once, shrink confirmed failures.
+ *
+ * Memory per element is the backend's buffers and nothing else: the input
+ * is generated (or read) straight into its buffer in chunks, the comparator
+ * reads it back from there (or, in place, where the output has replaced
+ * it, from the case's data again) and judges the output in chunks; the
+ * case's expected values are read in chunks too. Large cases fill and
+ * judge on every CPU.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -9,6 +16,8 @@
 
 #include <dmlconf/clock.h>
 #include <dmlconf/comparator.h>
+#include <dmlconf/large_memory.h>
+#include <dmlconf/threads.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,18 +59,27 @@ uint64_t runner_buffer_bytes(const dmlconf_tensor_desc *desc)
     return desc->total_size_bytes > minimum ? desc->total_size_bytes : minimum;
 }
 
-void runner_scatter(const dmlconf_tensor_desc *desc, const void *logical, void *buffer)
+/* Lays out logical elements [first, first + count) (packed in `logical`)
+ * into a buffer by `desc`'s strides. */
+static void scatter_range(const dmlconf_tensor_desc *desc, uint64_t first, uint64_t count, const void *logical,
+                          void *buffer)
 {
     size_t element = dmlconf_data_type_bits(desc->data_type) / 8;
-    uint64_t count = dmlconf_tensor_element_count(desc);
     uint64_t strides[DMLCONF_MAX_DIMENSIONS];
     uint32_t coordinates[DMLCONF_MAX_DIMENSIONS] = {0};
     uint32_t last = desc->dimension_count - 1;
-    for (uint32_t d = 0; d < desc->dimension_count; ++d)
+    /* The coordinates and offset of element `first`. */
+    uint64_t offset = 0;
+    uint64_t index = first;
+    for (uint32_t d = desc->dimension_count; d-- > 0;)
+    {
         strides[d] = dmlconf_tensor_stride(desc, d);
+        coordinates[d] = (uint32_t)(index % desc->sizes[d]);
+        index /= desc->sizes[d];
+        offset += (uint64_t)coordinates[d] * strides[d];
+    }
     const unsigned char *source = logical;
     unsigned char *target = buffer;
-    uint64_t offset = 0;
     for (uint64_t i = 0; i < count; ++i)
     {
         memcpy(target + offset * element, source + i * element, element);
@@ -79,6 +97,11 @@ void runner_scatter(const dmlconf_tensor_desc *desc, const void *logical, void *
     }
 }
 
+void runner_scatter(const dmlconf_tensor_desc *desc, const void *logical, void *buffer)
+{
+    scatter_range(desc, 0, dmlconf_tensor_element_count(desc), logical, buffer);
+}
+
 /* splitmix64's finaliser: a different, well-mixed seed per run seed. */
 static uint64_t mix_seed(uint64_t seed, uint64_t run_seed)
 {
@@ -86,6 +109,22 @@ static uint64_t mix_seed(uint64_t seed, uint64_t run_seed)
     z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
     z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
     return z ^ (z >> 31);
+}
+
+/* Reads the case's logical input elements [first, first + count) into out,
+ * the run's seed applied to generated data. Returns 0, or -1 with why set.
+ * Safe on several threads at once. */
+static int read_input_range(const dmlconf_case *c, uint64_t seed, uint64_t first, uint64_t count, void *out, char *why,
+                            size_t why_size)
+{
+    if (seed && c->input.kind == DMLCONF_CASE_DATA_GENERATOR)
+    {
+        dmlconf_datagen_spec spec = c->input.generator;
+        spec.seed = mix_seed(spec.seed, seed);
+        dmlconf_datagen_fill(&spec, first, count, out);
+        return 0;
+    }
+    return dmlconf_case_data_read(c, &c->input, first, count, out, why, why_size);
 }
 
 void *runner_read_input(const dmlconf_case *c, uint64_t seed, char *why, size_t why_size)
@@ -103,19 +142,177 @@ void *runner_read_input(const dmlconf_case *c, uint64_t seed, char *why, size_t 
         snprintf(why, why_size, "out of memory for %llu input elements", (unsigned long long)count);
         return NULL;
     }
-    if (seed && c->input.kind == DMLCONF_CASE_DATA_GENERATOR)
-    {
-        dmlconf_datagen_spec spec = c->input.generator;
-        spec.seed = mix_seed(spec.seed, seed);
-        dmlconf_datagen_fill(&spec, 0, count, values);
-        return values;
-    }
-    if (dmlconf_case_data_read(c, &c->input, 0, count, values, why, why_size))
+    if (read_input_range(c, seed, 0, count, values, why, why_size))
     {
         free(values);
         return NULL;
     }
     return values;
+}
+
+/* ---- filling an input buffer ----------------------------------------------- */
+
+/* Elements a filling thread reads at a time. */
+#define FILL_CHUNK (UINT64_C(1) << 16)
+/* Cases with at least this many elements fill and judge on every CPU. */
+#define PARALLEL_ELEMENTS (UINT64_C(1) << 22)
+#define MAX_CASE_THREADS  32u
+
+/* Threads a case may use to fill its input and judge its output. */
+static unsigned case_threads(const dmlconf_case *c)
+{
+    if (dmlconf_case_element_count(c) < PARALLEL_ELEMENTS)
+        return 1;
+    unsigned cpus = dmlconf_cpu_count();
+    return cpus > MAX_CASE_THREADS ? MAX_CASE_THREADS : cpus;
+}
+
+/* One thread's share of filling an output buffer with the canary. */
+typedef struct canary_slice
+{
+    unsigned char *buffer;
+    size_t bytes;
+    size_t element;
+    uint64_t bits;
+    dmlconf_thread thread;
+} canary_slice;
+
+static int run_canary_slice(void *argument)
+{
+    canary_slice *slice = argument;
+    runner_canary_fill(slice->buffer, slice->bytes, slice->element, slice->bits);
+    return 0;
+}
+
+/* runner_canary_fill in slices of whole elements on `threads` threads
+ * (this one included): for a buffer of gigabytes, the first touch of its
+ * pages is shared out too. */
+static void fill_canary(void *buffer, size_t bytes, size_t element, uint64_t bits, unsigned threads)
+{
+    enum
+    {
+        MAX_SLICES = MAX_CASE_THREADS
+    };
+    canary_slice slices[MAX_SLICES];
+    bool started[MAX_SLICES] = {false};
+    threads = threads < 1u ? 1u : threads > MAX_SLICES ? MAX_SLICES : threads;
+    size_t elements = bytes / element;
+    size_t begin = 0;
+    for (unsigned t = 0; t < threads; ++t)
+    {
+        /* The last slice takes the bytes after the last whole element. */
+        size_t end = t + 1u == threads ? bytes : elements * (t + 1u) / threads * element;
+        slices[t] = (canary_slice){(unsigned char *)buffer + begin, end - begin, element, bits, {NULL}};
+        begin = end;
+    }
+    for (unsigned t = 1; t < threads; ++t)
+        started[t] = dmlconf_thread_start(&slices[t].thread, run_canary_slice, &slices[t]) == 0;
+    run_canary_slice(&slices[0]);
+    for (unsigned t = 1; t < threads; ++t)
+    {
+        if (started[t])
+            dmlconf_thread_join(&slices[t].thread);
+        else
+            run_canary_slice(&slices[t]);
+    }
+}
+
+/* One thread's share of filling an input buffer. */
+typedef struct fill_part
+{
+    const dmlconf_case *c;
+    uint64_t seed;
+    const dmlconf_tensor_desc *layout;
+    unsigned char *buffer;
+    uint64_t first, count;
+    int status;
+    char why[256];
+    dmlconf_thread thread;
+} fill_part;
+
+static int run_fill_part(void *argument)
+{
+    fill_part *part = argument;
+    const dmlconf_tensor_desc *layout = part->layout;
+    size_t element = dmlconf_case_element_size(part->c);
+    part->status = 0;
+    if (!layout->has_strides)
+    {
+        /* Packed: the logical elements are the buffer's. */
+        part->status = read_input_range(part->c, part->seed, part->first, part->count,
+                                        part->buffer + part->first * element, part->why, sizeof(part->why));
+        return 0;
+    }
+    uint64_t chunk = part->count < FILL_CHUNK ? part->count : FILL_CHUNK;
+    unsigned char *values = malloc((size_t)chunk * element);
+    if (!values)
+    {
+        snprintf(part->why, sizeof(part->why), "out of memory for the input's chunks");
+        part->status = -1;
+        return 0;
+    }
+    for (uint64_t done = 0; done < part->count && part->status == 0; done += chunk)
+    {
+        uint64_t count = part->count - done < chunk ? part->count - done : chunk;
+        part->status =
+            read_input_range(part->c, part->seed, part->first + done, count, values, part->why, sizeof(part->why));
+        if (part->status == 0)
+            scatter_range(layout, part->first + done, count, values, part->buffer);
+    }
+    free(values);
+    return 0;
+}
+
+/* Lays the case's logical input out in `buffer` by `layout`, reading it in
+ * chunks on `threads` threads (this one included); bytes between elements
+ * are left as they are. Returns 0, or -1 with why set. */
+static int fill_input(const dmlconf_case *c, uint64_t seed, const dmlconf_tensor_desc *layout, void *buffer,
+                      unsigned threads, char *why, size_t why_size)
+{
+    uint64_t count = dmlconf_case_element_count(c);
+    if (threads < 1u)
+        threads = 1u;
+    fill_part *parts = calloc(threads, sizeof(*parts));
+    if (!parts)
+    {
+        snprintf(why, why_size, "out of memory for filling the input");
+        return -1;
+    }
+    for (unsigned t = 0; t < threads; ++t)
+    {
+        /* Parts of whole chunks, so that every thread reads full ones. */
+        uint64_t chunks = (count + FILL_CHUNK - 1u) / FILL_CHUNK;
+        uint64_t begin = chunks * t / threads * FILL_CHUNK, end = chunks * (t + 1u) / threads * FILL_CHUNK;
+        begin = begin < count ? begin : count;
+        end = end < count ? end : count;
+        parts[t] = (fill_part){c, seed, layout, buffer, begin, end - begin, 0, "", {NULL}};
+    }
+    bool *started = calloc(threads, sizeof(*started));
+    for (unsigned t = 1; started && t < threads; ++t)
+        started[t] = dmlconf_thread_start(&parts[t].thread, run_fill_part, &parts[t]) == 0;
+    run_fill_part(&parts[0]);
+    int status = 0;
+    for (unsigned t = 0; t < threads; ++t)
+    {
+        if (t > 0)
+        {
+            if (started && started[t])
+                dmlconf_thread_join(&parts[t].thread);
+            else
+                run_fill_part(&parts[t]); /* no thread: here */
+        }
+    }
+    for (unsigned t = 0; t < threads && status == 0; ++t)
+    {
+        if (parts[t].status)
+        {
+            snprintf(why, why_size, "%s", parts[t].why);
+            status = -1;
+        }
+    }
+    free(started);
+    free(parts);
+    return status;
 }
 
 void runner_case_tolerance(const dmlconf_case *c, bool exact, dmlconf_tolerance *tol)
@@ -127,10 +324,11 @@ void runner_case_tolerance(const dmlconf_case *c, bool exact, dmlconf_tolerance 
 typedef struct prepared_case
 {
     const dmlconf_case *c;
+    uint64_t seed;    /* the run's, mixed into generated data */
+    unsigned threads; /* for filling and judging */
     dmlconf_case_result *result;
     bool runs;           /* a job was queued; false: result is final */
-    void *logical_input; /* packed logical input */
-    void *input_buffer;  /* laid out by the input desc (may be logical_input) */
+    void *input_buffer;  /* laid out by the input desc (the output buffer, in place) */
     void *output_buffer; /* laid out by the output desc */
     uint64_t input_bytes, output_bytes;
     dmlconf_reason expected_reason; /* negative cases: the oracle's reason at the target level */
@@ -141,11 +339,10 @@ typedef struct prepared_case
 
 static void release_case(prepared_case *p)
 {
-    if (p->input_buffer != p->logical_input && p->input_buffer != p->output_buffer)
-        free(p->input_buffer);
-    free(p->output_buffer);
-    free(p->logical_input);
-    p->input_buffer = p->output_buffer = p->logical_input = NULL;
+    if (p->input_buffer != p->output_buffer)
+        dmlconf_large_free(p->input_buffer);
+    dmlconf_large_free(p->output_buffer);
+    p->input_buffer = p->output_buffer = NULL;
 }
 
 /* Allocates the input and output buffers of a positive case and fills them:
@@ -155,6 +352,7 @@ static int fill_buffers(prepared_case *p)
 {
     const dmlconf_scan_desc *desc = &p->c->desc;
     uint64_t logical_bytes = dmlconf_case_element_count(p->c) * dmlconf_case_element_size(p->c);
+    char why[256];
     p->input_bytes = runner_buffer_bytes(&desc->input);
     p->output_bytes = runner_buffer_bytes(&desc->output);
     if (p->input_bytes > SIZE_MAX || p->output_bytes > SIZE_MAX)
@@ -162,32 +360,31 @@ static int fill_buffers(prepared_case *p)
     if (p->output_bytes > SIZE_MAX - RUNNER_CANARY_GUARD)
         goto oom;
     /* The output, padding and a guard after it hold the canary. */
-    p->output_buffer = malloc((size_t)p->output_bytes + RUNNER_CANARY_GUARD);
+    p->output_buffer = dmlconf_large_alloc((size_t)p->output_bytes + RUNNER_CANARY_GUARD);
     if (!p->output_buffer)
         goto oom;
     size_t element = dmlconf_case_element_size(p->c);
     p->canary = runner_canary_bits(desc->output.data_type, p->canary_attempt);
-    runner_canary_fill(p->output_buffer, (size_t)p->output_bytes + RUNNER_CANARY_GUARD, element ? element : 1,
-                       p->canary);
+    fill_canary(p->output_buffer, (size_t)p->output_bytes + RUNNER_CANARY_GUARD, element ? element : 1, p->canary,
+                p->threads);
     if (desc->in_place)
     {
-        runner_scatter(&desc->input, p->logical_input, p->output_buffer);
         p->input_buffer = p->output_buffer;
-        return 0;
     }
-    /* A packed input whose buffer is exactly its elements is the logical
-     * input itself: no copy (this keeps a 10^8-element case at three
-     * tensors of memory). */
-    if (!desc->input.has_strides && p->input_bytes == logical_bytes)
+    else
     {
-        p->input_buffer = p->logical_input;
-        return 0;
+        p->input_buffer = dmlconf_large_alloc((size_t)p->input_bytes);
+        if (!p->input_buffer)
+            goto oom;
+        /* Padding between and after the elements holds a known pattern. */
+        if (desc->input.has_strides || p->input_bytes != logical_bytes)
+            memset(p->input_buffer, CANARY_BYTE, (size_t)p->input_bytes);
     }
-    p->input_buffer = malloc((size_t)p->input_bytes);
-    if (!p->input_buffer)
-        goto oom;
-    memset(p->input_buffer, CANARY_BYTE, (size_t)p->input_bytes);
-    runner_scatter(&desc->input, p->logical_input, p->input_buffer);
+    if (fill_input(p->c, p->seed, &desc->input, p->input_buffer, p->threads, why, sizeof(why)))
+    {
+        runner_result_init(p->result, p->c, DMLCONF_STATUS_ERROR, why);
+        return -1;
+    }
     return 0;
 
 oom:
@@ -232,25 +429,26 @@ static bool over_memory_limit(const dmlconf_case *c, uint64_t limit, dmlconf_cas
     dmlconf_case_buffers buffers;
     if (!limit || !dmlconf_case_buffer_bytes(c, &buffers))
         return false;
-    /* The comparator's line of the scanned axis, twice (gathered and the
-     * oracle's), and the canary guard. */
-    uint64_t element = dmlconf_case_element_size(c);
-    uint64_t line = 2 * (uint64_t)c->desc.input.sizes[c->desc.axis] * element;
-    uint64_t need = buffers.input + buffers.output + buffers.logical + buffers.expected + line + RUNNER_CANARY_GUARD;
-    /* A packed input is the logical input itself (fill_buffers). */
-    if (!c->desc.in_place && !c->desc.input.has_strides && buffers.input == buffers.logical)
-        need -= buffers.input;
+    /* The input and output buffers (one, in place) with the canary guard,
+     * and the comparator's chunks in flight, whatever the tensor's size:
+     * on one thread 2^16 elements of about 64 bytes (input, expected value,
+     * side data), on several a pipeline of at most 2^22 elements of about
+     * 128 bytes. */
+    uint64_t count = dmlconf_case_element_count(c);
+    uint64_t chunk = case_threads(c) > 1 ? UINT64_C(1) << 22 : UINT64_C(1) << 16;
+    uint64_t judging = (count < chunk ? count : chunk) * (case_threads(c) > 1 ? 128u : 64u);
+    uint64_t need = buffers.input + buffers.output + RUNNER_CANARY_GUARD + judging;
     if (need <= limit)
         return false;
     char need_text[32], limit_text[32], input[32], output[32];
     format_bytes(need, need_text, sizeof(need_text));
     format_bytes(limit, limit_text, sizeof(limit_text));
     format_bytes(buffers.input, input, sizeof(input));
-    format_bytes(buffers.output, output, sizeof(output));
+    format_bytes(c->desc.in_place ? 0 : buffers.output, output, sizeof(output));
     snprintf(result->message, sizeof(result->message),
-             "not run: it needs about %s of memory (an input buffer of %s, an output buffer of %s, the values and "
-             "the expected values), more than the limit of %s a case (--memory-limit)",
-             need_text, input, output, limit_text);
+             "not run: it needs about %s of memory (an input buffer of %s, an output buffer of %s%s and the "
+             "comparator's chunks), more than the limit of %s a case (--memory-limit)",
+             need_text, input, output, c->desc.in_place ? " (in place: the input's)" : "", limit_text);
     return true;
 }
 
@@ -301,12 +499,8 @@ static void prepare_case(runner_backend *backend, const runner_config *config, p
     runner_result_init(p->result, c, DMLCONF_STATUS_ERROR, "not run");
     if (over_memory_limit(c, config->memory_limit, p->result))
         return;
-    p->logical_input = runner_read_input(c, config->seed, why, sizeof(why));
-    if (!p->logical_input)
-    {
-        copy_text(p->result->message, sizeof(p->result->message), why);
-        return;
-    }
+    p->seed = config->seed;
+    p->threads = case_threads(c);
     if (fill_buffers(p))
     {
         release_case(p);
@@ -364,6 +558,20 @@ static void judge_rejection(prepared_case *p, const dmlconf_job *job)
     snprintf(r->message, sizeof(r->message), "backend error: %s", job->message);
 }
 
+/* The comparator's readers of a prepared case's input and expected values
+ * (dmlconf_tensor_source.read). */
+static int read_case_input(void *context, uint64_t first, uint64_t count, void *out, char *why, size_t why_size)
+{
+    const prepared_case *p = context;
+    return read_input_range(p->c, p->seed, first, count, out, why, why_size);
+}
+
+static int read_case_expected(void *context, uint64_t first, uint64_t count, void *out, char *why, size_t why_size)
+{
+    const prepared_case *p = context;
+    return dmlconf_case_data_read(p->c, &p->c->expected, first, count, out, why, why_size);
+}
+
 /* Judges a positive case's job: compare the output with the oracle (or the
  * case's expected values). */
 static void judge_output(const runner_backend *backend, prepared_case *p, const dmlconf_job *job)
@@ -388,31 +596,39 @@ static void judge_output(const runner_backend *backend, prepared_case *p, const 
         return;
     }
 
-    void *expected = NULL;
-    char why[256];
-    if (c->expected.kind != DMLCONF_CASE_DATA_NONE && !c->expect_error.set)
-    {
-        uint64_t count = dmlconf_case_element_count(c);
-        expected = malloc((size_t)(count * dmlconf_case_element_size(c)));
-        if (!expected || dmlconf_case_data_read(c, &c->expected, 0, count, expected, why, sizeof(why)))
-        {
-            free(expected);
-            r->status = DMLCONF_STATUS_ERROR;
-            snprintf(r->message, sizeof(r->message), "cannot read the expected values: %s",
-                     expected ? why : "out of memory");
-            return;
-        }
-    }
     dmlconf_tolerance tol;
     runner_case_tolerance(c, backend->info.exact, &tol);
     /* Out of place, an element that still holds the canary was never
      * written; in place, unwritten elements hold their input instead. */
     tol.has_canary = !c->desc.in_place;
     tol.canary_bits = p->canary;
+    dmlconf_compare_job compare = {
+        .desc = &c->desc,
+        .actual = p->output_buffer,
+        .actual_bytes = (size_t)p->output_bytes,
+        .tol = &tol,
+        .threads = p->threads,
+    };
+    /* The input where it is, by its strides; in place the output has
+     * replaced it, so it is read from the case again. */
+    if (c->desc.in_place)
+    {
+        compare.input.read = read_case_input;
+        compare.input.context = p;
+    }
+    else
+    {
+        compare.input.buffer = p->input_buffer;
+        compare.input.bytes = (size_t)p->input_bytes;
+        compare.input.layout = &c->desc.input;
+    }
+    if (c->expected.kind != DMLCONF_CASE_DATA_NONE)
+    {
+        compare.expected.read = read_case_expected;
+        compare.expected.context = p;
+    }
     dmlconf_error err;
-    int failed = dmlconf_compare(&c->desc, p->logical_input, expected, p->output_buffer, (size_t)p->output_bytes, &tol,
-                                 &r->comparison, &err);
-    free(expected);
+    int failed = dmlconf_compare_tensor(&compare, &r->comparison, &err);
     if (failed)
     {
         r->status = DMLCONF_STATUS_ERROR;
@@ -531,16 +747,19 @@ static void follow_up_failure(runner_backend *backend, const runner_config *conf
             free(again);
         }
     }
-    if (r->status == DMLCONF_STATUS_FAIL && config->shrink && config->repro_dir && !p->c->expect_error.set &&
-        p->logical_input)
+    if (r->status == DMLCONF_STATUS_FAIL && config->shrink && config->repro_dir && !p->c->expect_error.set)
     {
+        /* The shrinker works on the logical input, read here only for a
+         * confirmed failure. */
         char why[256];
-        if (runner_shrink(backend, config, p->c, p->logical_input, r->repro_path, sizeof(r->repro_path), why,
-                          sizeof(why)))
+        void *input = runner_read_input(p->c, config->seed, why, sizeof(why));
+        if (!input ||
+            runner_shrink(backend, config, p->c, input, r->repro_path, sizeof(r->repro_path), why, sizeof(why)))
         {
             size_t used = strlen(r->message);
             snprintf(r->message + used, sizeof(r->message) - used, " (no reproducer: %s)", why);
         }
+        free(input);
     }
 }
 

@@ -50,6 +50,16 @@ summary() {
     python3 -c "import json,sys; s=json.load(open(sys.argv[1])); print($2)" "$1/summary.json"
 }
 
+# Waits (up to 60 s) until a run's results.jsonl holds a case, so that a
+# signal comes in the middle of the run however fast the machine is.
+wait_for_a_result() {
+    local waited=0
+    until grep -q '"id":"slow' "$1/results.jsonl" 2>/dev/null || [ "$waited" -ge 600 ]; do
+        sleep 0.1
+        waited=$((waited + 1))
+    done
+}
+
 cat > small.yaml <<'YAML'
 defaults: {op: cumulative_summation, dtype: int32, axis: 0}
 cases:
@@ -59,8 +69,8 @@ cases:
 YAML
 python3 - <<'PY'
 lines = ["defaults: {op: cumulative_summation, dtype: float32, axis: 0}", "cases:"]
-for i in range(40):
-    lines.append("  - {id: slow.c%02d, sizes: [1048577], input: {generate: uniform, min: -1, max: 1, seed: %d}}" % (i, i))
+for i in range(160):
+    lines.append("  - {id: slow.c%03d, sizes: [1048577], input: {generate: uniform, min: -1, max: 1, seed: %d}}" % (i, i))
 open("slow.yaml", "w").write("\n".join(lines) + "\n")
 PY
 mkdir -p empty
@@ -119,8 +129,8 @@ for signal in INT TERM; do
     before=$(grep -c '"id":"slow' "$dir/results.jsonl")
     "$dmlconf" run -q --backend oracle -j 2 -o "$dir" --resume slow.yaml 2>err.txt
     check "SIG$signal: --resume finishes the run" 0 $?
-    expect "SIG$signal: every case once" test "$(grep -c '"id":"slow' "$dir/results.jsonl")" -eq 40
-    expect "SIG$signal: the resumed run is conformant" test "$(summary "$dir" "s['counts']['pass']")" -eq 40
+    expect "SIG$signal: every case once" test "$(grep -c '"id":"slow' "$dir/results.jsonl")" -eq 160
+    expect "SIG$signal: the resumed run is conformant" test "$(summary "$dir" "s['counts']['pass']")" -eq 160
     expect "SIG$signal: some cases had finished before ($before)" test "$before" -gt 0
 done
 "$dmlconf" run -q --backend oracle -j 2 -o intr-INT --resume slow.yaml 2>err.txt; check "nothing to resume" 2 $?
@@ -142,12 +152,12 @@ worker=$(pgrep -P "$pid" | head -n 1)
 [ -n "$worker" ] && kill -KILL "$worker"
 wait "$pid"
 check "a run whose worker was killed once" 0 $?
-expect "every case passed" test "$(summary killed "s['counts']['pass']")" -eq 40
+expect "every case passed" test "$(summary killed "s['counts']['pass']")" -eq 160
 
 # A case over the memory limit is an error that says how much it needs.
-"$dmlconf" run -q --backend oracle -o mem --memory-limit 10M -f 'slow.c00' slow.yaml 2>err.txt
+"$dmlconf" run -q --backend oracle -o mem --memory-limit 10M -f 'slow.c000' slow.yaml 2>err.txt
 check "a case over the memory limit" 1 $?
-expect "it names the need and the limit" grep -q "needs about 16.8 MB of memory.*more than the limit of 10.0 MB" mem/results.jsonl
+expect "it names the need and the limit" grep -q "needs about 12.6 MB of memory.*more than the limit of 10.0 MB" mem/results.jsonl
 "$dmlconf" run -q --backend oracle -o mem2 --memory-limit lots small.yaml 2>err.txt; check "a bad --memory-limit" 2 $?
 
 # Workers started as programs (as on Windows) run the corpus the same way.

@@ -1,11 +1,16 @@
 /*
  * Seeded, counter-based input generators (see dmlconf/datagen.h for the
- * definition of every generator and of the random streams).
+ * definition of every generator and of the random streams): the spec's keys
+ * and checks, and the exact reference fill.
  *
- * Float results are computed as exact binary numbers (a small signed bignum
- * with a power-of-two exponent) and rounded once by dmlconf_value_from_dyadic,
- * so no result depends on the host's floating-point behaviour.
+ * In the reference, float results are computed as exact binary numbers (a
+ * small signed bignum with a power-of-two exponent) and rounded once by
+ * dmlconf_value_from_dyadic, so no result depends on the host's
+ * floating-point behaviour. dmlconf_datagen_fill takes the fast path of
+ * datagen_fixed.c, which gives the same bits, and falls back on the
+ * reference for the specs it cannot take.
  */
+#include "datagen_internal.h"
 #include "why.h"
 
 #include <dmlconf/datagen.h>
@@ -16,7 +21,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define GOLDEN_GAMMA    UINT64_C(0x9e3779b97f4a7c15)
 #define PARAMETER_LIMIT 100000
 
 /* ---- names and keys -------------------------------------------------------- */
@@ -482,72 +486,6 @@ static dmlconf_value_status dyadic_store(const dyadic *d, const type_desc *t, bo
     return dmlconf_value_from_dyadic(t->type, d->negative, d->limb, d->n, d->exponent, allow_rounding, out, NULL, 0);
 }
 
-/* ---- random streams ---------------------------------------------------------- */
-
-static uint64_t mix64(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
-typedef struct stream
-{
-    uint64_t base;
-    uint64_t next;
-} stream;
-
-static void stream_init(stream *s, uint64_t seed, uint64_t index)
-{
-    s->base = mix64(seed + (index + 1u) * GOLDEN_GAMMA);
-    s->next = 0;
-}
-
-static uint64_t stream_word(stream *s)
-{
-    uint64_t word = s->next == 0 ? s->base : mix64(s->base + s->next * GOLDEN_GAMMA);
-    ++s->next;
-    return word;
-}
-
-static void multiply_64(uint64_t a, uint64_t b, uint64_t *high, uint64_t *low)
-{
-    uint64_t a0 = (uint32_t)a;
-    uint64_t a1 = a >> 32;
-    uint64_t b0 = (uint32_t)b;
-    uint64_t b1 = b >> 32;
-    uint64_t p00 = a0 * b0;
-    uint64_t p01 = a0 * b1;
-    uint64_t p10 = a1 * b0;
-    uint64_t p11 = a1 * b1;
-    uint64_t middle = (p00 >> 32) + (uint32_t)p01 + (uint32_t)p10;
-    *low = (middle << 32) | (uint32_t)p00;
-    *high = p11 + (p01 >> 32) + (p10 >> 32) + (middle >> 32);
-}
-
-/* Uniform in [0, n), n >= 1: Lemire's multiply-shift with rejection. */
-static uint64_t stream_below(stream *s, uint64_t n)
-{
-    uint64_t high;
-    uint64_t low;
-    multiply_64(stream_word(s), n, &high, &low);
-    if (low < n)
-    {
-        uint64_t threshold = (0u - n) % n; /* 2^64 mod n */
-        while (low < threshold)
-            multiply_64(stream_word(s), n, &high, &low);
-    }
-    return high;
-}
-
-/* Uniform in [low, low + width] (two's complement, modulo 2^64). */
-static uint64_t stream_range(stream *s, uint64_t low, uint64_t width)
-{
-    if (width == UINT64_MAX)
-        return stream_word(s);
-    return low + stream_below(s, width + 1u);
-}
-
 /* ---- init, set ------------------------------------------------------------------ */
 
 void dmlconf_datagen_init(dmlconf_datagen_spec *spec, dmlconf_data_type type)
@@ -1000,11 +938,11 @@ static void store_integer_draw(const fill_context *c, uint64_t k, int64_t expone
     dyadic_store(&d, &c->t, false, out);
 }
 
-static void fill_specials_float(const type_desc *t, stream *s, unsigned char *out)
+static void fill_specials_float(const type_desc *t, datagen_stream *s, unsigned char *out)
 {
     const float_info *f = t->f;
-    uint64_t word = stream_word(s);
-    uint64_t random = stream_word(s);
+    uint64_t word = datagen_stream_word(s);
+    uint64_t random = datagen_stream_word(s);
     unsigned category = (unsigned)(word & 15u);
     uint64_t sign = ((word >> 4) & 1u) << (f->bits - 1u);
     uint64_t hidden = UINT64_C(1) << (f->precision - 1);
@@ -1053,7 +991,7 @@ static void fill_specials_float(const type_desc *t, stream *s, unsigned char *ou
     default: /* a random normal number */
     {
         uint64_t fields = (inf >> (f->precision - 1)) - 1u; /* exponent fields 1 .. all ones - 1 */
-        uint64_t field = 1u + stream_below(s, fields);
+        uint64_t field = 1u + datagen_stream_below(s, fields);
         bits = sign | (field << (f->precision - 1)) | (random & fraction_mask);
         break;
     }
@@ -1061,10 +999,10 @@ static void fill_specials_float(const type_desc *t, stream *s, unsigned char *ou
     store_le(out, bits, t->bytes);
 }
 
-static void fill_specials_integer(const type_desc *t, stream *s, unsigned char *out)
+static void fill_specials_integer(const type_desc *t, datagen_stream *s, unsigned char *out)
 {
-    uint64_t word = stream_word(s);
-    uint64_t random = stream_word(s);
+    uint64_t word = datagen_stream_word(s);
+    uint64_t random = datagen_stream_word(s);
     uint64_t top = UINT64_C(1) << (t->bits - 1u);
     uint64_t all = t->bits == 64u ? UINT64_MAX : (UINT64_C(1) << t->bits) - 1u;
     uint64_t value = 0;
@@ -1102,8 +1040,8 @@ static void fill_one(const fill_context *c, uint64_t index, unsigned char *out)
 {
     const dmlconf_datagen_spec *spec = c->spec;
     const type_desc *t = &c->t;
-    stream s;
-    stream_init(&s, spec->seed, index);
+    datagen_stream s;
+    datagen_stream_init(&s, spec->seed, index);
     switch (spec->kind)
     {
     case DMLCONF_DATAGEN_UNIFORM:
@@ -1111,30 +1049,30 @@ static void fill_one(const fill_context *c, uint64_t index, unsigned char *out)
         {
             /* min + (max - min) * w / 2^64, rounded once. */
             dyadic offset = c->range;
-            dyadic_mul_u64(&offset, stream_word(&s));
+            dyadic_mul_u64(&offset, datagen_stream_word(&s));
             offset.exponent -= 64;
             dyadic sum;
             dyadic_add(&c->min, &offset, &sum);
             dyadic_store(&sum, t, true, out);
             return;
         }
-        store_le(out, stream_range(&s, c->low, c->width), t->bytes);
+        store_le(out, datagen_stream_range(&s, c->low, c->width), t->bytes);
         return;
     case DMLCONF_DATAGEN_INTEGERS:
         if (t->f)
-            store_integer_draw(c, stream_range(&s, c->low, c->width), 0, out);
+            store_integer_draw(c, datagen_stream_range(&s, c->low, c->width), 0, out);
         else
-            store_le(out, stream_range(&s, c->low, c->width), t->bytes);
+            store_le(out, datagen_stream_range(&s, c->low, c->width), t->bytes);
         return;
     case DMLCONF_DATAGEN_DYADIC:
-        store_integer_draw(c, stream_range(&s, c->low, c->width), -(int64_t)spec->scale, out);
+        store_integer_draw(c, datagen_stream_range(&s, c->low, c->width), -(int64_t)spec->scale, out);
         return;
     case DMLCONF_DATAGEN_NORMAL:
     {
         uint64_t sum = 0;
         for (int i = 0; i < 6; ++i)
         {
-            uint64_t word = stream_word(&s);
+            uint64_t word = datagen_stream_word(&s);
             sum += (word & UINT64_C(0xffffffff)) + (word >> 32);
         }
         /* z = sum / 2^32 - 6; x = mean + stddev * z. */
@@ -1154,8 +1092,8 @@ static void fill_one(const fill_context *c, uint64_t index, unsigned char *out)
     }
     case DMLCONF_DATAGEN_WIDE:
     {
-        int64_t e = as_signed(stream_range(&s, c->low, c->width));
-        uint64_t word = stream_word(&s);
+        int64_t e = as_signed(datagen_stream_range(&s, c->low, c->width));
+        uint64_t word = datagen_stream_word(&s);
         bool negative = (word >> 63) != 0;
         if (t->f)
         {
@@ -1212,7 +1150,7 @@ static void fill_one(const fill_context *c, uint64_t index, unsigned char *out)
     }
 }
 
-void dmlconf_datagen_fill(const dmlconf_datagen_spec *spec, uint64_t first_index, uint64_t count, void *out)
+void datagen_fill_exact(const dmlconf_datagen_spec *spec, uint64_t first_index, uint64_t count, void *out)
 {
     unsigned char *bytes = out;
     fill_context c;
@@ -1229,6 +1167,13 @@ void dmlconf_datagen_fill(const dmlconf_datagen_spec *spec, uint64_t first_index
     fill_prepare(&c);
     for (uint64_t i = 0; i < count; ++i)
         fill_one(&c, first_index + i, bytes + i * c.t.bytes);
+}
+
+void dmlconf_datagen_fill(const dmlconf_datagen_spec *spec, uint64_t first_index, uint64_t count, void *out)
+{
+    if (dmlconf_datagen_check(spec, NULL, 0) == 0 && datagen_fill_fixed(spec, first_index, count, out))
+        return;
+    datagen_fill_exact(spec, first_index, count, out);
 }
 
 /* ---- describe ------------------------------------------------------------------- */

@@ -8,7 +8,13 @@
  * simplest ones are also derived by hand below from splitmix64's published
  * output for state 0: 0xe220a8397b1dcdaf, 0x6e789e6aa1b965f4,
  * 0x06c45d188009454f (w_0 of elements 0, 1, 2 for seed 0).
+ *
+ * The fast fixed-point path (datagen_fixed.c) is compared bit for bit with
+ * the exact reference (datagen_fill_exact) over many random specs, indices
+ * and edge parameters.
  */
+#include "datagen_internal.h"
+
 #include <dmlconf/datagen.h>
 #include <dmlconf/values.h>
 
@@ -673,6 +679,266 @@ START_TEST(test_describe)
 }
 END_TEST
 
+/* ---- the fast path against the exact reference --------------------------------------- */
+
+/* xorshift64*: the test's own parameter stream. */
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t x = *state;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    *state = x;
+    return x * UINT64_C(0x2545f4914f6cdd1d);
+}
+
+static void put_element(unsigned char *element, uint64_t bits)
+{
+    for (int b = 0; b < 8; ++b)
+        element[b] = (unsigned char)(bits >> (8 * b));
+}
+
+/* A random element of `type`: floats finite, with exponents from a narrow
+ * band around 1 (half the time), the whole range, subnormals and zeros;
+ * integers of every magnitude. */
+static uint64_t random_element(dmlconf_data_type type, uint64_t *state)
+{
+    uint64_t r = next_random(state);
+    uint64_t pick = next_random(state) % 8u;
+    if (type == F32 || type == F16)
+    {
+        unsigned precision = type == F32 ? 24u : 11u;
+        unsigned exponent_bits = type == F32 ? 8u : 5u;
+        uint64_t fraction = r & ((UINT64_C(1) << (precision - 1)) - 1u);
+        uint64_t max_field = (UINT64_C(1) << exponent_bits) - 2u;
+        uint64_t bias = (UINT64_C(1) << (exponent_bits - 1)) - 1u;
+        uint64_t field;
+        if (pick < 4)
+            field = bias - 3u + (r >> 40) % 7u; /* around 1 */
+        else if (pick < 6)
+            field = 1u + (r >> 40) % max_field;
+        else if (pick == 6)
+            field = 0; /* subnormal or zero */
+        else
+            return (r >> 63) ? (UINT64_C(1) << (precision + exponent_bits - 1)) : 0u; /* -0 or +0 */
+        if (pick < 4 && (r >> 20) % 4u == 0)
+            fraction &= ~((UINT64_C(1) << (precision - 4)) - 1u); /* few significant bits */
+        uint64_t sign = (r >> 63) << (precision + exponent_bits - 1);
+        return sign | (field << (precision - 1)) | fraction;
+    }
+    unsigned bits = dmlconf_value_size(type) * 8u;
+    unsigned width = 1u + (unsigned)(next_random(state) % bits);
+    uint64_t value = width == 64 ? r : r & ((UINT64_C(1) << width) - 1u);
+    if ((type == I32 || type == I64) && pick < 3)
+        value = 0u - (value >> 1);
+    return bits == 64 ? value : value & ((UINT64_C(1) << bits) - 1u);
+}
+
+/* How many fills took the fixed-point path (the rest went to the reference). */
+static size_t fixed_fills;
+
+/* Fills `count` elements from `first` with both paths and compares them. */
+static void expect_paths_agree(const dmlconf_datagen_spec *spec, uint64_t first, size_t count, const char *what)
+{
+    size_t size = dmlconf_value_size(spec->type);
+    unsigned char fast[64 * 8];
+    unsigned char exact[64 * 8];
+    ck_assert_uint_le(count, 64);
+    memset(fast, 0x5a, sizeof(fast));
+    memset(exact, 0x5a, sizeof(exact));
+    if (datagen_fill_fixed(spec, first, count, fast))
+        ++fixed_fills;
+    dmlconf_datagen_fill(spec, first, count, fast);
+    datagen_fill_exact(spec, first, count, exact);
+    for (size_t i = 0; i < count; ++i)
+    {
+        if (memcmp(fast + i * size, exact + i * size, size) != 0)
+        {
+            char description[256];
+            dmlconf_datagen_describe(spec, description, sizeof(description));
+            ck_abort_msg("%s: %s, element %" PRIu64 ": fast 0x%" PRIx64 ", exact 0x%" PRIx64, what, description,
+                         first + i, element_at(fast, size, i), element_at(exact, size, i));
+        }
+    }
+}
+
+/* A random spec of `kind` for `type` that passes dmlconf_datagen_check
+ * (false when the drawn parameters do not). */
+static bool random_spec(dmlconf_datagen_kind kind, dmlconf_data_type type, uint64_t *state, dmlconf_datagen_spec *spec)
+{
+    dmlconf_datagen_init(spec, type);
+    spec->kind = kind;
+    spec->keys = DMLCONF_DATAGEN_KEY_GENERATE;
+    spec->seed = next_random(state);
+    bool is_float = type == F32 || type == F16;
+    int qmin = type == F32 ? -149 : -24;
+    switch (kind)
+    {
+    case DMLCONF_DATAGEN_UNIFORM:
+    case DMLCONF_DATAGEN_INTEGERS:
+    case DMLCONF_DATAGEN_DYADIC:
+    {
+        uint64_t a, b;
+        if (is_float && kind != DMLCONF_DATAGEN_UNIFORM)
+        {
+            /* Integral bounds of magnitude at most 2^p, as elements. */
+            int64_t limit = type == F32 ? (INT64_C(1) << 24) : 2048;
+            int64_t x = (int64_t)(next_random(state) % (uint64_t)(2 * limit + 1)) - limit;
+            int64_t y = (int64_t)(next_random(state) % (uint64_t)(2 * limit + 1)) - limit;
+            if (next_random(state) % 4u == 0)
+                y = x + (int64_t)(next_random(state) % 3u);
+            char text[32];
+            unsigned char element[8] = {0};
+            snprintf(text, sizeof(text), "%" PRId64, x < y ? x : y);
+            if (dmlconf_value_parse(type, text, false, element, NULL, 0) != DMLCONF_VALUE_OK)
+                return false;
+            a = element_at(element, 8, 0);
+            snprintf(text, sizeof(text), "%" PRId64, x < y ? y : x);
+            if (dmlconf_value_parse(type, text, false, element, NULL, 0) != DMLCONF_VALUE_OK)
+                return false;
+            b = element_at(element, 8, 0);
+        }
+        else
+        {
+            a = random_element(type, state);
+            b = next_random(state) % 4u == 0 ? a : random_element(type, state);
+        }
+        put_element(spec->min, a);
+        put_element(spec->max, b);
+        spec->keys |= DMLCONF_DATAGEN_KEY_SEED | DMLCONF_DATAGEN_KEY_MIN | DMLCONF_DATAGEN_KEY_MAX;
+        if (kind == DMLCONF_DATAGEN_DYADIC)
+        {
+            spec->keys |= DMLCONF_DATAGEN_KEY_SCALE;
+            spec->scale = is_float ? (int32_t)(next_random(state) % (uint64_t)(-qmin + 40)) - 30
+                                   : -(int32_t)(next_random(state) % 40u);
+        }
+        if (dmlconf_datagen_check(spec, NULL, 0) != 0)
+        {
+            /* Bounds out of order: swap them. */
+            put_element(spec->min, b);
+            put_element(spec->max, a);
+        }
+        break;
+    }
+    case DMLCONF_DATAGEN_NORMAL:
+        put_element(spec->mean, random_element(type, state));
+        put_element(spec->stddev, random_element(type, state));
+        if (is_float && next_random(state) % 2u)
+            put_element(spec->stddev, element_at(spec->stddev, 8, 0) & ~(type == F32 ? UINT64_C(0x80000000) : 0x8000u));
+        spec->keys |= DMLCONF_DATAGEN_KEY_SEED | DMLCONF_DATAGEN_KEY_MEAN | DMLCONF_DATAGEN_KEY_STDDEV;
+        break;
+    case DMLCONF_DATAGEN_IOTA:
+        if (next_random(state) % 4u)
+        {
+            put_element(spec->start, random_element(type, state));
+            spec->keys |= DMLCONF_DATAGEN_KEY_START;
+        }
+        if (next_random(state) % 4u)
+        {
+            put_element(spec->step, random_element(type, state));
+            spec->keys |= DMLCONF_DATAGEN_KEY_STEP;
+        }
+        break;
+    default:
+        return false;
+    }
+    return dmlconf_datagen_check(spec, NULL, 0) == 0;
+}
+
+START_TEST(test_fast_path_matches_exact)
+{
+    static const dmlconf_datagen_kind kinds[] = {DMLCONF_DATAGEN_UNIFORM, DMLCONF_DATAGEN_INTEGERS,
+                                                 DMLCONF_DATAGEN_DYADIC, DMLCONF_DATAGEN_NORMAL, DMLCONF_DATAGEN_IOTA};
+    /* Floats twice as often: most of the fast path is theirs. */
+    static const dmlconf_data_type types[] = {F32, F16, F32, F16, I32, U32, I64, U64};
+    uint64_t state = UINT64_C(0x9d2c5680a3b1f4e7) + (uint64_t)_i;
+    dmlconf_datagen_kind kind = kinds[_i % 5];
+    size_t accepted = 0;
+    fixed_fills = 0;
+    for (int attempt = 0; attempt < 3000; ++attempt)
+    {
+        dmlconf_datagen_spec spec;
+        dmlconf_data_type type = types[next_random(&state) % 8u];
+        if (!random_spec(kind, type, &state, &spec))
+            continue;
+        ++accepted;
+        uint64_t first = next_random(&state);
+        switch (next_random(&state) % 4u)
+        {
+        case 0:
+            first = 0;
+            break;
+        case 1:
+            first %= 100000u;
+            break;
+        case 2:
+            first %= UINT64_C(1) << 33; /* past 2^32 elements */
+            break;
+        default:
+            break; /* anywhere: iota's largest indices */
+        }
+        expect_paths_agree(&spec, first, 64, "random spec");
+    }
+    ck_assert_msg(accepted > 300, "only %zu of the random specs passed the checks", accepted);
+    /* A good share of them exercise the fast path itself (the rest are
+     * integer generators the reference keeps, or parameters too far
+     * apart). */
+    ck_assert_msg(fixed_fills * 4 > accepted, "only %zu of %zu fills took the fast path", fixed_fills, accepted);
+}
+END_TEST
+
+/* Parameters at the edges: signed zeros, equal bounds, subnormal bounds,
+ * the widest ranges, parameters whose exponents lie far apart (the fast
+ * path hands those to the reference), iota running into infinity. */
+START_TEST(test_fast_path_edges)
+{
+    static const struct
+    {
+        dmlconf_data_type type;
+        const char *pairs[6];
+    } edges[] = {
+        {F32, {"generate=uniform", "seed=1", "min=-0.0", "max=-0.0", NULL}},
+        {F32, {"generate=uniform", "seed=1", "min=-0.0", "max=1", NULL}},
+        {F32, {"generate=uniform", "seed=2", "min=-1", "max=-0.0", NULL}},
+        {F32, {"generate=uniform", "seed=3", "min=bits:0x00000001", "max=bits:0x00000003", NULL}},
+        {F32, {"generate=uniform", "seed=4", "min=-0x1.fffffep+127", "max=0x1.fffffep+127", NULL}},
+        {F32, {"generate=uniform", "seed=5", "min=0x1p-100", "max=0x1p100", NULL}},
+        {F32, {"generate=uniform", "seed=6", "min=-0x1p-149", "max=0x1p127", NULL}},
+        {F32, {"generate=uniform", "seed=7", "min=0x1.fffffcp-127", "max=0x1p-126", NULL}},
+        {F16, {"generate=uniform", "seed=8", "min=-65504", "max=65504", NULL}},
+        {F16, {"generate=uniform", "seed=9", "min=0x1p-24", "max=0x1p-14", NULL}},
+        {F32, {"generate=normal", "seed=10", "mean=-0.0", "stddev=0", NULL}},
+        {F32, {"generate=normal", "seed=11", "mean=0", "stddev=0x1p-149", NULL}},
+        {F32, {"generate=normal", "seed=12", "mean=0x1p100", "stddev=0x1p-100", NULL}},
+        {F32, {"generate=normal", "seed=13", "mean=0x1.93e594p+99", "stddev=0x1p96", NULL}},
+        {F16, {"generate=normal", "seed=14", "mean=0", "stddev=10000", NULL}},
+        {I64, {"generate=normal", "seed=15", "mean=-9223372036854775000", "stddev=100", NULL}},
+        {U64, {"generate=normal", "seed=16", "mean=9223372036854775808", "stddev=1000000000000000000", NULL}},
+        {I32, {"generate=normal", "seed=17", "mean=0", "stddev=1", NULL}},
+        {F32, {"generate=iota", "start=-0.0", "step=-0.0", NULL}},
+        {F32, {"generate=iota", "start=0x1.fffffep+127", "step=0x1p103", NULL}},
+        {F32, {"generate=iota", "start=-1", "step=0x1p-149", NULL}},
+        {F32, {"generate=iota", "start=0x1p-149", "step=-0x1p-149", NULL}},
+        {F32, {"generate=iota", "start=0x1p120", "step=0x1p-120", NULL}},
+        {F16, {"generate=iota", "start=65504", "step=-1", NULL}},
+        {F32, {"generate=dyadic", "seed=18", "min=-16777216", "max=16777216", "scale=149", NULL}},
+        {F32, {"generate=dyadic", "seed=19", "min=-3", "max=3", "scale=-100", NULL}},
+        {F16, {"generate=integers", "seed=20", "min=-2048", "max=-2048", NULL}},
+        {I64, {"generate=dyadic", "seed=21", "min=-4", "max=4", "scale=-60", NULL}},
+        {U32, {"generate=dyadic", "seed=22", "min=0", "max=255", "scale=-24", NULL}},
+    };
+    size_t count = sizeof(edges) / sizeof(edges[0]);
+    static const uint64_t firsts[] = {
+        0, 1000, UINT64_C(1) << 31, UINT64_C(0xffffffff) - 63, UINT64_C(1) << 62, UINT64_MAX - 63};
+    for (size_t e = 0; e < count; ++e)
+    {
+        dmlconf_datagen_spec spec = make_spec(edges[e].type, edges[e].pairs);
+        for (size_t f = 0; f < sizeof(firsts) / sizeof(firsts[0]); ++f)
+            expect_paths_agree(&spec, firsts[f], 64, edges[e].pairs[0]);
+    }
+}
+END_TEST
+
 static Suite *datagen_suite(void)
 {
     Suite *suite = suite_create("datagen");
@@ -690,6 +956,12 @@ static Suite *datagen_suite(void)
     tcase_add_test(tc, test_dyadic_exact);
     tcase_add_test(tc, test_normal_and_wide_ranges);
     tcase_add_test(tc, test_specials_cover);
+    suite_add_tcase(suite, tc);
+
+    tc = tcase_create("fast path");
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, test_fast_path_matches_exact, 0, 20);
+    tcase_add_test(tc, test_fast_path_edges);
     suite_add_tcase(suite, tc);
 
     tc = tcase_create("errors");

@@ -187,6 +187,56 @@ int dmlconf_compare(const dmlconf_scan_desc *desc, const void *logical_input, co
                     const void *actual, size_t actual_bytes, const dmlconf_tolerance *tol, dmlconf_comparison *out,
                     dmlconf_error *err);
 
+/* Where the comparator reads a tensor's elements: a buffer laid out by a
+ * tensor desc, or a function that reads packed logical elements. */
+typedef struct dmlconf_tensor_source
+{
+    /* A buffer of `bytes` bytes laid out by `layout` (the compared tensor's
+     * sizes, with its own strides; NULL: packed row-major) from element
+     * offset 0. */
+    const void *buffer;
+    size_t bytes;
+    const dmlconf_tensor_desc *layout;
+    /* Or, when buffer is NULL: reads logical elements [first, first +
+     * count) (packed row-major indices) into out, and returns 0, or -1 with
+     * a sentence in why. It may be called from several threads at once. */
+    int (*read)(void *context, uint64_t first, uint64_t count, void *out, char *why, size_t why_size);
+    void *context;
+} dmlconf_tensor_source;
+
+/* One comparison: what dmlconf_compare takes, with the input and the
+ * expected values read from any source, and threads to spend. */
+typedef struct dmlconf_compare_job
+{
+    const dmlconf_scan_desc *desc;
+    dmlconf_tensor_source input;    /* the input's logical elements (required) */
+    dmlconf_tensor_source expected; /* the case's expected values; neither a buffer nor a reader:
+                                     * the oracle's values */
+    const void *actual;             /* the backend's output buffer, laid out by desc->output */
+    size_t actual_bytes;
+    const dmlconf_tolerance *tol; /* NULL: the output type's defaults */
+    unsigned threads;             /* threads to use, the caller's included (0 or 1: the caller's only) */
+} dmlconf_compare_job;
+
+/* Compares a backend's output tensor with the oracle (or the case's expected
+ * values), as dmlconf_compare does, in bounded memory: lines are judged in
+ * chunks, the oracle's scan carried from chunk to chunk (dmlconf_scan_walk),
+ * so no line's input, expected values or side data is ever held whole;
+ * lines along an outer axis are walked a block of lines at a time, reading
+ * each row of the block once. With threads > 1, blocks of lines go to
+ * threads of their own, and a few long lines are judged by a pipeline (the
+ * oracle's scan of one chunk, the side data of the one before and the
+ * judging of the one before that, at once). The result is the same whatever
+ * the thread count, and the same as dmlconf_compare's on the same values.
+ * Memory: about 50 bytes per element of the chunks in flight (a few
+ * million elements at most), nothing per element of the tensor.
+ * Returns 0 when the comparison ran, or -1 with err set (err may be NULL;
+ * *out left zeroed) for dmlconf_compare's errors, a source that has neither
+ * a buffer nor a reader (the input), a buffer smaller than its layout needs,
+ * a reader that fails (its sentence), threads that cannot start, or memory
+ * that runs out. */
+int dmlconf_compare_tensor(const dmlconf_compare_job *job, dmlconf_comparison *out, dmlconf_error *err);
+
 /* ---- printing ------------------------------------------------------------- */
 
 /* Prints an element of `type` given as raw bits (zero extended) in decimal

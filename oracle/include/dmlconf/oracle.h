@@ -304,7 +304,14 @@ DMLCONF_API int dmlconf_scan_line(dmlconf_operator op, dmlconf_data_type type, b
 
 /* Side data computed piece by piece, so that a long line's side data never
  * has to exist whole (a comparator judges a 10^8-element line in chunks).
- * The state is plain data: copy it, keep it anywhere, no cleanup needed. */
+ * The state is plain data: copy it, keep it anywhere, no cleanup needed.
+ *
+ * A caller that no longer needs the fields that depend on the values'
+ * magnitudes (abs_sum, log2_max_partial, log2_min_partial: a comparator
+ * whose accumulation bound has become infinite and whose exactness test
+ * can no longer pass) sets `settled`: those fields then stay as they are,
+ * and the walk only counts terms and gathers specials, lsb exponents and
+ * significand bits, several times faster. */
 typedef struct dmlconf_side_walk
 {
     dmlconf_operator op;
@@ -314,6 +321,7 @@ typedef struct dmlconf_side_walk
     bool have_finite;          /* products: a finite term was seen */
     double ending_max;         /* products: log2|product| of the best sub-ranges ending here */
     double ending_min;
+    bool settled; /* set by the caller, see above (false after init) */
 } dmlconf_side_walk;
 
 /* Starts a walk over one line of `type` in scan order. Returns 0, or -1 with
@@ -325,6 +333,108 @@ DMLCONF_API int dmlconf_side_walk_init(dmlconf_side_walk *walk, dmlconf_operator
  * order) and writes their n side-data entries to `side`, exactly as
  * dmlconf_scan_line would have for those positions of the whole line. */
 DMLCONF_API void dmlconf_side_walk_next(dmlconf_side_walk *walk, size_t n, const void *in, dmlconf_side_data *side);
+
+/* A scan computed piece by piece, so that a long line's outputs never have
+ * to exist whole (a comparator judges a line of 2^32 - 1 elements in
+ * chunks): the state the exact scan carries from one piece to the next.
+ * Every piece's outputs are exactly what dmlconf_scan_line gives for those
+ * positions of the whole line, however the line is cut.
+ *
+ * The exact fallbacks of the float kernels (a lagging exact sum or product,
+ * used for the rare elements the fast arithmetic cannot round with
+ * certainty) may need elements of earlier pieces again; the walk reads
+ * them through `reader`, which gets the line's elements in scan order. With
+ * no reader, the walk instead keeps its exact state current at the end of
+ * every piece: about 2 ns an element more for float32 sums, and for float
+ * products an exact product that grows with the line (unusable for long
+ * lines of products). The fields are the walk's; `state` is private. */
+typedef int (*dmlconf_line_reader)(void *context, uint64_t first, size_t count, void *out);
+
+#define DMLCONF_SCAN_WALK_WORDS 32u
+
+typedef struct dmlconf_scan_walk
+{
+    dmlconf_operator op;
+    dmlconf_data_type type;
+    bool exclusive;
+    uint64_t position;          /* elements absorbed so far */
+    uint64_t last;              /* the inclusive result of those elements as raw bits (the
+                                 * identity at first): the next exclusive output */
+    dmlconf_line_reader reader; /* reads elements [first, first + count) of the line in scan
+                                 * order into out; returns 0, or -1 when it cannot */
+    void *reader_context;
+    union
+    {
+        uint64_t words[DMLCONF_SCAN_WALK_WORDS];
+        double number;
+        void *pointer;
+    } state;
+} dmlconf_scan_walk;
+
+/* Starts a walk over one line of `type` in scan order. `reader` (may be
+ * NULL, see above) is called with reader_context, from the thread that
+ * calls dmlconf_scan_walk_next, only for elements before the piece in hand.
+ * Returns 0, or -1 with err set (err may be NULL) for an operator or a type
+ * the oracle does not compute; the walk then needs no release. */
+DMLCONF_API int dmlconf_scan_walk_init(dmlconf_scan_walk *walk, dmlconf_operator op, dmlconf_data_type type,
+                                       bool exclusive, dmlconf_line_reader reader, void *reader_context,
+                                       dmlconf_error *err);
+
+/* Absorbs the next n elements of the line (`in`, contiguous, scan order) and
+ * writes their n outputs to `out` (which must not overlap `in`). Returns 0,
+ * or -1 with err set when the exact fallback cannot allocate its memory or
+ * the reader fails; the walk is then unusable (release it). */
+DMLCONF_API int dmlconf_scan_walk_next(dmlconf_scan_walk *walk, size_t n, const void *in, void *out,
+                                       dmlconf_error *err);
+
+/* Releases what the walk allocated (float products' exact fallback). Safe
+ * on a walk that allocated nothing; the walk must be initialised again
+ * before any other use. */
+DMLCONF_API void dmlconf_scan_walk_release(dmlconf_scan_walk *walk);
+
+/* What a run of a line's elements contributes to every later element, so
+ * that a long line can be walked in segments on several threads: each
+ * segment's elements are summarised (on its own thread), the summaries of
+ * the segments before one are combined in order, and the segment's walk
+ * resumes from that (dmlconf_scan_walk_resume), giving exactly the outputs
+ * one walk over the whole line gives there. Summaries are plain data; a
+ * summary takes about as long as the walk over its elements (float32 sums:
+ * an exact sum, 2 ns an element). */
+typedef struct dmlconf_scan_summary
+{
+    dmlconf_operator op;
+    dmlconf_data_type type;
+    uint64_t count; /* elements summarised */
+    union
+    {
+        uint64_t words[DMLCONF_SCAN_WALK_WORDS];
+        double number;
+        void *pointer;
+    } state; /* private */
+} dmlconf_scan_summary;
+
+/* An empty summary (the start of a line). Returns 0, or -1 with err set
+ * (err may be NULL) for an operator or a type the oracle does not
+ * compute. */
+DMLCONF_API int dmlconf_scan_summary_init(dmlconf_scan_summary *summary, dmlconf_operator op, dmlconf_data_type type,
+                                          dmlconf_error *err);
+
+/* Absorbs the next n elements (`in`, contiguous, scan order). */
+DMLCONF_API void dmlconf_scan_summary_add(dmlconf_scan_summary *summary, size_t n, const void *in);
+
+/* `into` becomes the summary of its elements followed by next's (same
+ * operator and type). */
+DMLCONF_API void dmlconf_scan_summary_combine(dmlconf_scan_summary *into, const dmlconf_scan_summary *next);
+
+/* Starts a walk at element prefix->count of a line whose elements before
+ * it `prefix` summarises: dmlconf_scan_walk_next then gives that
+ * position's outputs on, the same bits as a walk from the start would.
+ * `reader` as for dmlconf_scan_walk_init: the exact fallbacks may read any
+ * element before the walk's piece, the prefix included (a float product's
+ * first exclusive output may need the exact product of the prefix).
+ * Returns 0, or -1 with err set (the walk is then to be released). */
+DMLCONF_API int dmlconf_scan_walk_resume(dmlconf_scan_walk *walk, const dmlconf_scan_summary *prefix, bool exclusive,
+                                         dmlconf_line_reader reader, void *reader_context, dmlconf_error *err);
 
 /* ---- float16 ------------------------------------------------------------- */
 
