@@ -221,6 +221,31 @@ static int record_pass(d3d12_backend *b, job_state *s, size_t index, uint32_t *q
     return 0;
 }
 
+/* Keeps the GPU time of each pass of a job that ran alone (its queries
+ * are in pass order). Nothing is kept when memory runs out. */
+static void record_pass_times(d3d12_backend *b, const job_state *s, const uint64_t *ticks)
+{
+    b->last_pass_count = 0;
+    if (!b->device.timestamp_frequency)
+        return;
+    if (s->plan.count > b->last_pass_capacity)
+    {
+        d3d12_pass_time *grown = realloc(b->last_passes, s->plan.count * sizeof(*grown));
+        if (!grown)
+            return;
+        b->last_passes = grown;
+        b->last_pass_capacity = s->plan.count;
+    }
+    for (size_t p = 0; p < s->plan.count; ++p)
+    {
+        d3d12_pass_time *t = &b->last_passes[p];
+        t->key = s->plan.passes[p].key;
+        t->work_items = s->plan.passes[p].params[SCAN_P_WORK_ITEMS];
+        t->seconds = (double)(ticks[2 * p + 1] - ticks[2 * p]) / (double)b->device.timestamp_frequency;
+    }
+    b->last_pass_count = s->plan.count;
+}
+
 /* Lays out, records, submits and reads back one batch. Returns 0, 1 when
  * the batch failed before submission (its jobs are FAILED), or -1 when the
  * device was lost. */
@@ -412,6 +437,9 @@ static int run_batch(d3d12_backend *b, job_state *states, size_t count)
         return -1;
     }
 
+    if (count == 1)
+        record_pass_times(b, &states[0], b->query_readback.mapped);
+
     /* Outputs and times. Queries were issued step by step, two per
      * dispatch, in the order the passes were recorded. */
     const unsigned char *readback = b->readback.mapped;
@@ -551,6 +579,9 @@ void d3d12_backend_release_buffers(d3d12_backend *b)
     d3d12_buffer_release(&b->upload);
     d3d12_buffer_release(&b->readback);
     d3d12_buffer_release(&b->query_readback);
+    free(b->last_passes);
+    b->last_passes = NULL;
+    b->last_pass_count = b->last_pass_capacity = 0;
     if (b->queries)
         ID3D12QueryHeap_Release(b->queries);
     b->queries = NULL;
