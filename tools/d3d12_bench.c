@@ -132,9 +132,8 @@ static unsigned type_bytes(dmlconf_data_type type)
 }
 
 /* Adds a case; the name says the operator, type, shape, axis and mode. */
-static void add_case(case_list *list, dmlconf_operator op, dmlconf_data_type type, uint32_t rank,
-                     const uint32_t *sizes, uint32_t axis, bool decreasing, bool exclusive, double tracked_dmlconf,
-                     double tracked_torch)
+static void add_case(case_list *list, dmlconf_operator op, dmlconf_data_type type, uint32_t rank, const uint32_t *sizes,
+                     uint32_t axis, bool decreasing, bool exclusive, double tracked_dmlconf, double tracked_torch)
 {
     if (list->count == sizeof(list->items) / sizeof(list->items[0]))
     {
@@ -207,9 +206,10 @@ static void build_cases(case_list *list, uint64_t n)
             for (int decreasing = 0; decreasing < 2; ++decreasing)
             {
                 dmlconf_operator op = o ? product : sum;
-                bool tracked = !decreasing && ((op == sum && (types[t] == f32 || types[t] == f16 ||
-                                                              types[t] == i32 || types[t] == i64)) ||
-                                               (op == product && types[t] == f32));
+                bool tracked =
+                    !decreasing &&
+                    ((op == sum && (types[t] == f32 || types[t] == f16 || types[t] == i32 || types[t] == i64)) ||
+                     (op == product && types[t] == f32));
                 if (!tracked)
                     add_case(list, op, types[t], 1, one, 0, decreasing != 0, false, -1, -1);
             }
@@ -287,8 +287,7 @@ static void fill_input(const large_case *c, unsigned char *data, uint64_t count)
 
 /* Compares the output with a scan on the CPU (exact for the inputs above).
  * Returns 0, or -1 after printing the first difference. */
-static int verify(const large_case *c, const dmlconf_scan_desc *desc, const unsigned char *in,
-                  const unsigned char *out)
+static int verify(const large_case *c, const dmlconf_scan_desc *desc, const unsigned char *in, const unsigned char *out)
 {
     uint64_t lines = dmlconf_line_count(&desc->input, desc->axis), n = desc->input.sizes[desc->axis];
     unsigned bytes = type_bytes(c->type);
@@ -572,7 +571,8 @@ static case_result run_large(d3d12_backend *b, const large_case *c, unsigned rep
     result.seconds = best;
     result.status = verify(c, &desc, input, output);
     double traffic = 2.0 * (double)count * type_bytes(c->type);
-    printf("%-44s %6.3f ms %7.1f GB/s %5.1f%% of copy%s  [%s]\n", c->name, best * 1e3, best > 0 ? traffic / best / 1e9 : 0,
+    printf("%-44s %6.3f ms %7.1f GB/s %5.1f%% of copy%s  [%s]\n", c->name, best * 1e3,
+           best > 0 ? traffic / best / 1e9 : 0,
            best > 0 && result.copy_seconds > 0 ? 100.0 * result.copy_seconds / best : 0.0,
            result.status ? "  WRONG" : "  verified", result.passes);
     fflush(stdout);
@@ -726,7 +726,7 @@ static const char torch_snippet[] =
  * `about` (its first line, or why there is no torch column). */
 static void run_torch(const case_list *cases, const bool *chosen, double *torch_ms, char *about, size_t about_size)
 {
-    char (*specs)[96] = calloc(cases->count, sizeof(*specs));
+    char(*specs)[96] = calloc(cases->count, sizeof(*specs));
     const char **argv = calloc(cases->count + 4, sizeof(*argv));
     snprintf(about, about_size, "torch: not run");
     for (size_t i = 0; i < cases->count; ++i)
@@ -984,8 +984,7 @@ static void print_summary(const case_list *cases, const bool *chosen, const case
             snprintf(ms, sizeof(ms), "FAILED");
         snprintf(tracked[0], sizeof(tracked[0]), c->tracked_dmlconf_ms > 0 ? "%.2f" : "-", c->tracked_dmlconf_ms);
         snprintf(tracked[1], sizeof(tracked[1]), c->tracked_torch_ms > 0 ? "%.2f" : "-", c->tracked_torch_ms);
-        printf("%-44s %9s %9s %8s %10s %8s %10s %10s\n", c->name, ms, gbps, copy, torch, ratio, tracked[0],
-               tracked[1]);
+        printf("%-44s %9s %9s %8s %10s %8s %10s %10s\n", c->name, ms, gbps, copy, torch, ratio, tracked[0], tracked[1]);
     }
     printf("\n%% copy: the copy kernel's time for the same bytes over the scan's time. vs torch: torch's time over\n"
            "ours (above 1x: dmlconf is faster). torch runs uint32 as int32 and uint64 as int64, and a decreasing scan\n"
@@ -1006,7 +1005,8 @@ static int usage(const char *program)
 
 int main(int argc, char **argv)
 {
-    bench_options options = {.elements = 100000000u, .small_cases = 20000u, .repeat = 10u, .torch = true, .small = true};
+    bench_options options = {
+        .elements = 100000000u, .small_cases = 20000u, .repeat = 10u, .torch = true, .small = true};
     for (int i = 1; i < argc; ++i)
     {
         uint64_t value;

@@ -6,9 +6,11 @@
  * named in the report's runtime line when set):
  *   DMLCONF_D3D12_FAULT=drop-element|off-by-one-exclusive|f16-accumulate
  *       run a deliberately broken kernel variant (the self-test);
- *   DMLCONF_D3D12_KERNEL=serial|tile|rake   use only that kernel;
- *   DMLCONF_D3D12_CHUNK=N              cut serial lines into chunks of at most N;
- *   DMLCONF_D3D12_TILE=64x16|32x16|64x8|256x16   the tile and rake kernels' shape;
+ *   DMLCONF_D3D12_KERNEL=serial|tile|rake|lookback   use only that kernel
+ *       (lookback: wherever lines step by +1 or -1; the others serial);
+ *   DMLCONF_D3D12_CHUNK=N              cut serial lines, and look-back chunks,
+ *                                      into chunks of at most N;
+ *   DMLCONF_D3D12_TILE=64x16|32x16|64x8|256x16|64x32   the cooperative kernels' shape;
  *   DMLCONF_D3D12_VIEW_WORDS=N         pretend one buffer view holds N words
  *                                      (at least 32768), to exercise cutting.
  * And, changing no result: DMLCONF_D3D12_TRACE=1 prints each dispatch's
@@ -64,16 +66,16 @@ static int read_knobs(d3d12_backend *b, char *why, size_t why_size)
         if (i != FAULT_NONE)
             append_knob(b, "fault", fault);
     }
-    static const char *const kinds[] = {"serial", "tile", "rake"};
+    static const char *const kinds[] = {"serial", "tile", "rake", "lookback"};
     const char *kernel = getenv("DMLCONF_D3D12_KERNEL");
     if (kernel && *kernel)
     {
         size_t i = 0;
-        while (i < KERNEL_KIND_COUNT && strcmp(kernel, kinds[i]))
+        while (i < sizeof(kinds) / sizeof(kinds[0]) && strcmp(kernel, kinds[i]))
             ++i;
-        if (i == KERNEL_KIND_COUNT)
+        if (i == sizeof(kinds) / sizeof(kinds[0]))
         {
-            snprintf(why, why_size, "DMLCONF_D3D12_KERNEL=%s is not serial, tile or rake", kernel);
+            snprintf(why, why_size, "DMLCONF_D3D12_KERNEL=%s is not serial, tile, rake or lookback", kernel);
             return -1;
         }
         b->limits.forced = true;
@@ -85,7 +87,7 @@ static int read_knobs(d3d12_backend *b, char *why, size_t why_size)
     {
         if (!kernel_tile_shape_from_name(shape, &b->limits.tile_shape))
         {
-            snprintf(why, why_size, "DMLCONF_D3D12_TILE=%s is not 64x16, 32x16, 64x8 or 256x16", shape);
+            snprintf(why, why_size, "DMLCONF_D3D12_TILE=%s is not 64x16, 32x16, 64x8, 256x16 or 64x32", shape);
             return -1;
         }
         append_knob(b, "tile", shape);
@@ -155,6 +157,7 @@ static int d3d12_open(const dmlconf_backend_config *config, dmlconf_backend **ou
     b->limits.tile_groups = software ? 4u : 8192u;
     b->limits.tile_min_tiles = software ? 2u : 8u;
     b->limits.group_kind = KERNEL_TILE;
+    b->limits.lookback = true;
     if (read_knobs(b, why, why_size))
     {
         scan_pipelines_release(&b->pipelines);

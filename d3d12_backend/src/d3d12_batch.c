@@ -192,13 +192,14 @@ static int record_pass(d3d12_backend *b, job_state *s, size_t index, uint32_t *q
         {
             params[SCAN_P_INIT_BASE] += delta;
             params[SCAN_P_FINAL_BASE] += delta;
+            params[SCAN_P_STATUS_BASE] += delta;
         }
     }
     uint64_t block = s->param_offset + index * (uint64_t)SCAN_PARAM_BYTES;
     memcpy((unsigned char *)b->upload.mapped + block, params, sizeof(params));
 
     uint32_t items = params[SCAN_P_WORK_ITEMS];
-    uint32_t per_group = pass->key.kind == KERNEL_SERIAL ? SCAN_SERIAL_GROUP : 1u;
+    uint32_t per_group = kernel_items_per_group(pass->key.kind);
     uint32_t groups = (items + per_group - 1) / per_group;
     uint32_t groups_x = groups <= 65535u ? groups : 32768u;
     uint32_t groups_y = (groups + groups_x - 1) / groups_x;

@@ -148,6 +148,22 @@ void emit_store_shared(dxbc_program *p, kernel_element element, unsigned slot, d
         op3(p, DXBC_OP_STORE_RAW, dxbc_tgsm_dst(slot, DXBC_MASK_X), S(tmp, 0), S(src, 0));
 }
 
+void emit_load_shared_at(dxbc_program *p, kernel_element element, unsigned slot, dxbc_operand address, unsigned dst)
+{
+    if (is_wide(element))
+        op3(p, DXBC_OP_LD_RAW, dxbc_temp_dst(dst, DXBC_MASK_XY), address, dxbc_tgsm_src(slot, DXBC_SWIZZLE_XYXY));
+    else
+        op3(p, DXBC_OP_LD_RAW, D(dst, 0), address, dxbc_tgsm_src(slot, DXBC_SWIZZLE_XXXX));
+}
+
+void emit_store_shared_at(dxbc_program *p, kernel_element element, unsigned slot, dxbc_operand address, unsigned src)
+{
+    if (is_wide(element))
+        op3(p, DXBC_OP_STORE_RAW, dxbc_tgsm_dst(slot, DXBC_MASK_XY), address, dxbc_temp_src(src, DXBC_SWIZZLE_XYXY));
+    else
+        op3(p, DXBC_OP_STORE_RAW, dxbc_tgsm_dst(slot, DXBC_MASK_X), address, S(src, 0));
+}
+
 void emit_identity(dxbc_program *p, kernel_element element, kernel_operation operation, unsigned dst)
 {
     uint32_t one = (element == ELEMENT_F32 || element == ELEMENT_F16) ? 0x3f800000u : 1u;

@@ -15,7 +15,8 @@ static const struct
     unsigned group;
     unsigned items32;
     const char *name;
-} tile_shapes[TILE_SHAPE_COUNT] = {{64, 16, "64x16"}, {32, 16, "32x16"}, {64, 8, "64x8"}, {256, 16, "256x16"}};
+} tile_shapes[TILE_SHAPE_COUNT] = {
+    {64, 16, "64x16"}, {32, 16, "32x16"}, {64, 8, "64x8"}, {256, 16, "256x16"}, {64, 32, "64x32"}};
 
 size_t kernel_key_index(const kernel_key *key)
 {
@@ -45,12 +46,15 @@ bool kernel_key_exists(const kernel_key *key)
     if (key->kind >= KERNEL_KIND_COUNT || key->element >= ELEMENT_COUNT || key->operation >= OPERATION_COUNT ||
         key->fault >= FAULT_COUNT || key->shape >= TILE_SHAPE_COUNT || (key->kind == KERNEL_SERIAL && key->shape))
         return false;
+    if (key->kind == KERNEL_CLEAR)
+        return !key->shape && key->fault == FAULT_NONE && key->operation == OPERATION_SUM &&
+               (key->element == ELEMENT_I32 || key->element == ELEMENT_I64);
     return key->fault != FAULT_F16_ACCUMULATE || key->element == ELEMENT_F16;
 }
 
 void kernel_key_name(const kernel_key *key, char *out, size_t size)
 {
-    static const char *const kinds[] = {"serial", "tile", "rake"};
+    static const char *const kinds[] = {"serial", "tile", "rake", "lookback", "clear"};
     static const char *const elements[] = {"f32", "f16", "i32", "i64"};
     static const char *const operations[] = {"sum", "product"};
     static const char *const faults[] = {"", ".drop-element", ".off-by-one-exclusive", ".f16-accumulate"};
@@ -61,6 +65,11 @@ void kernel_key_name(const kernel_key *key, char *out, size_t size)
     }
     snprintf(out, size, "%s%s.%s.%s%s", kinds[key->kind], key->shape ? tile_shapes[key->shape].name : "",
              elements[key->element], operations[key->operation], faults[key->fault]);
+}
+
+unsigned kernel_items_per_group(kernel_kind kind)
+{
+    return kind == KERNEL_SERIAL || kind == KERNEL_CLEAR ? SCAN_SERIAL_GROUP : 1u;
 }
 
 unsigned kernel_element_bytes(kernel_element element)
@@ -123,12 +132,24 @@ int kernel_generate(const kernel_key *key, void **blob, size_t *size, char *why,
         return -1;
     }
     dxbc_program program = {0};
-    if (key->kind == KERNEL_TILE)
+    switch (key->kind)
+    {
+    case KERNEL_TILE:
         generate_tile_kernel(&program, key);
-    else if (key->kind == KERNEL_RAKE)
+        break;
+    case KERNEL_RAKE:
         generate_rake_kernel(&program, key);
-    else
+        break;
+    case KERNEL_LOOKBACK:
+        generate_lookback_kernel(&program, key);
+        break;
+    case KERNEL_CLEAR:
+        generate_clear_kernel(&program, key);
+        break;
+    default:
         generate_serial_kernel(&program, key);
+        break;
+    }
     if (program.failed)
     {
         snprintf(why, why_size, "kernel %s: %s", name, program.error);

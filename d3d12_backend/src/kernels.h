@@ -12,11 +12,15 @@
 /* How a kernel spreads work. */
 typedef enum kernel_kind
 {
-    KERNEL_SERIAL, /* one thread per (line, chunk), elements in sequence */
-    KERNEL_TILE,   /* one thread group per (line, chunk): a cooperative
-                    * scan of a tile through groupshared memory */
-    KERNEL_RAKE,   /* the same groups and tiles, each thread's run of
-                    * elements kept in registers */
+    KERNEL_SERIAL,   /* one thread per (line, chunk), elements in sequence */
+    KERNEL_TILE,     /* one thread group per (line, chunk): a cooperative
+                      * scan of a tile through groupshared memory */
+    KERNEL_RAKE,     /* the same groups and tiles, each thread's run of
+                      * elements kept in registers */
+    KERNEL_LOOKBACK, /* one thread group per chunk of a contiguous line, in
+                      * one pass: each chunk's prefix from its predecessors'
+                      * published values (decoupled look-back) */
+    KERNEL_CLEAR,    /* zeroes scratch (the look-back's status words) */
     KERNEL_KIND_COUNT
 } kernel_kind;
 
@@ -50,7 +54,7 @@ typedef enum kernel_fault
 
 /* The tile and rake kernels' shapes: threads per group and elements per
  * thread (half as many for 64-bit elements). Shape 0 is the default. */
-#define TILE_SHAPE_COUNT 4u
+#define TILE_SHAPE_COUNT 5u
 
 typedef struct kernel_key
 {
@@ -58,7 +62,7 @@ typedef struct kernel_key
     kernel_element element;
     kernel_operation operation;
     kernel_fault fault;
-    unsigned shape; /* tile and rake kernels: 0 .. TILE_SHAPE_COUNT-1; serial: 0 */
+    unsigned shape; /* tile, rake and look-back kernels: 0 .. TILE_SHAPE_COUNT-1; others: 0 */
 } kernel_key;
 
 /* A dense index for a key (0 .. KERNEL_VARIANT_COUNT-1), for caches. */
@@ -69,12 +73,18 @@ size_t kernel_key_index(const kernel_key *key);
 kernel_key kernel_key_from_index(size_t index);
 
 /* Whether a variant is generated at all (the float16-accumulation fault
- * exists only for float16 kernels). */
+ * exists only for float16 kernels; the clear kernel exists only for 4- and
+ * 8-byte accumulators, ELEMENT_I32 and ELEMENT_I64, as a sum without
+ * faults). */
 bool kernel_key_exists(const kernel_key *key);
 
 /* A stable name such as "tile.f32.sum", "serial.f16.sum.f16-accumulate" or,
  * for a tile shape other than the default, "tile128x16.f32.sum". */
 void kernel_key_name(const kernel_key *key, char *out, size_t size);
+
+/* Work items per thread group of a kind: SCAN_SERIAL_GROUP for the kinds
+ * whose work item is a thread (serial, clear), 1 for the others. */
+unsigned kernel_items_per_group(kernel_kind kind);
 
 /* Bytes of one element in storage and in the scratch (accumulator) buffer. */
 unsigned kernel_element_bytes(kernel_element element);

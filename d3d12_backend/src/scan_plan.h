@@ -35,6 +35,8 @@ typedef struct plan_limits
     unsigned tile_shape;      /* their shape (kernels.h) */
     uint32_t tile_groups;     /* tile kernel: work items that fill the device (0: a chunk is one tile) */
     uint32_t tile_min_tiles;  /* tile kernel: the fewest tiles a chunk walks, where the line has them */
+    bool lookback;            /* lines that need several tile-kernel chunks and move in blocks use the
+                               * look-back kernel instead (one pass) */
     bool forced;              /* every pass uses `forced_kind` (a test knob) */
     kernel_kind forced_kind;
     uint64_t max_span_bytes; /* the widest byte range one binding of one pass may touch */

@@ -7,8 +7,8 @@
 #include "d3d12_com.h"
 #include "dxbc_container.h"
 #include "dxbc_emit.h"
-#include <dmlconf/dynlib.h>
 #include "kernels.h"
+#include <dmlconf/dynlib.h>
 
 #include <check.h>
 #include <stdio.h>
@@ -323,8 +323,9 @@ START_TEST(test_every_kernel_builds)
     }
     /* Per kernel (and tile shape): 4 classes x 2 operations x 3 faults,
      * plus the float16 accumulation fault for 2 operations. The serial
-     * kernel has one shape, tile and rake TILE_SHAPE_COUNT each. */
-    ck_assert_uint_eq(built, (4 * 2 * 3 + 2) * (1 + 2 * TILE_SHAPE_COUNT));
+     * kernel has one shape, tile, rake and look-back TILE_SHAPE_COUNT
+     * each; the clear kernel one variant per accumulator size. */
+    ck_assert_uint_eq(built, (4 * 2 * 3 + 2) * (1 + 3 * TILE_SHAPE_COUNT) + 2);
 }
 END_TEST
 

@@ -63,9 +63,98 @@ static bool access_ok(model *m, const plan_pass *pass, unsigned u, uint64_t offs
     return true;
 }
 
+/* The clear kernel: scratch accumulators [final base, + work items) to 0. */
+static bool run_clear(model *m, const plan_pass *pass)
+{
+    const uint32_t *w = pass->params;
+    unsigned acc_bytes = pass->element_bytes[2];
+    for (uint32_t i = 0; i < w[SCAN_P_WORK_ITEMS]; ++i)
+    {
+        uint32_t at = w[SCAN_P_FINAL_BASE] + i;
+        if (!access_ok(m, pass, 2, at, acc_bytes))
+            return false;
+        write_value(m->region[pass->region[2]] + (size_t)at * acc_bytes, acc_bytes, 0);
+    }
+    return true;
+}
+
+/* The look-back kernel's contract, for integer sums: every chunk of a line
+ * starts from the total of the chunks before it (chunk 0 from the identity
+ * or scratch[init base + l]); its status words (two accumulators per
+ * chunk) and ticket must be zero beforehand and are set; the last chunk
+ * writes the line's total to scratch[final base + l]. */
+static bool run_lookback(model *m, const plan_pass *pass)
+{
+    const uint32_t *w = pass->params;
+    unsigned element = pass->element_bytes[0], acc_bytes = pass->element_bytes[2];
+    uint64_t element_mask = mask_of(element), acc_mask = mask_of(acc_bytes);
+    uint32_t lines = w[SCAN_P_LINES], chunks = w[SCAN_P_CHUNKS], flags = w[SCAN_P_FLAGS];
+    uint32_t status = w[SCAN_P_STATUS_BASE];
+    if (!(flags & SCAN_FLAG_BLOCKS) || (w[SCAN_P_IN_STEP] != 1 && w[SCAN_P_IN_STEP] != UINT32_MAX) ||
+        w[SCAN_P_IN_STEP] != w[SCAN_P_OUT_STEP] || w[SCAN_P_CHUNK] == 0)
+    {
+        snprintf(m->failure, sizeof(m->failure), "a look-back pass over lines that do not move in blocks");
+        return false;
+    }
+    for (uint32_t i = 0; i <= 2 * lines * chunks; ++i)
+    {
+        if (!access_ok(m, pass, 2, status + i, acc_bytes))
+            return false;
+        unsigned char *word = m->region[pass->region[2]] + (size_t)(status + i) * acc_bytes;
+        if (read_value(word, acc_bytes))
+        {
+            snprintf(m->failure, sizeof(m->failure), "status accumulator %u is not cleared", status + i);
+            return false;
+        }
+        write_value(word, acc_bytes, 0x10001u);
+    }
+    for (uint32_t l = 0; l < lines; ++l)
+    {
+        uint32_t rest = l, in = w[SCAN_P_IN_FIRST], out = w[SCAN_P_OUT_FIRST];
+        for (uint32_t d = 0; d < w[SCAN_P_DIMENSIONS]; ++d)
+        {
+            const uint32_t *dim = &w[SCAN_P_DIMENSION0 + 4 * d];
+            uint32_t c = rest % dim[0];
+            rest /= dim[0];
+            in += c * dim[1];
+            out += c * dim[2];
+        }
+        uint64_t acc = 0;
+        if (flags & SCAN_FLAG_INIT)
+        {
+            if (!access_ok(m, pass, 2, w[SCAN_P_INIT_BASE] + l, acc_bytes))
+                return false;
+            acc = read_value(m->region[pass->region[2]] + (size_t)(w[SCAN_P_INIT_BASE] + l) * acc_bytes, acc_bytes);
+        }
+        for (uint32_t i = 0; i < w[SCAN_P_LENGTH]; ++i)
+        {
+            if (!access_ok(m, pass, 0, in, element) || !access_ok(m, pass, 1, out, element))
+                return false;
+            uint64_t x = read_value(m->region[pass->region[0]] + (size_t)in * element, element);
+            uint64_t before = acc;
+            acc = (acc + x) & acc_mask;
+            uint64_t value = (flags & SCAN_FLAG_EXCLUSIVE) ? before : acc;
+            write_value(m->region[pass->region[1]] + (size_t)out * element, element, value & element_mask);
+            in += w[SCAN_P_IN_STEP];
+            out += w[SCAN_P_OUT_STEP];
+        }
+        if (flags & SCAN_FLAG_FINAL)
+        {
+            if (!access_ok(m, pass, 2, w[SCAN_P_FINAL_BASE] + l, acc_bytes))
+                return false;
+            write_value(m->region[pass->region[2]] + (size_t)(w[SCAN_P_FINAL_BASE] + l) * acc_bytes, acc_bytes, acc);
+        }
+    }
+    return true;
+}
+
 /* Runs one pass as the kernels would, for integer sums. */
 static bool run_pass(model *m, const plan_pass *pass)
 {
+    if (pass->key.kind == KERNEL_CLEAR)
+        return run_clear(m, pass);
+    if (pass->key.kind == KERNEL_LOOKBACK)
+        return run_lookback(m, pass);
     const uint32_t *w = pass->params;
     unsigned element = pass->element_bytes[0], acc_bytes = pass->element_bytes[2];
     uint64_t element_mask = mask_of(element), acc_mask = mask_of(acc_bytes);
@@ -271,6 +360,7 @@ static plan_limits limits_for(int which)
         limits.min_chunk = 4;
         limits.tile_groups = 4;
         limits.tile_min_tiles = 2;
+        limits.lookback = true;
         break;
     case 1: /* chunks of 2: deep recursion over the totals */
         limits.forced = true;
@@ -288,9 +378,15 @@ static plan_limits limits_for(int which)
         limits.max_span_bytes = 256;
         limits.max_chunk = 3;
         break;
-    default: /* views of 384 bytes, no chunking: only the pieces */
+    case 4: /* views of 384 bytes, no chunking: only the pieces */
         limits.max_span_bytes = 384;
         limits.parallel_items = 1;
+        break;
+    default: /* the look-back kernel wherever lines move in blocks, chunks of 3, in pieces of 512 bytes */
+        limits.forced = true;
+        limits.forced_kind = KERNEL_LOOKBACK;
+        limits.max_chunk = 3;
+        limits.max_span_bytes = 512;
         break;
     }
     return limits;
@@ -352,7 +448,7 @@ int main(void)
     Suite *suite = suite_create("plan");
     TCase *random = tcase_create("random");
     tcase_set_timeout(random, 120);
-    tcase_add_loop_test(random, test_random_plans, 0, 5);
+    tcase_add_loop_test(random, test_random_plans, 0, 6);
     suite_add_tcase(suite, random);
     TCase *folding = tcase_create("folding");
     tcase_add_test(folding, test_folding);
