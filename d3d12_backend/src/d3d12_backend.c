@@ -6,8 +6,9 @@
  * named in the report's runtime line when set):
  *   DMLCONF_D3D12_FAULT=drop-element|off-by-one-exclusive|f16-accumulate
  *       run a deliberately broken kernel variant (the self-test);
- *   DMLCONF_D3D12_KERNEL=serial|tile|rake|lookback   use only that kernel
- *       (lookback: wherever lines step by +1 or -1; the others serial);
+ *   DMLCONF_D3D12_KERNEL=serial|tile|rake|lookback|lines   use only that
+ *       kernel (lookback: wherever lines step by +1 or -1, lines: wherever
+ *       short lines are packed; the others serial);
  *   DMLCONF_D3D12_CHUNK=N              cut serial lines, and look-back chunks,
  *                                      into chunks of at most N;
  *   DMLCONF_D3D12_TILE=64x16|32x16|64x8|256x16|64x32   the cooperative kernels' shape;
@@ -66,16 +67,16 @@ static int read_knobs(d3d12_backend *b, char *why, size_t why_size)
         if (i != FAULT_NONE)
             append_knob(b, "fault", fault);
     }
-    static const char *const kinds[] = {"serial", "tile", "rake", "lookback"};
+    static const char *const kinds[] = {"serial", "tile", "rake", "lookback", "clear", "lines"};
     const char *kernel = getenv("DMLCONF_D3D12_KERNEL");
     if (kernel && *kernel)
     {
         size_t i = 0;
-        while (i < sizeof(kinds) / sizeof(kinds[0]) && strcmp(kernel, kinds[i]))
+        while (i < sizeof(kinds) / sizeof(kinds[0]) && (i == KERNEL_CLEAR || strcmp(kernel, kinds[i])))
             ++i;
         if (i == sizeof(kinds) / sizeof(kinds[0]))
         {
-            snprintf(why, why_size, "DMLCONF_D3D12_KERNEL=%s is not serial, tile, rake or lookback", kernel);
+            snprintf(why, why_size, "DMLCONF_D3D12_KERNEL=%s is not serial, tile, rake, lookback or lines", kernel);
             return -1;
         }
         b->limits.forced = true;
@@ -157,7 +158,11 @@ static int d3d12_open(const dmlconf_backend_config *config, dmlconf_backend **ou
     b->limits.tile_groups = software ? 4u : 8192u;
     b->limits.tile_min_tiles = software ? 2u : 8u;
     b->limits.group_kind = KERNEL_TILE;
-    b->limits.lookback = true;
+    b->limits.lookback = !software;
+    b->limits.short_lines = !software;
+    /* From this many lines a thread each keep a GPU's memory busy: no
+     * chunks, so the data is read once (16 loads in flight a thread). */
+    b->limits.single_pass_lines = software ? 0u : 65536u;
     if (read_knobs(b, why, why_size))
     {
         scan_pipelines_release(&b->pipelines);

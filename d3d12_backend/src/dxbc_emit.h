@@ -106,6 +106,7 @@ enum
     DXBC_MASK_Z = 4u,
     DXBC_MASK_W = 8u,
     DXBC_MASK_XY = 3u,
+    DXBC_MASK_YZ = 6u,
     DXBC_MASK_XYZ = 7u,
     DXBC_MASK_XYZW = 15u,
 };

@@ -46,16 +46,21 @@ bool kernel_key_exists(const kernel_key *key)
     if (key->kind >= KERNEL_KIND_COUNT || key->element >= ELEMENT_COUNT || key->operation >= OPERATION_COUNT ||
         key->fault >= FAULT_COUNT || key->shape >= TILE_SHAPE_COUNT || (key->kind == KERNEL_SERIAL && key->shape))
         return false;
+    bool lanes = key->element == ELEMENT_F16X2 || key->element == ELEMENT_F32X2;
+    if (lanes && key->kind != KERNEL_SERIAL)
+        return false;
+    if (key->kind == KERNEL_LINES && key->shape)
+        return false;
     if (key->kind == KERNEL_CLEAR)
         return !key->shape && key->fault == FAULT_NONE && key->operation == OPERATION_SUM &&
                (key->element == ELEMENT_I32 || key->element == ELEMENT_I64);
-    return key->fault != FAULT_F16_ACCUMULATE || key->element == ELEMENT_F16;
+    return key->fault != FAULT_F16_ACCUMULATE || key->element == ELEMENT_F16 || key->element == ELEMENT_F16X2;
 }
 
 void kernel_key_name(const kernel_key *key, char *out, size_t size)
 {
-    static const char *const kinds[] = {"serial", "tile", "rake", "lookback", "clear"};
-    static const char *const elements[] = {"f32", "f16", "i32", "i64"};
+    static const char *const kinds[] = {"serial", "tile", "rake", "lookback", "clear", "lines"};
+    static const char *const elements[] = {"f32", "f16", "i32", "i64", "f16x2", "f32x2"};
     static const char *const operations[] = {"sum", "product"};
     static const char *const faults[] = {"", ".drop-element", ".off-by-one-exclusive", ".f16-accumulate"};
     if (!kernel_key_exists(key))
@@ -79,9 +84,11 @@ unsigned kernel_element_bytes(kernel_element element)
     case ELEMENT_F16:
         return 2;
     case ELEMENT_I64:
+    case ELEMENT_F32X2:
         return 8;
     case ELEMENT_F32:
     case ELEMENT_I32:
+    case ELEMENT_F16X2:
     case ELEMENT_COUNT:
         break;
     }
@@ -90,12 +97,20 @@ unsigned kernel_element_bytes(kernel_element element)
 
 unsigned kernel_accumulator_bytes(kernel_element element)
 {
-    return element == ELEMENT_I64 ? 8 : 4;
+    return element == ELEMENT_I64 || element == ELEMENT_F16X2 || element == ELEMENT_F32X2 ? 8 : 4;
 }
 
 kernel_element kernel_accumulator_element(kernel_element element)
 {
-    return element == ELEMENT_F16 ? ELEMENT_F32 : element;
+    switch (element)
+    {
+    case ELEMENT_F16:
+        return ELEMENT_F32;
+    case ELEMENT_F16X2:
+        return ELEMENT_F32X2;
+    default:
+        return element;
+    }
 }
 
 unsigned kernel_tile_group(unsigned shape)
@@ -145,6 +160,9 @@ int kernel_generate(const kernel_key *key, void **blob, size_t *size, char *why,
         break;
     case KERNEL_CLEAR:
         generate_clear_kernel(&program, key);
+        break;
+    case KERNEL_LINES:
+        generate_lines_kernel(&program, key);
         break;
     default:
         generate_serial_kernel(&program, key);

@@ -251,6 +251,27 @@ static void emit_clear_pass(plan_context *ctx, uint64_t base, uint64_t count)
     pass->hi[2] = (base + count) * acc_bytes;
 }
 
+/* Whether the problem's lines are short and packed one after another in
+ * both tensors (the short-line kernel's case). */
+static bool short_and_packed(const problem *p)
+{
+    return moves_in_blocks(p) && p->dims.count == 1 && p->dims.in_stride[0] == p->n && p->dims.out_stride[0] == p->n &&
+           p->n >= 2 && p->n <= kernel_lines_block(p->element) / 2;
+}
+
+/* Plans a problem of short packed lines as one pass of the short-line
+ * kernel: a thread group per block of lines. */
+static void plan_lines(plan_context *ctx, const problem *p)
+{
+    uint64_t per_group = kernel_lines_block(p->element) / p->n;
+    uint32_t flags = SCAN_FLAG_STORE | (p->carry_in ? SCAN_FLAG_INIT : 0u) | (p->carry_out ? SCAN_FLAG_FINAL : 0u);
+    plan_pass *pass = emit_pass(ctx, p, KERNEL_LINES, 1, p->n, flags, p->carry_base, p->carry_base);
+    if (!pass)
+        return;
+    pass->params[SCAN_P_WORK_ITEMS] = (uint32_t)divide_up(p->lines, per_group);
+    pass->params[SCAN_P_CHUNK] = (uint32_t)per_group;
+}
+
 /* The look-back kernel's chunk length for a problem. */
 static uint64_t lookback_chunk(const plan_context *ctx, const problem *p)
 {
@@ -313,6 +334,17 @@ static void plan_problem(plan_context *ctx, const problem *p)
     kernel_kind kind = limits->forced                                  ? limits->forced_kind
                        : contiguous && p->n >= limits->tile_min_length ? limits->group_kind
                                                                        : KERNEL_SERIAL;
+    if (p->element == ELEMENT_F16X2 || p->element == ELEMENT_F32X2)
+        kind = KERNEL_SERIAL; /* the two-lane classes exist only there */
+    bool lines_wanted =
+        limits->forced ? limits->forced_kind == KERNEL_LINES : kind == KERNEL_SERIAL && limits->short_lines;
+    if (lines_wanted && short_and_packed(p))
+    {
+        plan_lines(ctx, p);
+        return;
+    }
+    if (kind == KERNEL_LINES)
+        kind = KERNEL_SERIAL;
     if (kind == KERNEL_LOOKBACK)
     {
         if (lookback_fits(ctx, p))
@@ -357,7 +389,8 @@ static void plan_problem(plan_context *ctx, const problem *p)
         uint64_t min_chunk = limits->min_chunk > 2 ? limits->min_chunk : 2;
         if (limits->max_chunk && p->n > limits->max_chunk)
             chunk = limits->max_chunk > 2 ? limits->max_chunk : 2;
-        else if (p->lines < limits->parallel_items && p->n >= 2 * min_chunk)
+        else if (p->lines < limits->parallel_items && p->n >= 2 * min_chunk &&
+                 !(limits->single_pass_lines && p->lines >= limits->single_pass_lines))
         {
             uint64_t wanted = divide_up(limits->parallel_items, p->lines);
             uint64_t by_length = divide_up(p->n, wanted);
@@ -495,6 +528,34 @@ static void plan_block(plan_context *ctx, const problem *base, const block *b, b
     plan_segments(ctx, base, b, decreasing, segment ? segment : 1);
 }
 
+/* Whether float16 lines pair up: the fastest line dimension steps by one
+ * element in both tensors and has an even size, and every other stride
+ * (the axis' too) is even, so that lines 2m and 2m + 1 always share one
+ * 32-bit word, line 2m in its low half. */
+static bool lines_pair(const block *b)
+{
+    if (!b->dims.count || b->dims.in_stride[0] != 1 || b->dims.out_stride[0] != 1 || b->dims.size[0] % 2 ||
+        b->in_axis % 2 || b->out_axis % 2)
+        return false;
+    for (unsigned d = 1; d < b->dims.count; ++d)
+        if (b->dims.in_stride[d] % 2 || b->dims.out_stride[d] % 2)
+            return false;
+    return true;
+}
+
+/* The block in 32-bit words of line pairs (see lines_pair). */
+static void pair_lines(block *b)
+{
+    b->dims.size[0] /= 2;
+    for (unsigned d = 1; d < b->dims.count; ++d)
+    {
+        b->dims.in_stride[d] /= 2;
+        b->dims.out_stride[d] /= 2;
+    }
+    b->in_axis /= 2;
+    b->out_axis /= 2;
+}
+
 /* Folds the non-axis dimensions of `desc` into `dims`, fastest first. */
 static void fold_dimensions(const dmlconf_scan_desc *desc, line_dims *dims)
 {
@@ -545,6 +606,14 @@ int plan_job(const dmlconf_scan_desc *desc, const plan_limits *limits, job_plan 
     whole.n = desc->input.sizes[desc->axis];
     whole.in_axis = dmlconf_tensor_stride(&desc->input, desc->axis);
     whole.out_axis = dmlconf_tensor_stride(&desc->output, desc->axis);
+    /* float16 lines side by side are scanned two at a time, a word each
+     * (one load and one plain store for two elements). */
+    if (element == ELEMENT_F16 && lines_pair(&whole))
+    {
+        pair_lines(&whole);
+        element = ELEMENT_F16X2;
+        ctx.job_element = element;
+    }
 
     problem base;
     memset(&base, 0, sizeof(base));

@@ -148,9 +148,39 @@ static bool run_lookback(model *m, const plan_pass *pass)
     return true;
 }
 
+/* acc + x for a pass's class: one wrapping sum, or (the two-lane classes)
+ * two 32-bit lanes side by side, x's lanes `lane_bits` wide. */
+static uint64_t add_value(const plan_pass *pass, uint64_t acc, uint64_t x, uint64_t acc_mask)
+{
+    kernel_element e = pass->key.element;
+    if (e != ELEMENT_F16X2 && e != ELEMENT_F32X2)
+        return (acc + x) & acc_mask;
+    unsigned lane_bits = e == ELEMENT_F16X2 ? 16 : 32;
+    uint64_t lane_mask = (UINT64_C(1) << lane_bits) - 1;
+    uint64_t low = ((acc & 0xffffffffu) + (x & lane_mask)) & 0xffffffffu;
+    uint64_t high = ((acc >> 32) + ((x >> lane_bits) & lane_mask)) & 0xffffffffu;
+    return low | high << 32;
+}
+
+/* The stored form of an accumulator: the two-lane float16 class keeps
+ * 16 bits of each lane in one word. */
+static uint64_t stored_value(const plan_pass *pass, uint64_t acc, uint64_t element_mask)
+{
+    if (pass->key.element == ELEMENT_F16X2)
+        return (acc & 0xffffu) | ((acc >> 32) & 0xffffu) << 16;
+    return acc & element_mask;
+}
+
+/* The short-line kernel: every line of the pass scanned alone from its
+ * carry (SCAN_P_CHUNK lines a work item); runs as the serial kernel's
+ * contract over one chunk, after checking that the lines are packed. */
+static bool run_lines(model *m, const plan_pass *pass);
+
 /* Runs one pass as the kernels would, for integer sums. */
 static bool run_pass(model *m, const plan_pass *pass)
 {
+    if (pass->key.kind == KERNEL_LINES)
+        return run_lines(m, pass);
     if (pass->key.kind == KERNEL_CLEAR)
         return run_clear(m, pass);
     if (pass->key.kind == KERNEL_LOOKBACK)
@@ -195,13 +225,14 @@ static bool run_pass(model *m, const plan_pass *pass)
                 return false;
             uint64_t x = read_value(m->region[pass->region[0]] + (size_t)in * element, element);
             uint64_t before = acc;
-            acc = (acc + x) & acc_mask;
+            acc = add_value(pass, acc, x, acc_mask);
             if (flags & SCAN_FLAG_STORE)
             {
                 if (!access_ok(m, pass, 1, out, element))
                     return false;
                 uint64_t value = (flags & SCAN_FLAG_EXCLUSIVE) ? before : acc;
-                write_value(m->region[pass->region[1]] + (size_t)out * element, element, value & element_mask);
+                write_value(m->region[pass->region[1]] + (size_t)out * element, element,
+                            stored_value(pass, value, element_mask));
             }
             in += w[SCAN_P_IN_STEP];
             out += w[SCAN_P_OUT_STEP];
@@ -215,6 +246,28 @@ static bool run_pass(model *m, const plan_pass *pass)
         }
     }
     return true;
+}
+
+static bool run_lines(model *m, const plan_pass *pass)
+{
+    const uint32_t *w = pass->params;
+    uint32_t n = w[SCAN_P_LENGTH], lines = w[SCAN_P_LINES], per_group = w[SCAN_P_CHUNK];
+    bool packed = w[SCAN_P_DIMENSIONS] == 1 && w[SCAN_P_DIMENSION0 + 1] == n && w[SCAN_P_DIMENSION0 + 2] == n &&
+                  w[SCAN_P_IN_STEP] == w[SCAN_P_OUT_STEP] &&
+                  (w[SCAN_P_IN_STEP] == 1 || w[SCAN_P_IN_STEP] == UINT32_MAX);
+    if (!packed || !per_group || per_group * n > kernel_lines_block(pass->key.element) ||
+        w[SCAN_P_WORK_ITEMS] != (lines + per_group - 1) / per_group)
+    {
+        snprintf(m->failure, sizeof(m->failure), "a short-line pass over lines that are not short and packed");
+        return false;
+    }
+    plan_pass as_serial = *pass;
+    as_serial.key.kind = KERNEL_SERIAL;
+    as_serial.params[SCAN_P_WORK_ITEMS] = lines;
+    as_serial.params[SCAN_P_CHUNKS] = 1;
+    as_serial.params[SCAN_P_CHUNK] = n;
+    as_serial.params[SCAN_P_FLAGS] &= ~(uint32_t)SCAN_FLAG_CHUNK_MAJOR;
+    return run_pass(m, &as_serial);
 }
 
 /* A random valid desc with small sizes and the given type. */
@@ -378,7 +431,8 @@ static plan_limits limits_for(int which)
         limits.max_span_bytes = 256;
         limits.max_chunk = 3;
         break;
-    case 4: /* views of 384 bytes, no chunking: only the pieces */
+    case 4: /* views of 384 bytes, no chunking: only the pieces; short packed lines in blocks */
+        limits.short_lines = true;
         limits.max_span_bytes = 384;
         limits.parallel_items = 1;
         break;
