@@ -1,21 +1,31 @@
 /*
  * dmlconf_d3d12_bench: how fast the D3D12 backend's scans run, in one run.
  *
- * - Large scans (10^8 elements by default) of float32 and int32, 1-D and
- *   2-D (along the contiguous axis and along the strided one), timed with
- *   the backend's own per-dispatch GPU timestamps, in GB/s (bytes read plus
- *   bytes written, once each, over the device time), against a plain copy
- *   kernel dispatched through the same D3D12 path; int32 results are checked
- *   against a CPU prefix sum.
- * - torch.cumsum on the same GPU for the same shapes, when python3 and
- *   PyTorch with a GPU are installed (a short Python snippet run here).
+ * - Large scans (10^8 elements by default): every shape the project tracks
+ *   (1-D, the two axes of a square 2-D tensor, the middle axis of a 3-D
+ *   tensor, many short lines, a few long strided lines, products, the
+ *   decreasing direction) and, in 1-D, every data type with both operators
+ *   in both directions. Each is timed with the backend's own per-dispatch
+ *   GPU timestamps (the best of --repeat runs after a warm-up), checked
+ *   element by element against a CPU scan (the inputs are chosen so that
+ *   every result is exact), and set against a plain copy kernel moving the
+ *   same number of bytes through the same D3D12 path.
+ * - torch.cumsum / torch.cumprod on the same GPU for the same shapes, when
+ *   python3 with PyTorch and a CUDA device is there (one Python process run
+ *   after the scans); otherwise the table says why the column is empty.
  * - Small-case throughput: thousands of small random jobs executed through
- *   the backend's execute in batches of 32 (as `dmlconf run` sends them)
- *   and of 1024, in cases per second of wall time (upload, kernels and
- *   read-back included; the oracle and comparator are not).
+ *   the backend's execute in batches of 32 (as `dmlconf run` sends them) and
+ *   of 1024, in cases per second of wall time (upload, kernels and read-back
+ *   included; the oracle and comparator are not), and what opening the
+ *   backend and building the kernels costs.
  *
- * Usage: dmlconf_d3d12_bench [--adapter WHICH] [--elements N] [--small N] [--repeat N] [--no-torch]
- *                            [--only NAME]   (only the large cases whose name holds NAME)
+ * Each large scan runs in a child process of its own with its own device
+ * (--same-process runs them one after another in one process instead, to
+ * show how a long-lived process differs).
+ *
+ * Usage: dmlconf_d3d12_bench [--adapter WHICH] [--elements N] [--small N] [--repeat N]
+ *                            [--no-torch] [--no-small] [--only TEXT]... [--list]
+ *                            [--same-process] [--release-between]
  * Exit status: 0, or 1 when the backend cannot open or a result is wrong.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -26,24 +36,30 @@
 
 #include <dmlconf/clock.h>
 #include <dmlconf/d3d12.h>
+#include <dmlconf/process.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
+
+#define MAX_ONLY 16
 
 typedef struct bench_options
 {
     const char *adapter;
-    const char *only; /* run only the large cases whose name holds this, and no small cases */
+    const char *only[MAX_ONLY]; /* run only the large cases whose name holds one of these */
+    unsigned only_count;
     uint64_t elements;
     unsigned small_cases;
     unsigned repeat;
     bool torch;
+    bool small;
+    bool list;
+    bool same_process;    /* every large case in one process, one after another */
+    bool release_between; /* --same-process: free the backend's buffers between cases */
 } bench_options;
 
 /* xorshift64*: reproducible inputs. */
@@ -66,13 +82,272 @@ static bool parse_count(const char *text, uint64_t *value)
     return true;
 }
 
+/* ---- the cases ------------------------------------------------------------ */
+
+typedef struct large_case
+{
+    char name[128];
+    dmlconf_data_type type;
+    dmlconf_operator op;
+    uint32_t rank;
+    uint32_t sizes[3];
+    uint32_t axis;
+    bool decreasing;
+    bool exclusive;
+    /* The tracker's reference on an H100 (ms): dmlconf before this
+     * benchmark's kernels and torch; < 0 when the shape is not in it. */
+    double tracked_dmlconf_ms, tracked_torch_ms;
+} large_case;
+
+typedef struct case_list
+{
+    large_case items[64];
+    size_t count;
+} case_list;
+
+static const char *type_name(dmlconf_data_type type)
+{
+    switch (type)
+    {
+    case DMLCONF_DATA_TYPE_FLOAT32:
+        return "float32";
+    case DMLCONF_DATA_TYPE_FLOAT16:
+        return "float16";
+    case DMLCONF_DATA_TYPE_INT32:
+        return "int32";
+    case DMLCONF_DATA_TYPE_UINT32:
+        return "uint32";
+    case DMLCONF_DATA_TYPE_INT64:
+        return "int64";
+    case DMLCONF_DATA_TYPE_UINT64:
+        return "uint64";
+    default:
+        return "?";
+    }
+}
+
+static unsigned type_bytes(dmlconf_data_type type)
+{
+    return dmlconf_data_type_bits(type) / 8;
+}
+
+/* Adds a case; the name says the operator, type, shape, axis and mode. */
+static void add_case(case_list *list, dmlconf_operator op, dmlconf_data_type type, uint32_t rank, const uint32_t *sizes,
+                     uint32_t axis, bool decreasing, bool exclusive, double tracked_dmlconf, double tracked_torch)
+{
+    if (list->count == sizeof(list->items) / sizeof(list->items[0]))
+    {
+        fprintf(stderr, "dmlconf_d3d12_bench: more cases than the list holds\n");
+        exit(1);
+    }
+    large_case *c = &list->items[list->count++];
+    memset(c, 0, sizeof(*c));
+    c->type = type;
+    c->op = op;
+    c->rank = rank;
+    memcpy(c->sizes, sizes, rank * sizeof(sizes[0]));
+    c->axis = axis;
+    c->decreasing = decreasing;
+    c->exclusive = exclusive;
+    c->tracked_dmlconf_ms = tracked_dmlconf;
+    c->tracked_torch_ms = tracked_torch;
+    char shape[64];
+    if (rank == 1)
+        snprintf(shape, sizeof(shape), "1-D");
+    else if (rank == 2)
+        snprintf(shape, sizeof(shape), "%ux%u axis %u", sizes[0], sizes[1], axis);
+    else
+        snprintf(shape, sizeof(shape), "%ux%ux%u axis %u", sizes[0], sizes[1], sizes[2], axis);
+    snprintf(c->name, sizeof(c->name), "%s %s %s%s%s", op == DMLCONF_OPERATOR_CUMULATIVE_PRODUCT ? "cumprod" : "cumsum",
+             type_name(type), shape, decreasing ? " dec" : "", exclusive ? " excl" : "");
+}
+
+/* Every case for about `n` elements: the tracked shapes first, then the
+ * 1-D matrix of types, operators and directions. */
+static void build_cases(case_list *list, uint64_t n)
+{
+    const dmlconf_operator sum = DMLCONF_OPERATOR_CUMULATIVE_SUMMATION, product = DMLCONF_OPERATOR_CUMULATIVE_PRODUCT;
+    const dmlconf_data_type f32 = DMLCONF_DATA_TYPE_FLOAT32, f16 = DMLCONF_DATA_TYPE_FLOAT16,
+                            i32 = DMLCONF_DATA_TYPE_INT32, i64 = DMLCONF_DATA_TYPE_INT64;
+    uint32_t side = (uint32_t)sqrt((double)n);
+    while ((uint64_t)side * side > n)
+        side--;
+    uint32_t hundredth = (uint32_t)(n / 100 ? n / 100 : 1);
+    uint32_t cube_side = (uint32_t)sqrt((double)hundredth);
+    while ((uint64_t)cube_side * cube_side > hundredth)
+        cube_side--;
+    const uint32_t one[1] = {(uint32_t)n}, square[2] = {side, side};
+    const uint32_t cube[3] = {100, cube_side, cube_side};
+    const uint32_t short_lines[2] = {hundredth, 100}, long_lines[2] = {100, hundredth};
+    list->count = 0;
+    add_case(list, sum, f32, 1, one, 0, false, false, 0.48, 0.40);
+    add_case(list, sum, f32, 2, square, 1, false, false, 0.31, 0.60);
+    add_case(list, sum, f32, 2, square, 0, false, false, 0.52, 3.92);
+    add_case(list, sum, f16, 1, one, 0, false, false, 4.02, 0.43);
+    add_case(list, sum, f16, 2, square, 0, false, false, 4.03, 3.81);
+    add_case(list, sum, i64, 1, one, 0, false, false, 3.63, 0.72);
+    add_case(list, sum, DMLCONF_DATA_TYPE_UINT64, 2, square, 0, false, false, 2.73, 4.30);
+    add_case(list, product, f32, 1, one, 0, false, false, 1.54, 0.40);
+    add_case(list, product, i32, 2, square, 1, false, false, 1.13, 0.60);
+    add_case(list, sum, f32, 3, cube, 1, false, false, 1.33, 0.55);
+    add_case(list, sum, f32, 2, short_lines, 1, false, false, 6.11, 5.57);
+    add_case(list, sum, f32, 2, long_lines, 0, false, false, 0.80, 0.34);
+    add_case(list, sum, f32, 1, one, 0, true, true, 1.54, 1.02);
+    add_case(list, sum, i32, 1, one, 0, false, false, -1, -1);
+    add_case(list, sum, i32, 2, square, 1, false, false, -1, -1);
+    add_case(list, sum, i32, 2, square, 0, false, false, -1, -1);
+    static const dmlconf_data_type types[] = {DMLCONF_DATA_TYPE_FLOAT32, DMLCONF_DATA_TYPE_FLOAT16,
+                                              DMLCONF_DATA_TYPE_INT32,   DMLCONF_DATA_TYPE_UINT32,
+                                              DMLCONF_DATA_TYPE_INT64,   DMLCONF_DATA_TYPE_UINT64};
+    for (int o = 0; o < 2; ++o)
+    {
+        for (size_t t = 0; t < sizeof(types) / sizeof(types[0]); ++t)
+        {
+            for (int decreasing = 0; decreasing < 2; ++decreasing)
+            {
+                dmlconf_operator op = o ? product : sum;
+                bool tracked =
+                    !decreasing &&
+                    ((op == sum && (types[t] == f32 || types[t] == f16 || types[t] == i32 || types[t] == i64)) ||
+                     (op == product && types[t] == f32));
+                if (!tracked)
+                    add_case(list, op, types[t], 1, one, 0, decreasing != 0, false, -1, -1);
+            }
+        }
+    }
+}
+
+static bool selected(const bench_options *options, const large_case *c)
+{
+    if (!options->only_count)
+        return true;
+    for (unsigned i = 0; i < options->only_count; ++i)
+        if (strstr(c->name, options->only[i]))
+            return true;
+    return false;
+}
+
+static void describe_tensor(const large_case *c, dmlconf_scan_desc *desc)
+{
+    memset(desc, 0, sizeof(*desc));
+    desc->op = c->op;
+    desc->input.data_type = c->type;
+    desc->input.dimension_count = c->rank;
+    memcpy(desc->input.sizes, c->sizes, c->rank * sizeof(c->sizes[0]));
+    desc->output = desc->input;
+    desc->axis = c->axis;
+    desc->direction = c->decreasing ? DMLCONF_AXIS_DIRECTION_DECREASING : DMLCONF_AXIS_DIRECTION_INCREASING;
+    desc->exclusive = c->exclusive;
+}
+
+/* ---- inputs and the CPU reference ---------------------------------------- */
+
+/* Fills the input so that every prefix is exact in the element type: sums
+ * of small integers (-3..3 in float32, -1..1 in float16), products of +-1
+ * in floating point, full-width random integers (wrapping) for sums and odd
+ * ones for products. */
+static void fill_input(const large_case *c, unsigned char *data, uint64_t count)
+{
+    uint64_t state = UINT64_C(0x9e3779b97f4a7c15) ^ (uint64_t)c->type * 977 ^ (uint64_t)c->op;
+    bool product = c->op == DMLCONF_OPERATOR_CUMULATIVE_PRODUCT;
+    for (uint64_t i = 0; i < count; ++i)
+    {
+        uint64_t r = next_random(&state);
+        switch (c->type)
+        {
+        case DMLCONF_DATA_TYPE_FLOAT32:
+        {
+            float value = product ? (r >> 63 ? -1.0f : 1.0f) : (float)((int)(r >> 61) - 3);
+            memcpy(data + 4 * i, &value, 4);
+            break;
+        }
+        case DMLCONF_DATA_TYPE_FLOAT16:
+        {
+            double value = product ? (r >> 63 ? -1.0 : 1.0) : (double)((int)((r >> 32) % 3) - 1);
+            uint16_t half = dmlconf_half_from_double(value);
+            memcpy(data + 2 * i, &half, 2);
+            break;
+        }
+        case DMLCONF_DATA_TYPE_INT32:
+        case DMLCONF_DATA_TYPE_UINT32:
+        {
+            uint32_t value = (uint32_t)(r >> 32) | (product ? 1u : 0u);
+            memcpy(data + 4 * i, &value, 4);
+            break;
+        }
+        default:
+        {
+            uint64_t value = r | (product ? 1u : 0u);
+            memcpy(data + 8 * i, &value, 8);
+            break;
+        }
+        }
+    }
+}
+
+/* Compares the output with a scan on the CPU (exact for the inputs above).
+ * Returns 0, or -1 after printing the first difference. */
+static int verify(const large_case *c, const dmlconf_scan_desc *desc, const unsigned char *in, const unsigned char *out)
+{
+    uint64_t lines = dmlconf_line_count(&desc->input, desc->axis), n = desc->input.sizes[desc->axis];
+    unsigned bytes = type_bytes(c->type);
+    bool product = c->op == DMLCONF_OPERATOR_CUMULATIVE_PRODUCT;
+    for (uint64_t l = 0; l < lines; ++l)
+    {
+        uint64_t first, step;
+        dmlconf_line_layout(&desc->input, desc->axis, l, &first, &step, NULL, NULL);
+        double fsum = product ? 1.0 : 0.0;
+        uint64_t isum = product ? 1 : 0;
+        for (uint64_t j = 0; j < n; ++j)
+        {
+            uint64_t at = first + (c->decreasing ? n - 1 - j : j) * step;
+            uint64_t got = 0, expected = 0, x = 0;
+            memcpy(&got, out + at * bytes, bytes);
+            memcpy(&x, in + at * bytes, bytes);
+            uint64_t before = isum;
+            double fbefore = fsum;
+            if (c->type == DMLCONF_DATA_TYPE_FLOAT32 || c->type == DMLCONF_DATA_TYPE_FLOAT16)
+            {
+                float value;
+                if (c->type == DMLCONF_DATA_TYPE_FLOAT32)
+                    memcpy(&value, &x, 4);
+                else
+                    value = dmlconf_half_to_float((uint16_t)x);
+                fsum = product ? fsum * (double)value : fsum + (double)value;
+                double result = c->exclusive ? fbefore : fsum;
+                if (c->type == DMLCONF_DATA_TYPE_FLOAT32)
+                {
+                    float f = (float)result;
+                    memcpy(&expected, &f, 4);
+                }
+                else
+                    expected = dmlconf_half_from_double(result);
+            }
+            else
+            {
+                isum = product ? isum * x : isum + x;
+                expected = c->exclusive ? before : isum;
+                if (bytes == 4)
+                    expected &= 0xffffffffu;
+            }
+            if (got != expected)
+            {
+                printf("%s: WRONG: line %llu element %llu (offset %llu) holds 0x%llx, expected 0x%llx\n", c->name,
+                       (unsigned long long)l, (unsigned long long)j, (unsigned long long)at, (unsigned long long)got,
+                       (unsigned long long)expected);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
 /* ---- the copy kernel ------------------------------------------------------ */
 
 /* Four 32-bit words per thread, a grid's width apart so that each row of
  * loads is coalesced: with t = id.y * cb0[0].y + id.x and T = cb0[0].z
- * threads (cb0[0].z), thread t < T copies words t, t + T, t + 2T, t + 3T
- * (those below cb0[0].x) from u0 to u1, issuing its four loads before any
- * store. */
+ * threads, thread t < T copies words t, t + T, t + 2T, t + 3T (those below
+ * cb0[0].x) from u0 to u1, issuing its four loads before any store. */
 #define COPY_WORDS_PER_THREAD 4u
 
 static int build_copy_kernel(void **blob, size_t *size)
@@ -113,9 +388,11 @@ static int build_copy_kernel(void **blob, size_t *size)
     return failed ? -1 : 0;
 }
 
-/* Times the copy of `words` words on the device: the best of `repeat`
- * dispatches, in seconds; < 0 on failure. */
-static double time_copy(d3d12_backend *b, uint64_t words, unsigned repeat)
+/* Times a copy of `bytes` (rounded up to words) between two device buffers,
+ * in pieces of at most half a buffer view (one dispatch each, all between
+ * one pair of timestamps): the best of `repeat`, in seconds; < 0 (said why)
+ * on failure. */
+static double time_copy(d3d12_backend *b, uint64_t bytes, unsigned repeat)
 {
     d3d12_device *d = &b->device;
     char why[256];
@@ -124,16 +401,13 @@ static double time_copy(d3d12_backend *b, uint64_t words, unsigned repeat)
     size_t size = 0;
     ID3D12PipelineState *pipeline = NULL;
     ID3D12QueryHeap *queries = NULL;
-    d3d12_buffer in = {0}, out = {0}, stamps = {0};
-    if (words * 4 > b->view_bytes)
-    {
-        printf("copy kernel: %llu words exceed one buffer view; not measured\n", (unsigned long long)words);
-        return -1.0;
-    }
+    view_buffer in = {0}, out = {0};
+    d3d12_buffer stamps = {0};
+    uint64_t words = (bytes + 3) / 4, piece_words = b->view_bytes / 8;
     if (build_copy_kernel(&blob, &size) ||
         d3d12_device_create_pipeline(d, b->pipelines.root_signature, blob, size, &pipeline, why, sizeof(why)) ||
-        d3d12_buffer_create(d, D3D12_HEAP_TYPE_DEFAULT, words * 4, &in, why, sizeof(why)) ||
-        d3d12_buffer_create(d, D3D12_HEAP_TYPE_DEFAULT, words * 4, &out, why, sizeof(why)) ||
+        view_buffer_create(d, words * 4, b->view_bytes, &in, why, sizeof(why)) ||
+        view_buffer_create(d, words * 4, b->view_bytes, &out, why, sizeof(why)) ||
         d3d12_buffer_create(d, D3D12_HEAP_TYPE_READBACK, 16 * (uint64_t)repeat, &stamps, why, sizeof(why)))
     {
         printf("copy kernel: %s\n", why);
@@ -148,27 +422,42 @@ static double time_copy(d3d12_backend *b, uint64_t words, unsigned repeat)
     }
     scan_pipelines_bind(&b->pipelines, d);
     ID3D12GraphicsCommandList *list = d->list;
-    d3d12_transition(d, in.resource, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
-    d3d12_transition(d, out.resource, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
-    uint64_t threads = (words + COPY_WORDS_PER_THREAD - 1) / COPY_WORDS_PER_THREAD;
-    uint32_t groups = (uint32_t)((threads + 255) / 256);
-    uint32_t groups_x = groups <= 65535u ? groups : 32768u;
-    uint32_t groups_y = (groups + groups_x - 1) / groups_x;
-    /* The grid's width T: every thread of the grid, so the last rows of
-     * words are covered even when the grid has spare threads. */
-    uint32_t constants[SCAN_ROOT_CONSTANTS] = {(uint32_t)words, groups_x * 256u, (uint32_t)threads, 0};
+    d3d12_transition(d, in.whole.resource, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
+    d3d12_transition(d, out.whole.resource, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
     ID3D12GraphicsCommandList_SetPipelineState(list, pipeline);
-    ID3D12GraphicsCommandList_SetComputeRoot32BitConstants(list, SCAN_ROOT_PARAMETER_CONSTANTS, SCAN_ROOT_CONSTANTS,
-                                                           constants, 0);
-    for (unsigned u = 0; u < SCAN_UAV_COUNT; ++u)
-        ID3D12GraphicsCommandList_SetComputeRootUnorderedAccessView(list, SCAN_ROOT_PARAMETER_UAV0 + u,
-                                                                    u == 1 ? out.address : in.address);
     for (unsigned r = 0; r < repeat; ++r)
     {
         if (r)
             d3d12_uav_barrier(d);
         ID3D12GraphicsCommandList_EndQuery(list, queries, D3D12_QUERY_TYPE_TIMESTAMP, 2 * r);
-        ID3D12GraphicsCommandList_Dispatch(list, groups_x, groups_y, 1);
+        for (uint64_t first = 0; first < words; first += piece_words)
+        {
+            uint64_t count = words - first < piece_words ? words - first : piece_words;
+            D3D12_GPU_VIRTUAL_ADDRESS from, to;
+            uint64_t start;
+            if (view_buffer_find(&in, first * 4, (first + count) * 4, &from, &start) ||
+                view_buffer_find(&out, first * 4, (first + count) * 4, &to, &start) || start != first * 4)
+            {
+                printf("copy kernel: no view holds words %llu to %llu\n", (unsigned long long)first,
+                       (unsigned long long)(first + count));
+                ID3D12GraphicsCommandList_Close(list);
+                d->recording = false;
+                goto done;
+            }
+            uint64_t threads = (count + COPY_WORDS_PER_THREAD - 1) / COPY_WORDS_PER_THREAD;
+            uint32_t groups = (uint32_t)((threads + 255) / 256);
+            uint32_t groups_x = groups <= 65535u ? groups : 32768u;
+            uint32_t groups_y = (groups + groups_x - 1) / groups_x;
+            /* The grid's width T: every thread of the grid, so the last rows
+             * of words are covered even when the grid has spare threads. */
+            uint32_t constants[SCAN_ROOT_CONSTANTS] = {(uint32_t)count, groups_x * 256u, (uint32_t)threads, 0};
+            ID3D12GraphicsCommandList_SetComputeRoot32BitConstants(list, SCAN_ROOT_PARAMETER_CONSTANTS,
+                                                                   SCAN_ROOT_CONSTANTS, constants, 0);
+            for (unsigned u = 0; u < SCAN_UAV_COUNT; ++u)
+                ID3D12GraphicsCommandList_SetComputeRootUnorderedAccessView(list, SCAN_ROOT_PARAMETER_UAV0 + u,
+                                                                            u == 1 ? to : from);
+            ID3D12GraphicsCommandList_Dispatch(list, groups_x, groups_y, 1);
+        }
         ID3D12GraphicsCommandList_EndQuery(list, queries, D3D12_QUERY_TYPE_TIMESTAMP, 2 * r + 1);
     }
     ID3D12GraphicsCommandList_ResolveQueryData(list, queries, D3D12_QUERY_TYPE_TIMESTAMP, 0, 2 * repeat,
@@ -192,133 +481,122 @@ done:
         ID3D12PipelineState_Release(pipeline);
     if (queries)
         ID3D12QueryHeap_Release(queries);
-    d3d12_buffer_release(&in);
-    d3d12_buffer_release(&out);
+    view_buffer_release(&in);
+    view_buffer_release(&out);
     d3d12_buffer_release(&stamps);
     return best;
 }
 
-/* ---- large scans ---------------------------------------------------------- */
+/* ---- one large scan ------------------------------------------------------- */
 
-typedef struct large_case
+/* What a large case measured (sent from its process to the parent). */
+typedef struct case_result
 {
-    const char *name;
-    unsigned dims;
-    unsigned axis;
-    dmlconf_data_type type;
-} large_case;
+    int status;          /* 0: ran and verified; -1: failed or wrong */
+    double seconds;      /* best GPU time */
+    double copy_seconds; /* the copy kernel on the same bytes; < 0 unknown */
+    char passes[240];    /* the best run's dispatches: "tile.f32.sum 0.121 + ..." */
+} case_result;
 
-/* Runs one large scan `repeat` times; prints its best device time and GB/s
- * and its fraction of the copy kernel's. Returns 0, or -1 when it fails or
- * (int32) its result is wrong. */
-static int run_large(dmlconf_backend *backend, const large_case *lc, uint64_t elements, unsigned repeat,
-                     double copy_gbps)
+/* Appends text to a bounded field, marking a cut with "...". */
+static void append_text(char *field, size_t size, const char *text)
 {
+    size_t used = strlen(field), length = strlen(text);
+    if (used + length + 1 <= size)
+    {
+        memcpy(field + used, text, length + 1);
+        return;
+    }
+    if (size >= 4)
+        memcpy(field + size - 4, "...", 4);
+}
+
+/* Runs one large case `repeat` times after a warm-up and verifies its last
+ * output; prints one line. */
+static case_result run_large(d3d12_backend *b, const large_case *c, unsigned repeat)
+{
+    dmlconf_backend *backend = &b->base;
+    case_result result;
+    memset(&result, 0, sizeof(result));
+    result.status = -1;
+    result.copy_seconds = -1.0;
     dmlconf_scan_desc desc;
-    memset(&desc, 0, sizeof(desc));
-    desc.op = DMLCONF_OPERATOR_CUMULATIVE_SUMMATION;
-    desc.input.data_type = desc.output.data_type = lc->type;
-    if (lc->dims == 1)
-    {
-        desc.input.dimension_count = 1;
-        desc.input.sizes[0] = (uint32_t)elements;
-    }
-    else
-    {
-        uint32_t side = 1;
-        while ((uint64_t)(side + 1) * (side + 1) <= elements)
-            side++;
-        desc.input.dimension_count = 2;
-        desc.input.sizes[0] = desc.input.sizes[1] = side;
-    }
-    desc.output = desc.input;
-    desc.axis = lc->axis;
-    uint64_t count = dmlconf_tensor_element_count(&desc.input);
-    size_t bytes = (size_t)count * 4;
-    uint32_t *input = malloc(bytes), *output = malloc(bytes);
+    describe_tensor(c, &desc);
+    uint64_t count = dmlconf_tensor_element_count(&desc.input), bytes = 0;
+    dmlconf_tensor_min_size_bytes(&desc.input, &bytes);
+    unsigned char *input = malloc((size_t)bytes), *output = malloc((size_t)bytes);
     if (!input || !output)
     {
-        printf("%-28s out of memory\n", lc->name);
+        printf("%-44s out of memory\n", c->name);
         free(input);
         free(output);
-        return -1;
+        return result;
     }
-    uint64_t state = UINT64_C(0x9e3779b97f4a7c15);
-    for (uint64_t i = 0; i < count; ++i)
-    {
-        uint64_t r = next_random(&state);
-        if (lc->type == DMLCONF_DATA_TYPE_FLOAT32)
-        {
-            float value = (float)(r >> 40) * 0x1p-24f; /* [0, 1), exact */
-            memcpy(&input[i], &value, 4);
-        }
-        else
-            input[i] = (uint32_t)(r >> 61); /* 0..7 */
-    }
+    fill_input(c, input, count);
+    memset(output, 0, (size_t)bytes);
+    result.copy_seconds = time_copy(b, count * type_bytes(c->type), repeat);
     dmlconf_job job;
-    double best = -1.0, wall = 0.0;
-    /* Run 0 warms the device up (pipelines, buffers, clocks) and is not timed. */
+    double best = -1.0;
     for (unsigned r = 0; r <= repeat; ++r)
     {
         memset(&job, 0, sizeof(job));
         job.desc = &desc;
         job.feature_level = DMLCONF_FEATURE_LEVEL_5_0;
         job.input = input;
-        job.input_bytes = bytes;
+        job.input_bytes = (size_t)bytes;
         job.output = output;
-        job.output_bytes = bytes;
-        double start = dmlconf_clock_seconds();
+        job.output_bytes = (size_t)bytes;
         backend->ops->execute(backend, &job, 1);
-        wall = dmlconf_clock_seconds() - start;
         if (job.outcome != DMLCONF_JOB_DONE)
         {
-            printf("%-28s failed: %s\n", lc->name, job.message);
+            printf("%-44s failed: %s\n", c->name, job.message);
             free(input);
             free(output);
-            return -1;
+            return result;
         }
+        /* Run 0 warms up (pipelines, buffers, clocks) and is not timed. */
         if (r && job.device_seconds > 0 && (best < 0 || job.device_seconds < best))
-            best = job.device_seconds;
-    }
-    int status = 0;
-    if (lc->type == DMLCONF_DATA_TYPE_INT32)
-    {
-        /* Wrapping prefix sums along the axis. */
-        uint64_t rows = lc->dims == 1 ? 1 : desc.input.sizes[0], columns = lc->dims == 1 ? count : desc.input.sizes[1];
-        uint64_t lines = lc->axis == lc->dims - 1 ? rows : columns, n = lc->axis == lc->dims - 1 ? columns : rows;
-        uint64_t step = lc->axis == lc->dims - 1 ? 1 : columns, line_step = lc->axis == lc->dims - 1 ? columns : 1;
-        for (uint64_t l = 0; l < lines && !status; ++l)
         {
-            uint32_t sum = 0;
-            for (uint64_t j = 0; j < n; ++j)
+            best = job.device_seconds;
+            result.passes[0] = '\0';
+            for (size_t p = 0; p < b->last_pass_count; ++p)
             {
-                uint64_t at = l * line_step + j * step;
-                sum += input[at];
-                if (output[at] != sum)
-                {
-                    printf("%-28s WRONG at element %llu: %u, expected %u\n", lc->name, (unsigned long long)at,
-                           output[at], sum);
-                    status = -1;
-                    break;
-                }
+                char name[64], text[96];
+                kernel_key_name(&b->last_passes[p].key, name, sizeof(name));
+                snprintf(text, sizeof(text), "%s%s %.3f", p ? " + " : "", name, b->last_passes[p].seconds * 1e3);
+                append_text(result.passes, sizeof(result.passes), text);
             }
         }
     }
-    double gbps = best > 0 ? 2.0 * (double)bytes / best / 1e9 : 0.0;
-    printf("%-28s %10llu elements  %9.3f ms  %8.1f GB/s  %5.1f%% of copy  (wall %.2f s with transfers)%s\n", lc->name,
-           (unsigned long long)count, best * 1e3, gbps, copy_gbps > 0 ? 100.0 * gbps / copy_gbps : 0.0, wall,
-           status ? "" : (lc->type == DMLCONF_DATA_TYPE_INT32 ? "  verified" : ""));
+    result.seconds = best;
+    result.status = verify(c, &desc, input, output);
+    double traffic = 2.0 * (double)count * type_bytes(c->type);
+    printf("%-44s %6.3f ms %7.1f GB/s %5.1f%% of copy%s  [%s]\n", c->name, best * 1e3,
+           best > 0 ? traffic / best / 1e9 : 0,
+           best > 0 && result.copy_seconds > 0 ? 100.0 * result.copy_seconds / best : 0.0,
+           result.status ? "  WRONG" : "  verified", result.passes);
+    fflush(stdout);
     free(input);
     free(output);
-    return status;
+    return result;
 }
 
-/* One large scan in this (child) process: opens the backend, measures the
- * copy kernel, runs the scan; with `first`, prints the adapter and the copy
- * kernel's line too. Returns the exit status. */
-static int run_large_process(const bench_options *options, const large_case *lc, bool first)
+/* ---- processes ------------------------------------------------------------ */
+
+typedef struct child_work
 {
-    dmlconf_backend_config config = {.adapter = options->adapter};
+    const bench_options *options;
+    const case_list *cases;
+    const bool *chosen; /* which cases this child runs, in order */
+} child_work;
+
+/* A child: opens the backend, runs its cases, sends one case_result per
+ * case over `output_fd`. */
+static int child_main(void *context, int input_fd, int output_fd)
+{
+    (void)input_fd;
+    const child_work *work = context;
+    dmlconf_backend_config config = {.adapter = work->options->adapter};
     dmlconf_backend *backend = NULL;
     char why[512];
     if (dmlconf_d3d12_backend_ops.open(&config, &backend, why, sizeof(why)))
@@ -327,87 +605,220 @@ static int run_large_process(const bench_options *options, const large_case *lc,
         fflush(stdout);
         return 1;
     }
-    if (first)
+    d3d12_backend *b = (d3d12_backend *)backend;
+    int status = 0;
+    for (size_t i = 0; i < work->cases->count; ++i)
     {
-        dmlconf_backend_info info;
-        backend->ops->info(backend, &info);
-        printf("adapter: %s\ndriver:  %s\nruntime: %s\n\n", info.adapter, info.driver, info.runtime);
+        if (!work->chosen[i])
+            continue;
+        case_result result = run_large(b, &work->cases->items[i], work->options->repeat);
+        status |= result.status != 0;
+        const char *p = (const char *)&result;
+        size_t left = sizeof(result);
+        while (left)
+        {
+            long n = (long)write(output_fd, p, left);
+            if (n <= 0)
+            {
+                backend->ops->close(backend);
+                return 1;
+            }
+            p += n;
+            left -= (size_t)n;
+        }
+        if (work->options->release_between)
+            d3d12_backend_release_buffers(b);
     }
-    double copy = time_copy((d3d12_backend *)backend, options->elements, options->repeat);
-    double copy_gbps = copy > 0 ? 2.0 * 4.0 * (double)options->elements / copy / 1e9 : 0.0;
-    if (first && copy > 0)
-        printf("%-28s %10llu words     %9.3f ms  %8.1f GB/s   (each scan below: its own process, its own copy "
-               "measurement)\n",
-               "copy kernel (D3D12)", (unsigned long long)options->elements, copy * 1e3, copy_gbps);
-    int status = run_large(backend, lc, options->elements, options->repeat, copy_gbps) ? 1 : 0;
     backend->ops->close(backend);
+    return status;
+}
+
+/* Runs the chosen cases in one child; fills results[i] for each. Returns 0
+ * when the child ran them all. */
+static int run_child(const bench_options *options, const case_list *cases, const bool *chosen, case_result *results)
+{
+    child_work work = {options, cases, chosen};
+    dmlconf_process_options spawn = {.function = child_main, .context = &work};
+    dmlconf_process *child = NULL;
+    char why[256];
     fflush(stdout);
+    if (dmlconf_process_start(&spawn, &child, why, sizeof(why)))
+    {
+        printf("cannot start a process: %s\n", why);
+        return -1;
+    }
+    int status = 0;
+    for (size_t i = 0; i < cases->count && !status; ++i)
+    {
+        if (!chosen[i])
+            continue;
+        size_t got = 0;
+        while (got < sizeof(results[i]))
+        {
+            long n = dmlconf_process_read(child, (char *)&results[i] + got, sizeof(results[i]) - got, -1.0);
+            if (n <= 0)
+            {
+                status = -1;
+                break;
+            }
+            got += (size_t)n;
+        }
+    }
+    dmlconf_exit end;
+    dmlconf_process_finish(child, 30.0, &end);
+    if (end.kind != DMLCONF_EXIT_STATUS || end.code != 0)
+    {
+        char text[128];
+        dmlconf_exit_describe(&end, text, sizeof(text));
+        if (status || end.kind != DMLCONF_EXIT_STATUS)
+            printf("the benchmark's process %s\n", text);
+        status = -1;
+    }
     return status;
 }
 
 /* ---- torch ---------------------------------------------------------------- */
 
+/* Times each case given as "index:dtype:op:size,size:dim:flip" with CUDA
+ * events (the best of 10 after a warm-up) and prints "case INDEX MS", or
+ * "case INDEX unsupported REASON"; the first line names torch and the GPU,
+ * or says why torch cannot run. */
 static const char torch_snippet[] =
-    "import sys, time\n"
+    "import sys\n"
     "try:\n"
     "    import torch\n"
     "except Exception as e:\n"
     "    print('torch: unavailable (%s)' % e); sys.exit(0)\n"
     "if not torch.cuda.is_available():\n"
     "    print('torch: no CUDA device'); sys.exit(0)\n"
-    "n = int(sys.argv[1]); side = int(n ** 0.5)\n"
-    "while (side + 1) * (side + 1) <= n: side += 1\n"
-    "while side * side > n: side -= 1\n"
     "print('torch %s on %s (CUDA %s)' % (torch.__version__, torch.cuda.get_device_name(0), torch.version.cuda))\n"
+    "sys.stdout.flush()\n"
+    "types = {'float32': torch.float32, 'float16': torch.float16, 'int32': torch.int32,\n"
+    "         'uint32': torch.int32, 'int64': torch.int64, 'uint64': torch.int64}\n"
     "def timed(f, reps=10):\n"
     "    f(); torch.cuda.synchronize(); best = 1e9\n"
     "    for _ in range(reps):\n"
     "        a = torch.cuda.Event(enable_timing=True); b = torch.cuda.Event(enable_timing=True)\n"
-    "        a.record(); f(); b.record(); torch.cuda.synchronize(); best = min(best, a.elapsed_time(b) / 1e3)\n"
+    "        a.record(); f(); b.record(); torch.cuda.synchronize(); best = min(best, a.elapsed_time(b))\n"
     "    return best\n"
-    "for dt, name in ((torch.float32, 'float32'), (torch.int32, 'int32')):\n"
-    "    for shape, dim, label in (((n,), 0, '1-D'), ((side, side), 1, '2-D axis 1'), ((side, side), 0, '2-D axis "
-    "0')):\n"
-    "        x = (torch.rand(shape, device='cuda') * 8).to(dt); y = torch.empty_like(x)\n"
-    "        t = timed(lambda: torch.cumsum(x, dim, dtype=dt, out=y))\n"
-    "        c = timed(lambda: y.copy_(x))\n"
-    "        nb = 2 * x.numel() * x.element_size()\n"
-    "        print('torch.cumsum %-7s %-11s %9.3f ms %8.1f GB/s   (torch copy_ %8.1f GB/s)' % (name, label, t * 1e3,\n"
-    "              nb / t / 1e9, nb / c / 1e9))\n"
-    "        del x, y\n";
+    "for spec in sys.argv[1:]:\n"
+    "    index, dtype, op, sizes, dim, flip = spec.split(':')\n"
+    "    shape = tuple(int(s) for s in sizes.split(',')); dim = int(dim); dt = types[dtype]\n"
+    "    try:\n"
+    "        if op == 'sum':\n"
+    "            x = torch.randint(-3, 4, shape, device='cuda').to(dt)\n"
+    "        else:\n"
+    "            x = (torch.randint(0, 2, shape, device='cuda') * 2 - 1).to(dt)\n"
+    "        y = torch.empty_like(x)\n"
+    "        scan = torch.cumsum if op == 'sum' else torch.cumprod\n"
+    "        if flip == '1':\n"
+    "            f = lambda: torch.flip(scan(torch.flip(x, [dim]), dim), [dim])\n"
+    "        else:\n"
+    "            f = lambda: scan(x, dim, out=y)\n"
+    "        print('case %s %.4f' % (index, timed(f)))\n"
+    "        del x, y\n"
+    "        torch.cuda.empty_cache()\n"
+    "    except Exception as e:\n"
+    "        print('case %s unsupported %s' % (index, str(e).splitlines()[0] if str(e) else type(e).__name__))\n"
+    "    sys.stdout.flush()\n";
 
-static void run_torch(uint64_t elements)
+/* Runs the snippet over the chosen cases; fills torch_ms (< 0: none) and
+ * `about` (its first line, or why there is no torch column). */
+static void run_torch(const case_list *cases, const bool *chosen, double *torch_ms, char *about, size_t about_size)
 {
-    char path[] = "/tmp/dmlconf_torch_XXXXXX";
-    int fd = mkstemp(path);
-    if (fd < 0)
+    char(*specs)[96] = calloc(cases->count, sizeof(*specs));
+    const char **argv = calloc(cases->count + 4, sizeof(*argv));
+    snprintf(about, about_size, "torch: not run");
+    for (size_t i = 0; i < cases->count; ++i)
+        torch_ms[i] = -1.0;
+    if (!specs || !argv)
     {
-        printf("torch: cannot write the snippet\n");
+        free(specs);
+        free(argv);
         return;
     }
-    FILE *file = fdopen(fd, "w");
-    if (!file || fputs(torch_snippet, file) < 0 || fclose(file))
+    size_t argc = 0;
+    argv[argc++] = "python3";
+    argv[argc++] = "-c";
+    argv[argc++] = torch_snippet;
+    for (size_t i = 0; i < cases->count; ++i)
     {
-        printf("torch: cannot write the snippet\n");
-        remove(path);
+        if (!chosen[i])
+            continue;
+        const large_case *c = &cases->items[i];
+        char sizes[40] = "";
+        for (uint32_t d = 0; d < c->rank; ++d)
+        {
+            char one[16];
+            snprintf(one, sizeof(one), "%s%u", d ? "," : "", c->sizes[d]);
+            append_text(sizes, sizeof(sizes), one);
+        }
+        snprintf(specs[i], sizeof(specs[i]), "%zu:%s:%s:%s:%u:%d", i, type_name(c->type),
+                 c->op == DMLCONF_OPERATOR_CUMULATIVE_PRODUCT ? "product" : "sum", sizes, c->axis,
+                 c->decreasing ? 1 : 0);
+        argv[argc++] = specs[i];
+    }
+    argv[argc] = NULL;
+    dmlconf_process_options spawn = {.argv = argv, .stderr_mode = DMLCONF_CHILD_STDERR_CAPTURE};
+    dmlconf_process *python = NULL;
+    char why[160];
+    if (dmlconf_process_start(&spawn, &python, why, sizeof(why)))
+    {
+        snprintf(about, about_size, "torch: python3 cannot run (%s)", why);
+        free(specs);
+        free(argv);
         return;
     }
-    char command[256];
-    snprintf(command, sizeof(command), "python3 %s %llu 2>&1", path, (unsigned long long)elements);
-    FILE *pipe = popen(command, "r");
-    if (!pipe)
+    char buffer[65536];
+    size_t used = 0;
+    bool first = true;
+    for (;;)
     {
-        printf("torch: cannot run python3\n");
-        remove(path);
-        return;
+        long n = dmlconf_process_read(python, buffer + used, sizeof(buffer) - 1 - used, -1.0);
+        if (n <= 0)
+            break;
+        used += (size_t)n;
+        buffer[used] = '\0';
+        char *line = buffer, *end;
+        while ((end = strchr(line, '\n')))
+        {
+            *end = '\0';
+            size_t index;
+            double ms;
+            char word[16];
+            if (first)
+            {
+                snprintf(about, about_size, "%s", line);
+                first = false;
+            }
+            else if (sscanf(line, "case %zu %15s", &index, word) == 2 && index < cases->count)
+            {
+                char *after = NULL;
+                ms = strtod(word, &after);
+                if (after && !*after)
+                    torch_ms[index] = ms;
+                else
+                    printf("torch, %s: %s\n", cases->items[index].name, line);
+            }
+            line = end + 1;
+        }
+        used = strlen(line);
+        memmove(buffer, line, used + 1);
+        if (used == sizeof(buffer) - 1)
+            used = 0; /* a line longer than the buffer: dropped */
     }
-    char line[512];
-    while (fgets(line, sizeof(line), pipe))
-        fputs(line, stdout);
-    int status = pclose(pipe);
-    if (status)
-        printf("torch: python3 exited with status %d\n", status);
-    remove(path);
+    dmlconf_exit end;
+    dmlconf_process_end(python, 5.0, &end);
+    if (end.kind != DMLCONF_EXIT_STATUS || end.code != 0)
+    {
+        char text[128], *tail = dmlconf_process_stderr_tail(python);
+        dmlconf_exit_describe(&end, text, sizeof(text));
+        printf("torch: python3 %s%s%s\n", text, tail && *tail ? ": " : "", tail ? tail : "");
+        free(tail);
+    }
+    dmlconf_process_finish(python, 0.0, NULL);
+    free(specs);
+    free(argv);
 }
 
 /* ---- small cases ---------------------------------------------------------- */
@@ -474,7 +885,8 @@ static void release_small(small_set *set)
     free(set->memory);
 }
 
-static void run_small(dmlconf_backend *backend, small_set *set, size_t batch)
+/* Runs the set in batches; returns the wall time in seconds. */
+static double run_small(dmlconf_backend *backend, small_set *set, size_t batch, bool quiet)
 {
     double start = dmlconf_clock_seconds();
     size_t done = 0, failed = 0;
@@ -495,17 +907,106 @@ static void run_small(dmlconf_backend *backend, small_set *set, size_t batch)
         }
     }
     double wall = dmlconf_clock_seconds() - start;
-    printf(
-        "small cases, batches of %-5zu %8zu cases in %6.2f s: %9.0f cases/s  (mean device time %.1f us per case)%s\n",
-        batch, done, wall, (double)done / wall, done ? device / (double)done * 1e6 : 0.0,
-        failed ? "  SOME FAILED" : "");
+    if (!quiet)
+        printf("small cases, batches of %-5zu %8zu cases in %6.2f s: %9.0f cases/s  (mean device time %.1f us per "
+               "case)%s\n",
+               batch, done, wall, (double)done / wall, done ? device / (double)done * 1e6 : 0.0,
+               failed ? "  SOME FAILED" : "");
+    return wall;
+}
+
+/* Opening the backend, the first batches (kernels built on first use) and
+ * the small-case throughput, in this process. Returns 0, or 1 when the
+ * backend does not open. */
+static int run_small_cases(const bench_options *options)
+{
+    dmlconf_backend_config config = {.adapter = options->adapter};
+    dmlconf_backend *backend = NULL;
+    char why[512];
+    double start = dmlconf_clock_seconds();
+    if (dmlconf_d3d12_backend_ops.open(&config, &backend, why, sizeof(why)))
+    {
+        printf("the D3D12 backend is unavailable: %s\n", why);
+        return 1;
+    }
+    double opened = dmlconf_clock_seconds() - start;
+    small_set set;
+    if (build_small(&set, options->small_cases))
+    {
+        printf("small cases: out of memory\n");
+        release_small(&set);
+        backend->ops->close(backend);
+        return 1;
+    }
+    /* The first pass over the set builds every kernel variant it needs. */
+    double first = run_small(backend, &set, 32, true);
+    printf("opening the backend: %.3f s; the first %zu small cases (building their kernels): %.3f s\n", opened,
+           set.count, first);
+    run_small(backend, &set, 32, false);
+    run_small(backend, &set, 1024, false);
+    release_small(&set);
+    backend->ops->close(backend);
+    return 0;
+}
+
+/* ---- the summary ---------------------------------------------------------- */
+
+static void print_summary(const case_list *cases, const bool *chosen, const case_result *results,
+                          const double *torch_ms, const char *torch_about)
+{
+    printf("\n%s\n", torch_about);
+    printf("\n%-44s %9s %9s %8s %10s %8s %10s %10s\n", "case", "ms", "GB/s", "% copy", "torch ms", "vs torch",
+           "tracked", "tracked");
+    printf("%-44s %9s %9s %8s %10s %8s %10s %10s\n", "", "", "", "", "", "", "dmlconf ms", "torch ms");
+    for (size_t i = 0; i < cases->count; ++i)
+    {
+        if (!chosen[i])
+            continue;
+        const large_case *c = &cases->items[i];
+        const case_result *r = &results[i];
+        char ms[16] = "-", gbps[16] = "-", copy[16] = "-", torch[16] = "-", ratio[16] = "-", tracked[2][16];
+        if (r->status == 0 && r->seconds > 0)
+        {
+            uint64_t count = 1;
+            for (uint32_t d = 0; d < c->rank; ++d)
+                count *= c->sizes[d];
+            snprintf(ms, sizeof(ms), "%.3f", r->seconds * 1e3);
+            snprintf(gbps, sizeof(gbps), "%.0f", 2.0 * (double)count * type_bytes(c->type) / r->seconds / 1e9);
+            if (r->copy_seconds > 0)
+                snprintf(copy, sizeof(copy), "%.1f", 100.0 * r->copy_seconds / r->seconds);
+            if (torch_ms[i] > 0)
+            {
+                snprintf(torch, sizeof(torch), "%.3f", torch_ms[i]);
+                snprintf(ratio, sizeof(ratio), "%.2fx", torch_ms[i] / (r->seconds * 1e3));
+            }
+        }
+        else if (r->status)
+            snprintf(ms, sizeof(ms), "FAILED");
+        snprintf(tracked[0], sizeof(tracked[0]), c->tracked_dmlconf_ms > 0 ? "%.2f" : "-", c->tracked_dmlconf_ms);
+        snprintf(tracked[1], sizeof(tracked[1]), c->tracked_torch_ms > 0 ? "%.2f" : "-", c->tracked_torch_ms);
+        printf("%-44s %9s %9s %8s %10s %8s %10s %10s\n", c->name, ms, gbps, copy, torch, ratio, tracked[0], tracked[1]);
+    }
+    printf("\n%% copy: the copy kernel's time for the same bytes over the scan's time. vs torch: torch's time over\n"
+           "ours (above 1x: dmlconf is faster). torch runs uint32 as int32 and uint64 as int64, and a decreasing scan\n"
+           "as flip, scan, flip (without the exclusive shift). tracked: the tracker's H100 numbers before this\n"
+           "benchmark's kernels.\n");
 }
 
 /* ---- main ----------------------------------------------------------------- */
 
+static int usage(const char *program)
+{
+    fprintf(stderr,
+            "usage: %s [--adapter WHICH] [--elements N] [--small N] [--repeat N] [--no-torch] [--no-small]\n"
+            "          [--only TEXT]... [--list] [--same-process] [--release-between]\n",
+            program);
+    return 2;
+}
+
 int main(int argc, char **argv)
 {
-    bench_options options = {NULL, NULL, 100000000u, 20000u, 10u, true};
+    bench_options options = {
+        .elements = 100000000u, .small_cases = 20000u, .repeat = 10u, .torch = true, .small = true};
     for (int i = 1; i < argc; ++i)
     {
         uint64_t value;
@@ -528,83 +1029,94 @@ int main(int argc, char **argv)
         }
         else if (!strcmp(argv[i], "--no-torch"))
             options.torch = false;
-        else if (!strcmp(argv[i], "--only") && i + 1 < argc)
-        {
-            options.only = argv[++i];
-            options.torch = false;
-        }
+        else if (!strcmp(argv[i], "--no-small"))
+            options.small = false;
+        else if (!strcmp(argv[i], "--list"))
+            options.list = true;
+        else if (!strcmp(argv[i], "--same-process"))
+            options.same_process = true;
+        else if (!strcmp(argv[i], "--release-between"))
+            options.release_between = true;
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc && options.only_count < MAX_ONLY)
+            options.only[options.only_count++] = argv[++i];
         else
-        {
-            fprintf(stderr,
-                    "usage: %s [--adapter WHICH] [--elements N] [--small N] [--repeat N] [--no-torch] [--only NAME]\n",
-                    argv[0]);
-            return 2;
-        }
+            return usage(argv[0]);
     }
 
-    dmlconf_backend_config config = {.adapter = options.adapter};
-    dmlconf_backend *backend = NULL;
-    char why[512];
-    static const large_case cases[] = {
-        {"cumsum float32 1-D", 1, 0, DMLCONF_DATA_TYPE_FLOAT32},
-        {"cumsum float32 2-D axis 1", 2, 1, DMLCONF_DATA_TYPE_FLOAT32},
-        {"cumsum float32 2-D axis 0", 2, 0, DMLCONF_DATA_TYPE_FLOAT32},
-        {"cumsum int32 1-D", 1, 0, DMLCONF_DATA_TYPE_INT32},
-        {"cumsum int32 2-D axis 1", 2, 1, DMLCONF_DATA_TYPE_INT32},
-        {"cumsum int32 2-D axis 0", 2, 0, DMLCONF_DATA_TYPE_INT32},
-    };
-    /* Each large scan runs in a child process of its own, with its own
-     * device: in one long-lived process, later large jobs were measured
-     * running slower on NVIDIA's driver than the same jobs in a fresh one. */
-    int status = 0;
-    bool first = true;
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i)
+    static case_list cases;
+    build_cases(&cases, options.elements);
+    bool chosen[sizeof(cases.items) / sizeof(cases.items[0])] = {false};
+    size_t chosen_count = 0;
+    for (size_t i = 0; i < cases.count; ++i)
     {
-        if (options.only && !strstr(cases[i].name, options.only))
-            continue;
-        fflush(stdout);
-        pid_t child = fork();
-        if (child < 0)
+        chosen[i] = selected(&options, &cases.items[i]);
+        chosen_count += chosen[i];
+        if (options.list && chosen[i])
+            printf("%s\n", cases.items[i].name);
+    }
+    if (options.list)
+        return 0;
+
+    /* The adapter first, from a process of its own. */
+    {
+        dmlconf_backend_config config = {.adapter = options.adapter};
+        dmlconf_backend *backend = NULL;
+        char why[512];
+        if (dmlconf_d3d12_backend_ops.open(&config, &backend, why, sizeof(why)))
         {
-            printf("cannot fork: %s\n", strerror(errno));
+            printf("the D3D12 backend is unavailable: %s\n", why);
             return 1;
         }
-        if (child == 0)
-            _exit(run_large_process(&options, &cases[i], first));
-        int child_status = 0;
-        if (waitpid(child, &child_status, 0) < 0 || !WIFEXITED(child_status) || WEXITSTATUS(child_status))
-            status = 1;
-        first = false;
+        dmlconf_backend_info info;
+        backend->ops->info(backend, &info);
+        printf("adapter: %s\ndriver:  %s\nruntime: %s\n\n", info.adapter, info.driver, info.runtime);
+        backend->ops->close(backend);
     }
-    if (dmlconf_d3d12_backend_ops.open(&config, &backend, why, sizeof(why)))
+
+    int status = 0;
+    case_result *results = calloc(cases.count, sizeof(*results));
+    double *torch_ms = calloc(cases.count, sizeof(*torch_ms));
+    if (!results || !torch_ms)
     {
-        printf("the D3D12 backend is unavailable: %s\n", why);
+        printf("out of memory\n");
+        free(results);
+        free(torch_ms);
         return 1;
     }
-    if (options.torch)
+    for (size_t i = 0; i < cases.count; ++i)
+        results[i].status = -1;
+    if (chosen_count)
+    {
+        printf("%-44s %9s %12s %14s  [%s]\n", "large scans (best GPU time)", "", "", "", "each pass: kernel ms");
+        if (options.same_process)
+            status |= run_child(&options, &cases, chosen, results) != 0;
+        else
+        {
+            for (size_t i = 0; i < cases.count; ++i)
+            {
+                if (!chosen[i])
+                    continue;
+                bool one[sizeof(cases.items) / sizeof(cases.items[0])] = {false};
+                one[i] = true;
+                status |= run_child(&options, &cases, one, results) != 0;
+            }
+        }
+        for (size_t i = 0; i < cases.count; ++i)
+            status |= chosen[i] && results[i].status != 0;
+        char about[256];
+        snprintf(about, sizeof(about), "torch: not run (--no-torch)");
+        for (size_t i = 0; i < cases.count; ++i)
+            torch_ms[i] = -1.0;
+        if (options.torch)
+            run_torch(&cases, chosen, torch_ms, about, sizeof(about));
+        print_summary(&cases, chosen, results, torch_ms, about);
+    }
+    free(results);
+    free(torch_ms);
+    if (options.small)
     {
         printf("\n");
-        fflush(stdout);
-        run_torch(options.elements);
+        status |= run_small_cases(&options);
     }
-    if (options.only)
-    {
-        backend->ops->close(backend);
-        return status;
-    }
-    printf("\n");
-    small_set set;
-    if (build_small(&set, options.small_cases))
-    {
-        printf("small cases: out of memory\n");
-        status = 1;
-    }
-    else
-    {
-        run_small(backend, &set, 32);
-        run_small(backend, &set, 1024);
-    }
-    release_small(&set);
-    backend->ops->close(backend);
     return status;
 }

@@ -9,9 +9,12 @@
  *   DMLCONF_D3D12_FAULT=chunk-carry|broadcast-in-place
  *       faults at boundaries the corpus does not reach (kernels.h), which
  *       `dmlconf explore` must find;
- *   DMLCONF_D3D12_KERNEL=serial|tile|rake   use only that kernel;
- *   DMLCONF_D3D12_CHUNK=N              cut serial lines into chunks of at most N;
- *   DMLCONF_D3D12_TILE=64x16|32x16|64x8|256x16   the tile and rake kernels' shape;
+ *   DMLCONF_D3D12_KERNEL=serial|tile|rake|lookback|lines   use only that
+ *       kernel (lookback: wherever lines step by +1 or -1, lines: wherever
+ *       short lines are packed; the others serial);
+ *   DMLCONF_D3D12_CHUNK=N              cut serial lines, and look-back chunks,
+ *                                      into chunks of at most N;
+ *   DMLCONF_D3D12_TILE=64x16|32x16|64x8|256x16|64x32   the cooperative kernels' shape;
  *   DMLCONF_D3D12_VIEW_WORDS=N         pretend one buffer view holds N words
  *                                      (at least 32768), to exercise cutting.
  * And, changing no result: DMLCONF_D3D12_TRACE=1 prints each dispatch's
@@ -70,16 +73,16 @@ static int read_knobs(d3d12_backend *b, char *why, size_t why_size)
         if (i != FAULT_NONE)
             append_knob(b, "fault", fault);
     }
-    static const char *const kinds[] = {"serial", "tile", "rake"};
+    static const char *const kinds[] = {"serial", "tile", "rake", "lookback", "clear", "lines"};
     const char *kernel = getenv("DMLCONF_D3D12_KERNEL");
     if (kernel && *kernel)
     {
         size_t i = 0;
-        while (i < KERNEL_KIND_COUNT && strcmp(kernel, kinds[i]))
+        while (i < sizeof(kinds) / sizeof(kinds[0]) && (i == KERNEL_CLEAR || strcmp(kernel, kinds[i])))
             ++i;
-        if (i == KERNEL_KIND_COUNT)
+        if (i == sizeof(kinds) / sizeof(kinds[0]))
         {
-            snprintf(why, why_size, "DMLCONF_D3D12_KERNEL=%s is not serial, tile or rake", kernel);
+            snprintf(why, why_size, "DMLCONF_D3D12_KERNEL=%s is not serial, tile, rake, lookback or lines", kernel);
             return -1;
         }
         b->limits.forced = true;
@@ -91,7 +94,7 @@ static int read_knobs(d3d12_backend *b, char *why, size_t why_size)
     {
         if (!kernel_tile_shape_from_name(shape, &b->limits.tile_shape))
         {
-            snprintf(why, why_size, "DMLCONF_D3D12_TILE=%s is not 64x16, 32x16, 64x8 or 256x16", shape);
+            snprintf(why, why_size, "DMLCONF_D3D12_TILE=%s is not 64x16, 32x16, 64x8, 256x16 or 64x32", shape);
             return -1;
         }
         append_knob(b, "tile", shape);
@@ -161,6 +164,11 @@ static int d3d12_open(const dmlconf_backend_config *config, dmlconf_backend **ou
     b->limits.tile_groups = software ? 4u : 8192u;
     b->limits.tile_min_tiles = software ? 2u : 8u;
     b->limits.group_kind = KERNEL_TILE;
+    b->limits.lookback = !software;
+    b->limits.short_lines = !software;
+    /* From this many lines a thread each keep a GPU's memory busy: no
+     * chunks, so the data is read once (16 loads in flight a thread). */
+    b->limits.single_pass_lines = software ? 0u : 65536u;
     if (read_knobs(b, why, why_size))
     {
         scan_pipelines_release(&b->pipelines);
@@ -256,18 +264,32 @@ static size_t d3d12_boundaries(dmlconf_backend *backend, dmlconf_boundary *out, 
     if (!limits->forced && cooperative)
         declare(out, max, &count, DMLCONF_BOUNDARY_AXIS_LENGTH, 0, limits->tile_min_length,
                 "contiguous lines scanned by thread groups");
-    static const uint32_t class_types[ELEMENT_COUNT] = {
+    if (limits->single_pass_lines)
+        declare(out, max, &count, DMLCONF_BOUNDARY_LINE_COUNT, 0, limits->single_pass_lines,
+                "lines the serial kernel scans whole, never cut");
+    /* The four classes a job's data type maps to (the two-lane classes are
+     * float16 and float32 pairs of the same data). */
+    enum
+    {
+        DATA_CLASSES = ELEMENT_I64 + 1
+    };
+    static const uint32_t class_types[DATA_CLASSES] = {
         DMLCONF_TYPE_BIT(DMLCONF_DATA_TYPE_FLOAT32),
         DMLCONF_TYPE_BIT(DMLCONF_DATA_TYPE_FLOAT16),
         DMLCONF_TYPE_BIT(DMLCONF_DATA_TYPE_INT32) | DMLCONF_TYPE_BIT(DMLCONF_DATA_TYPE_UINT32),
         DMLCONF_TYPE_BIT(DMLCONF_DATA_TYPE_INT64) | DMLCONF_TYPE_BIT(DMLCONF_DATA_TYPE_UINT64),
     };
-    for (unsigned e = 0; cooperative && e < ELEMENT_COUNT; ++e)
+    for (unsigned e = 0; cooperative && e < DATA_CLASSES; ++e)
         declare(out, max, &count, DMLCONF_BOUNDARY_AXIS_LENGTH, class_types[e],
                 kernel_tile_elements((kernel_element)e, limits->tile_shape), "tile of the cooperative kernels");
-    for (unsigned e = 0; e < ELEMENT_COUNT; ++e)
+    for (unsigned e = 0; e < DATA_CLASSES; ++e)
+    {
+        if (limits->short_lines)
+            declare(out, max, &count, DMLCONF_BOUNDARY_AXIS_LENGTH, class_types[e],
+                    kernel_lines_block((kernel_element)e) / 2 + 1, "packed lines too long for the short-line kernel");
         declare(out, max, &count, DMLCONF_BOUNDARY_ELEMENTS, class_types[e],
                 b->view_bytes / kernel_element_bytes((kernel_element)e), "one buffer view (larger jobs are cut)");
+    }
     return count;
 }
 

@@ -12,6 +12,15 @@
 
 #include <dmlconf/backend.h>
 
+/* One dispatch of a job that ran alone in its batch (the benchmark's
+ * per-pass breakdown). */
+typedef struct d3d12_pass_time
+{
+    kernel_key key;
+    uint32_t work_items;
+    double seconds;
+} d3d12_pass_time;
+
 typedef struct d3d12_backend
 {
     dmlconf_backend base;
@@ -31,6 +40,11 @@ typedef struct d3d12_backend
     d3d12_buffer query_readback;
     ID3D12QueryHeap *queries;
     uint32_t query_capacity;
+
+    /* The dispatches of the last batch that held a single job, with their
+     * GPU times (none when the device has no timestamps). */
+    d3d12_pass_time *last_passes;
+    size_t last_pass_count, last_pass_capacity;
 } d3d12_backend;
 
 /* Executes jobs in batches (see backend.h's execute). Returns 0, or -1 when

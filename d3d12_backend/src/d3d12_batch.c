@@ -192,13 +192,14 @@ static int record_pass(d3d12_backend *b, job_state *s, size_t index, uint32_t *q
         {
             params[SCAN_P_INIT_BASE] += delta;
             params[SCAN_P_FINAL_BASE] += delta;
+            params[SCAN_P_STATUS_BASE] += delta;
         }
     }
     uint64_t block = s->param_offset + index * (uint64_t)SCAN_PARAM_BYTES;
     memcpy((unsigned char *)b->upload.mapped + block, params, sizeof(params));
 
     uint32_t items = params[SCAN_P_WORK_ITEMS];
-    uint32_t per_group = pass->key.kind == KERNEL_SERIAL ? SCAN_SERIAL_GROUP : 1u;
+    uint32_t per_group = kernel_items_per_group(pass->key.kind);
     uint32_t groups = (items + per_group - 1) / per_group;
     uint32_t groups_x = groups <= 65535u ? groups : 32768u;
     uint32_t groups_y = (groups + groups_x - 1) / groups_x;
@@ -219,6 +220,31 @@ static int record_pass(d3d12_backend *b, job_state *s, size_t index, uint32_t *q
     ID3D12GraphicsCommandList_Dispatch(list, groups_x, groups_y, 1);
     ID3D12GraphicsCommandList_EndQuery(list, b->queries, D3D12_QUERY_TYPE_TIMESTAMP, (*query)++);
     return 0;
+}
+
+/* Keeps the GPU time of each pass of a job that ran alone (its queries
+ * are in pass order). Nothing is kept when memory runs out. */
+static void record_pass_times(d3d12_backend *b, const job_state *s, const uint64_t *ticks)
+{
+    b->last_pass_count = 0;
+    if (!b->device.timestamp_frequency)
+        return;
+    if (s->plan.count > b->last_pass_capacity)
+    {
+        d3d12_pass_time *grown = realloc(b->last_passes, s->plan.count * sizeof(*grown));
+        if (!grown)
+            return;
+        b->last_passes = grown;
+        b->last_pass_capacity = s->plan.count;
+    }
+    for (size_t p = 0; p < s->plan.count; ++p)
+    {
+        d3d12_pass_time *t = &b->last_passes[p];
+        t->key = s->plan.passes[p].key;
+        t->work_items = s->plan.passes[p].params[SCAN_P_WORK_ITEMS];
+        t->seconds = (double)(ticks[2 * p + 1] - ticks[2 * p]) / (double)b->device.timestamp_frequency;
+    }
+    b->last_pass_count = s->plan.count;
 }
 
 /* Lays out, records, submits and reads back one batch. Returns 0, 1 when
@@ -412,6 +438,9 @@ static int run_batch(d3d12_backend *b, job_state *states, size_t count)
         return -1;
     }
 
+    if (count == 1)
+        record_pass_times(b, &states[0], b->query_readback.mapped);
+
     /* Outputs and times. Queries were issued step by step, two per
      * dispatch, in the order the passes were recorded. */
     const unsigned char *readback = b->readback.mapped;
@@ -551,6 +580,9 @@ void d3d12_backend_release_buffers(d3d12_backend *b)
     d3d12_buffer_release(&b->upload);
     d3d12_buffer_release(&b->readback);
     d3d12_buffer_release(&b->query_readback);
+    free(b->last_passes);
+    b->last_passes = NULL;
+    b->last_pass_count = b->last_pass_capacity = 0;
     if (b->queries)
         ID3D12QueryHeap_Release(b->queries);
     b->queries = NULL;

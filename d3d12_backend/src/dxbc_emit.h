@@ -65,6 +65,9 @@ enum dxbc_opcode
     DXBC_OP_STORE_RAW = 0xa6,
     DXBC_OP_ATOMIC_AND = 0xa9,
     DXBC_OP_ATOMIC_OR = 0xaa,
+    DXBC_OP_IMM_ATOMIC_IADD = 0xb4,
+    DXBC_OP_IMM_ATOMIC_OR = 0xb6,
+    DXBC_OP_IMM_ATOMIC_EXCH = 0xb8,
     DXBC_OP_SYNC = 0xbe,
 };
 
@@ -103,6 +106,7 @@ enum
     DXBC_MASK_Z = 4u,
     DXBC_MASK_W = 8u,
     DXBC_MASK_XY = 3u,
+    DXBC_MASK_YZ = 6u,
     DXBC_MASK_XYZ = 7u,
     DXBC_MASK_XYZW = 15u,
 };

@@ -71,6 +71,11 @@ void emit_load_shared(dxbc_program *p, kernel_element element, unsigned slot, dx
 void emit_store_shared(dxbc_program *p, kernel_element element, unsigned slot, dxbc_operand index, unsigned src,
                        unsigned tmp);
 
+/* The same with a byte address (a register component) instead of an
+ * index. */
+void emit_load_shared_at(dxbc_program *p, kernel_element element, unsigned slot, dxbc_operand address, unsigned dst);
+void emit_store_shared_at(dxbc_program *p, kernel_element element, unsigned slot, dxbc_operand address, unsigned src);
+
 /* dst = the identity of the operation (0 or 1 in the accumulator type). */
 void emit_identity(dxbc_program *p, kernel_element element, kernel_operation operation, unsigned dst);
 /* dst = src (the components a value uses). */
@@ -107,10 +112,17 @@ void emit_scan_declarations(dxbc_program *p, bool per_group);
 /* The prologue (see the register list above); `per_group`: the work item
  * is the thread group (tile and rake kernels), else the thread. */
 void emit_scan_prologue(dxbc_program *p, bool per_group);
+/* The prologue of a kernel whose work item is a ticket (one per thread
+ * group, drawn in the order the groups start; see kernel_prologue.c). The
+ * kernel declares groupshared g2 of at least one word. */
+void emit_scan_prologue_ticket(dxbc_program *p, unsigned acc_bytes);
 
 /* The kernels. Each begins, declares and finishes `p` itself. */
 void generate_serial_kernel(dxbc_program *p, const kernel_key *key);
 void generate_tile_kernel(dxbc_program *p, const kernel_key *key);
 void generate_rake_kernel(dxbc_program *p, const kernel_key *key);
+void generate_lookback_kernel(dxbc_program *p, const kernel_key *key);
+void generate_clear_kernel(dxbc_program *p, const kernel_key *key);
+void generate_lines_kernel(dxbc_program *p, const kernel_key *key);
 
 #endif /* DMLCONF_KERNEL_ASM_H */

@@ -68,15 +68,23 @@ void emit_endloop(dxbc_program *p)
     op0(p, DXBC_OP_ENDLOOP, 0);
 }
 
+/* Whether a value takes two components (x, y): 64-bit integers and the
+ * two-lane classes. */
 static bool is_wide(kernel_element element)
 {
-    return element == ELEMENT_I64;
+    return element == ELEMENT_I64 || element == ELEMENT_F16X2 || element == ELEMENT_F32X2;
+}
+
+/* Whether an element takes 8 bytes of storage. */
+static bool is_long(kernel_element element)
+{
+    return kernel_element_bytes(element) == 8;
 }
 
 /* tmp.x = byte address of a 32- or 64-bit element at `offset`. */
 static void byte_address(dxbc_program *p, kernel_element element, dxbc_operand offset, unsigned tmp)
 {
-    op3(p, DXBC_OP_ISHL, D(tmp, 0), offset, I(is_wide(element) ? 3 : 2));
+    op3(p, DXBC_OP_ISHL, D(tmp, 0), offset, I(is_long(element) ? 3 : 2));
 }
 
 /* For a float16 element at `offset`: tmp.x = bit shift of its half (0 or
@@ -100,6 +108,15 @@ void emit_load_element(dxbc_program *p, kernel_element element, unsigned uav, dx
         op2(p, DXBC_OP_F16TOF32, D(dst, 0), S(tmp, 2));
         return;
     }
+    if (element == ELEMENT_F16X2)
+    {
+        /* One word: the even line's element in its low half. */
+        byte_address(p, element, offset, tmp);
+        op3(p, DXBC_OP_LD_RAW, D(tmp, 1), S(tmp, 0), dxbc_uav_src(uav, DXBC_SWIZZLE_XXXX));
+        op3(p, DXBC_OP_USHR, D(tmp, 2), S(tmp, 1), I(16));
+        op2(p, DXBC_OP_F16TOF32, dxbc_temp_dst(dst, DXBC_MASK_XY), dxbc_temp_src(tmp, DXBC_SWIZZLE(1, 2, 1, 2)));
+        return;
+    }
     byte_address(p, element, offset, tmp);
     if (is_wide(element))
         op3(p, DXBC_OP_LD_RAW, dxbc_temp_dst(dst, DXBC_MASK_XY), S(tmp, 0), dxbc_uav_src(uav, DXBC_SWIZZLE_XYXY));
@@ -119,6 +136,15 @@ void emit_store_element(dxbc_program *p, kernel_element element, unsigned uav, d
         op2(p, DXBC_OP_NOT, D(tmp, 3), S(tmp, 3));
         op3(p, DXBC_OP_ATOMIC_AND, dxbc_uav_dst(uav, DXBC_MASK_X), S(tmp, 1), S(tmp, 3));
         op3(p, DXBC_OP_ATOMIC_OR, dxbc_uav_dst(uav, DXBC_MASK_X), S(tmp, 1), S(tmp, 2));
+        return;
+    }
+    if (element == ELEMENT_F16X2)
+    {
+        op2(p, DXBC_OP_F32TOF16, dxbc_temp_dst(tmp, DXBC_MASK_YZ), dxbc_temp_src(src, DXBC_SWIZZLE(0, 0, 1, 1)));
+        op3(p, DXBC_OP_ISHL, D(tmp, 2), S(tmp, 2), I(16));
+        op3(p, DXBC_OP_OR, D(tmp, 1), S(tmp, 1), S(tmp, 2));
+        byte_address(p, element, offset, tmp);
+        op3(p, DXBC_OP_STORE_RAW, dxbc_uav_dst(uav, DXBC_MASK_X), S(tmp, 0), S(tmp, 1));
         return;
     }
     byte_address(p, element, offset, tmp);
@@ -148,13 +174,30 @@ void emit_store_shared(dxbc_program *p, kernel_element element, unsigned slot, d
         op3(p, DXBC_OP_STORE_RAW, dxbc_tgsm_dst(slot, DXBC_MASK_X), S(tmp, 0), S(src, 0));
 }
 
+void emit_load_shared_at(dxbc_program *p, kernel_element element, unsigned slot, dxbc_operand address, unsigned dst)
+{
+    if (is_wide(element))
+        op3(p, DXBC_OP_LD_RAW, dxbc_temp_dst(dst, DXBC_MASK_XY), address, dxbc_tgsm_src(slot, DXBC_SWIZZLE_XYXY));
+    else
+        op3(p, DXBC_OP_LD_RAW, D(dst, 0), address, dxbc_tgsm_src(slot, DXBC_SWIZZLE_XXXX));
+}
+
+void emit_store_shared_at(dxbc_program *p, kernel_element element, unsigned slot, dxbc_operand address, unsigned src)
+{
+    if (is_wide(element))
+        op3(p, DXBC_OP_STORE_RAW, dxbc_tgsm_dst(slot, DXBC_MASK_XY), address, dxbc_temp_src(src, DXBC_SWIZZLE_XYXY));
+    else
+        op3(p, DXBC_OP_STORE_RAW, dxbc_tgsm_dst(slot, DXBC_MASK_X), address, S(src, 0));
+}
+
 void emit_identity(dxbc_program *p, kernel_element element, kernel_operation operation, unsigned dst)
 {
-    uint32_t one = (element == ELEMENT_F32 || element == ELEMENT_F16) ? 0x3f800000u : 1u;
+    bool lanes = element == ELEMENT_F16X2 || element == ELEMENT_F32X2;
+    uint32_t one = (element == ELEMENT_F32 || element == ELEMENT_F16 || lanes) ? 0x3f800000u : 1u;
     uint32_t low = operation == OPERATION_PRODUCT ? one : 0u;
     op2(p, DXBC_OP_MOV, D(dst, 0), I(low));
     if (is_wide(element))
-        op2(p, DXBC_OP_MOV, D(dst, 1), I(0));
+        op2(p, DXBC_OP_MOV, D(dst, 1), I(lanes ? low : 0));
 }
 
 void emit_copy(dxbc_program *p, kernel_element element, unsigned dst, unsigned src)
@@ -254,6 +297,18 @@ void emit_combine(dxbc_program *p, const kernel_key *key, unsigned acc, unsigned
             add64(p, acc, x, tmp);
         else
             mul64(p, acc, x, tmp, tmp2);
+        return;
+    case ELEMENT_F16X2:
+    case ELEMENT_F32X2:
+        op3(p, sum ? DXBC_OP_ADD : DXBC_OP_MUL, dxbc_temp_dst(acc, DXBC_MASK_XY), dxbc_temp_src(acc, DXBC_SWIZZLE_XYXY),
+            dxbc_temp_src(x, DXBC_SWIZZLE_XYXY));
+        if (key->element == ELEMENT_F16X2 && key->fault == FAULT_F16_ACCUMULATE)
+        {
+            op2(p, DXBC_OP_F32TOF16, dxbc_temp_dst(acc, DXBC_MASK_XY), dxbc_temp_src(acc, DXBC_SWIZZLE_XYXY));
+            op3(p, DXBC_OP_XOR, dxbc_temp_dst(acc, DXBC_MASK_XY), dxbc_temp_src(acc, DXBC_SWIZZLE_XYXY),
+                dxbc_cb(SCAN_CB_ROOT, 0, SCAN_ROOT_ZERO));
+            op2(p, DXBC_OP_F16TOF32, dxbc_temp_dst(acc, DXBC_MASK_XY), dxbc_temp_src(acc, DXBC_SWIZZLE_XYXY));
+        }
         return;
     case ELEMENT_COUNT:
         break;

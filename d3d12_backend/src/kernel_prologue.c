@@ -2,6 +2,12 @@
  * The prologue every scan kernel starts with: find the work item, read the
  * dispatch's parameter block from u3, return when the work
  * item is past the end, and locate the item's line and chunk.
+ *
+ * The work item is the thread (serial kernel), the thread group (tile and
+ * rake kernels), or a ticket the group draws from a counter in scratch
+ * (look-back kernel): tickets follow the order in which groups start, so a
+ * group that waits for its predecessors waits only for groups that are
+ * already running.
  */
 #include "kernel_asm.h"
 #include "scan_params.h"
@@ -14,7 +20,29 @@ static void param_words(dxbc_program *p, unsigned reg, unsigned word, unsigned m
     op3(p, DXBC_OP_LD_RAW, dxbc_temp_dst(reg, mask), S(P_ITEM, 2), dxbc_uav_src(SCAN_UAV_PARAMS, DXBC_SWIZZLE_XYZW));
 }
 
-void emit_scan_prologue(dxbc_program *p, bool per_group)
+/* P_ITEM.x = the group's ticket: thread 0 takes the next value of the
+ * counter at scratch accumulator SCAN_P_STATUS_BASE + 2 * work items and
+ * hands it to the group through groupshared g2[0]. */
+static void draw_ticket(dxbc_program *p, unsigned acc_bytes)
+{
+    param_words(p, P_DIM, SCAN_P_STATUS_BASE, DXBC_MASK_X);
+    op4(p, DXBC_OP_IMAD, D(P_DIM, 1), S(P_HEAD, 0), I(2), S(P_DIM, 0));
+    op3(p, DXBC_OP_ISHL, D(P_DIM, 1), S(P_DIM, 1), I(acc_bytes == 8 ? 3 : 2));
+    op3(p, DXBC_OP_IEQ, D(P_DIM, 2), S(P_RANGE, 3), I(0));
+    emit_if(p, S(P_DIM, 2), true);
+    {
+        dxbc_operand ops[4] = {D(P_ITEM, 0), dxbc_uav_dst(SCAN_UAV_SCRATCH, DXBC_MASK_X), S(P_DIM, 1), I(1)};
+        dxbc_emit(p, DXBC_OP_IMM_ATOMIC_IADD, 0, ops, 4);
+    }
+    op3(p, DXBC_OP_STORE_RAW, dxbc_tgsm_dst(2, DXBC_MASK_X), I(0), S(P_ITEM, 0));
+    emit_endif(p);
+    op0(p, DXBC_OP_SYNC, DXBC_SYNC_GROUP_BARRIER | DXBC_SYNC_TGSM_FENCE);
+    op3(p, DXBC_OP_LD_RAW, D(P_ITEM, 0), I(0), dxbc_tgsm_src(2, DXBC_SWIZZLE_XXXX));
+}
+
+/* The prologue; `ticket_acc_bytes` is 0, or (look-back) the accumulator
+ * size of the kernel that draws tickets. */
+static void prologue(dxbc_program *p, bool per_group, unsigned ticket_acc_bytes)
 {
     enum dxbc_operand_type id = per_group ? DXBC_OPERAND_THREAD_GROUP_ID : DXBC_OPERAND_THREAD_ID;
     /* w = id.y * row + id.x, and the block's first four words. */
@@ -24,6 +52,8 @@ void emit_scan_prologue(dxbc_program *p, bool per_group)
         op2(p, DXBC_OP_MOV, D(P_RANGE, 3), dxbc_input_flat());
     op2(p, DXBC_OP_MOV, D(P_ITEM, 1), dxbc_cb(SCAN_CB_ROOT, 0, SCAN_ROOT_PARAM_OFFSET));
     param_words(p, P_HEAD, 0, DXBC_MASK_XYZW);
+    if (ticket_acc_bytes)
+        draw_ticket(p, ticket_acc_bytes);
     op3(p, DXBC_OP_UGE, D(P_ITEM, 2), S(P_ITEM, 0), S(P_HEAD, 0));
     emit_if(p, S(P_ITEM, 2), true);
     op0(p, DXBC_OP_RET, 0);
@@ -74,6 +104,16 @@ void emit_scan_prologue(dxbc_program *p, bool per_group)
     op3(p, DXBC_OP_AND, D(P_FLAGS, 1), S(P_MORE, 1), I(SCAN_FLAG_EXCLUSIVE));
     op3(p, DXBC_OP_AND, D(P_FLAGS, 2), S(P_MORE, 1), I(SCAN_FLAG_INIT));
     op3(p, DXBC_OP_AND, D(P_FLAGS, 3), S(P_MORE, 1), I(SCAN_FLAG_FINAL));
+}
+
+void emit_scan_prologue(dxbc_program *p, bool per_group)
+{
+    prologue(p, per_group, 0);
+}
+
+void emit_scan_prologue_ticket(dxbc_program *p, unsigned acc_bytes)
+{
+    prologue(p, true, acc_bytes);
 }
 
 void emit_scan_declarations(dxbc_program *p, bool per_group)

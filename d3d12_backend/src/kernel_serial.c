@@ -8,7 +8,7 @@
 #include "scan_params.h"
 
 /* Elements per round of the unrolled loop. */
-#define SERIAL_UNROLL 8u
+#define SERIAL_UNROLL 16u
 
 /* Registers. */
 enum

@@ -1,69 +1,27 @@
 /*
- * The group-cooperative scan kernels, tile and rake.
+ * The group-cooperative scan kernels, tile and rake, and the pieces they
+ * share with the look-back and short-line kernels (kernel_tile.h).
  *
  * The tile scan kernel: one thread group per (line, chunk), where a chunk is
  * one or more tiles of (group size) * E elements (the key's shape), walked
  * in order with the running value carried from tile to tile. For each
- * tile the group loads it in coalesced rows into groupshared memory, each
- * thread combines E consecutive elements, a Hillis-Steele scan over the
- * thread totals gives each thread its offset, each thread rescans its
- * elements from that offset, and the group writes the tile back in
- * coalesced rows. This is the kernel for long lines that are contiguous
+ * tile the group loads it into groupshared memory in memory order, in
+ * coalesced 32-bit words (kernel_block_io.c), each thread combines E
+ * consecutive positions of the scan, a Hillis-Steele scan over the thread
+ * totals gives each thread its offset, each thread rescans its positions
+ * from that offset, and the group writes the tile back the way it came. A
+ * decreasing scan walks the same slots from the other end: position p of
+ * a tile of T elements is slot T - 1 - p (T is a power of two, so that is
+ * p xor (T - 1)). This is the kernel for long lines that are contiguous
  * along the axis.
  *
  * A pass that only reduces (no stores) skips the tile: each thread combines
  * its elements of every tile from memory and only the thread totals meet
  * in groupshared memory, once per chunk. Full tiles take a path without
  * bounds checks.
- *
- * Groupshared g0 holds the tile, skewed by one slot every 32 so that
- * threads reading E consecutive slots do not collide on memory banks; g1
- * holds two buffers of thread totals for the Hillis-Steele steps.
  */
-#include "kernel_asm.h"
+#include "kernel_tile.h"
 #include "scan_params.h"
-
-enum
-{
-    R_ITEM = 0,  /* x work item (group), y block address, z/w scratch */
-    R_HEAD = 1,  /* work items, lines, chunks, chunk length */
-    R_AXIS = 2,  /* length, in first, in step, out first */
-    R_MORE = 3,  /* out step, flags, init base, final base */
-    R_LINE = 4,  /* x dimensions, y chunk k, z line l, w slot l*K+k */
-    R_WALK = 5,  /* x remaining line index, y in offset, z out offset, w dimension */
-    R_RANGE = 6, /* x dimension address, y first index i0, z end i1, w lane */
-    R_DIM = 7,   /* size, in stride, out stride */
-    R_ACC = 8,
-    R_PREV = 9,
-    R_VALUE = 10,
-    R_T0 = 11,
-    R_T1 = 12,
-    R_FLAGS = 13, /* x store, y exclusive, z init, w final */
-    R_POS = 14,   /* x position in the tile, y element index, z groupshared index, w element offset */
-    R_BASE = 15,  /* the chunk's initial value */
-    R_OTHER = 16,
-    R_MODE = 17, /* x: the tile is full; y: the position is inside the line */
-    R_COUNT = 18,
-    R_VALUES = 18, /* one register per element of the thread's run */
-};
-
-enum
-{
-    G_TILE = 0,
-    G_TOTALS = 1,
-};
-
-static void barrier(dxbc_program *p)
-{
-    op0(p, DXBC_OP_SYNC, DXBC_SYNC_GROUP_BARRIER | DXBC_SYNC_TGSM_FENCE);
-}
-
-/* R_POS.z = the skewed groupshared index of tile position R_POS.x. */
-static void skewed_index(dxbc_program *p)
-{
-    op3(p, DXBC_OP_USHR, D(R_POS, 2), S(R_POS, 0), I(5));
-    op3(p, DXBC_OP_IADD, D(R_POS, 2), S(R_POS, 2), S(R_POS, 0));
-}
 
 /* dst = the element at tile position R_POS.x, or the identity past the
  * line's end (`guarded`: the tile may be partial). The guarded load reads a
@@ -124,10 +82,7 @@ static void load_chunk_base(dxbc_program *p, const kernel_key *key)
     emit_endif(p);
 }
 
-/* With every thread's total in G_TOTALS[lane] (and a barrier behind):
- * scans the totals (inclusive Hillis-Steele, a barrier behind each step).
- * Returns the offset of the buffer in G_TOTALS that holds the result. */
-static unsigned scan_thread_totals(dxbc_program *p, const kernel_key *key)
+unsigned tile_scan_thread_totals(dxbc_program *p, const kernel_key *key)
 {
     kernel_element acc_element = kernel_accumulator_element(key->element);
     const unsigned group = kernel_tile_group(key->shape);
@@ -145,7 +100,7 @@ static unsigned scan_thread_totals(dxbc_program *p, const kernel_key *key)
         emit_endif(p);
         op3(p, DXBC_OP_IADD, D(R_POS, 0), S(R_RANGE, 3), I(target));
         emit_store_shared(p, acc_element, G_TOTALS, S(R_POS, 0), R_ACC, R_T0);
-        barrier(p);
+        tile_barrier(p);
         unsigned swap = source;
         source = target;
         target = swap;
@@ -153,10 +108,7 @@ static unsigned scan_thread_totals(dxbc_program *p, const kernel_key *key)
     return source;
 }
 
-/* After scan_thread_totals (its result at `source`): R_ACC = this thread's
- * starting value (R_BASE combined with the totals of the threads before
- * it), then R_BASE advanced past the whole tile. */
-static void advance_base(dxbc_program *p, const kernel_key *key, unsigned source)
+void tile_advance_base(dxbc_program *p, const kernel_key *key, unsigned source)
 {
     kernel_element acc_element = kernel_accumulator_element(key->element);
     const unsigned group = kernel_tile_group(key->shape);
@@ -184,8 +136,7 @@ static void store_chunk_final(dxbc_program *p, const kernel_key *key)
     emit_endif(p);
 }
 
-/* value = exclusive ? running value before it : after it, advancing R_ACC. */
-static void rescan_value(dxbc_program *p, const kernel_key *key, unsigned value)
+void tile_rescan_value(dxbc_program *p, const kernel_key *key, unsigned value)
 {
     kernel_element acc_element = kernel_accumulator_element(key->element);
     emit_copy(p, acc_element, R_PREV, R_ACC);
@@ -196,7 +147,87 @@ static void rescan_value(dxbc_program *p, const kernel_key *key, unsigned value)
         emit_select(p, acc_element, value, S(R_FLAGS, 1), R_PREV, R_ACC);
 }
 
-/* Stores groupshared tile position r * group + lane to the output
+void tile_drop_element_fault(dxbc_program *p, const kernel_key *key, dxbc_operand index, unsigned value)
+{
+    if (key->fault != FAULT_DROP_ELEMENT)
+        return;
+    op3(p, DXBC_OP_IEQ, D(R_ITEM, 2), index, I(1));
+    emit_if(p, S(R_ITEM, 2), true);
+    emit_identity(p, kernel_accumulator_element(key->element), key->operation, value);
+    emit_endif(p);
+}
+
+/* R_MODE.z = the mask that maps a tile position onto its slot (p xor
+ * mask): T - 1 for a decreasing scan moved in memory-order blocks, else 0;
+ * R_LOOK.x = whether the lines move in blocks (SCAN_FLAG_BLOCKS). */
+static void slot_mask(dxbc_program *p, unsigned tile)
+{
+    op3(p, DXBC_OP_AND, D(R_LOOK, 0), S(R_MORE, 1), I(SCAN_FLAG_BLOCKS));
+    op3(p, DXBC_OP_INE, D(R_LOOK, 0), S(R_LOOK, 0), I(0));
+    op3(p, DXBC_OP_IEQ, D(R_MODE, 2), S(R_AXIS, 2), I(0xffffffffu));
+    op3(p, DXBC_OP_AND, D(R_MODE, 2), S(R_MODE, 2), S(R_LOOK, 0));
+    op3(p, DXBC_OP_AND, D(R_MODE, 2), S(R_MODE, 2), I(tile - 1));
+}
+
+/* R_IO for the tile at R_RANGE.y (offsets R_WALK.y and .z): the offsets of
+ * slot 0 in the input and the output, and the valid slots, given the
+ * tile's first v = min(T, i1 - i0) positions. */
+static void tile_io(dxbc_program *p, unsigned tile)
+{
+    op2(p, DXBC_OP_INEG, D(R_T0, 0), S(R_RANGE, 1));
+    op3(p, DXBC_OP_IADD, D(R_T0, 0), S(R_RANGE, 2), S(R_T0, 0));
+    op3(p, DXBC_OP_UMIN, D(R_T0, 0), S(R_T0, 0), I(tile));
+    op2(p, DXBC_OP_MOV, D(R_IO, 0), S(R_WALK, 1));
+    op2(p, DXBC_OP_MOV, D(R_IO, 1), S(R_WALK, 2));
+    op2(p, DXBC_OP_MOV, D(R_IO, 2), I(0));
+    op2(p, DXBC_OP_MOV, D(R_IO, 3), S(R_T0, 0));
+    emit_if(p, S(R_MODE, 2), true);
+    op3(p, DXBC_OP_IADD, D(R_IO, 0), S(R_WALK, 1), I(1u - tile));
+    op3(p, DXBC_OP_IADD, D(R_IO, 1), S(R_WALK, 2), I(1u - tile));
+    op2(p, DXBC_OP_INEG, D(R_T0, 0), S(R_T0, 0));
+    op3(p, DXBC_OP_IADD, D(R_IO, 2), S(R_T0, 0), I(tile));
+    op2(p, DXBC_OP_MOV, D(R_IO, 3), I(tile));
+    emit_endif(p);
+}
+
+/* R_POS.z = the groupshared address of this thread's run position r
+ * (position lane * items + r of the tile, through the slot mask); R_POS.y
+ * = the position's index in the line. */
+static void run_slot(dxbc_program *p, const kernel_key *key, unsigned items, unsigned r)
+{
+    op4(p, DXBC_OP_IMAD, D(R_POS, 0), S(R_RANGE, 3), I(items), I(r));
+    op3(p, DXBC_OP_IADD, D(R_POS, 1), S(R_POS, 0), S(R_RANGE, 1));
+    op3(p, DXBC_OP_XOR, D(R_POS, 0), S(R_POS, 0), S(R_MODE, 2));
+    tile_slot_address(p, kernel_accumulator_element(key->element), D(R_POS, 2), S(R_POS, 0));
+}
+
+/* Loads the thread's run of `items` positions from the tile into
+ * R_VALUES.. (with the drop-element fault applied). */
+static void load_run(dxbc_program *p, const kernel_key *key, unsigned items)
+{
+    kernel_element acc_element = kernel_accumulator_element(key->element);
+    for (unsigned r = 0; r < items; ++r)
+    {
+        run_slot(p, key, items, r);
+        emit_load_shared_at(p, acc_element, G_TILE, S(R_POS, 2), R_VALUES + r);
+        tile_drop_element_fault(p, key, S(R_POS, 1), R_VALUES + r);
+    }
+}
+
+/* Rescans the thread's run from R_ACC and puts it back into the tile. */
+static void rescan_run(dxbc_program *p, const kernel_key *key, unsigned items)
+{
+    kernel_element acc_element = kernel_accumulator_element(key->element);
+    for (unsigned r = 0; r < items; ++r)
+    {
+        run_slot(p, key, items, r);
+        tile_rescan_value(p, key, R_VALUES + r);
+        emit_store_shared_at(p, acc_element, G_TILE, S(R_POS, 2), R_VALUES + r);
+    }
+}
+
+/* Stores groupshared slot r * group + lane (the same position: strided
+ * lines use no slot mask) to the output at its position's offset
  * (`guarded`: only positions before the line's end). */
 static void store_tile_element(dxbc_program *p, const kernel_key *key, unsigned r, bool guarded)
 {
@@ -208,12 +239,56 @@ static void store_tile_element(dxbc_program *p, const kernel_key *key, unsigned 
         op3(p, DXBC_OP_ULT, D(R_ITEM, 2), S(R_POS, 1), S(R_RANGE, 2));
         emit_if(p, S(R_ITEM, 2), true);
     }
-    skewed_index(p);
-    emit_load_shared(p, acc_element, G_TILE, S(R_POS, 2), R_VALUE, R_T0);
+    tile_slot_address(p, acc_element, D(R_POS, 2), S(R_POS, 0));
+    emit_load_shared_at(p, acc_element, G_TILE, S(R_POS, 2), R_VALUE);
     op4(p, DXBC_OP_IMAD, D(R_POS, 3), S(R_POS, 0), S(R_MORE, 0), S(R_WALK, 2));
     emit_store_element(p, key->element, SCAN_UAV_OUTPUT, S(R_POS, 3), R_VALUE, R_T0);
     if (guarded)
         emit_endif(p);
+}
+
+/* The tile between memory and groupshared memory: lines that move in
+ * memory-order blocks (SCAN_FLAG_BLOCKS: steps of +1 or -1 in both
+ * tensors) in coalesced words, others element by element at their
+ * positions' offsets; each with a full-tile path without checks (R_MODE.x:
+ * the tile is full). */
+static void tile_transfer(dxbc_program *p, const kernel_key *key, unsigned tile, bool store)
+{
+    kernel_element acc_element = kernel_accumulator_element(key->element);
+    const unsigned group = kernel_tile_group(key->shape);
+    emit_if(p, S(R_LOOK, 0), true);
+    emit_if(p, S(R_MODE, 0), true);
+    if (store)
+        emit_block_store(p, key, tile, SCAN_UAV_OUTPUT, 1, true);
+    else
+        emit_block_load(p, key, tile, SCAN_UAV_INPUT, 0, true);
+    emit_else(p);
+    if (store)
+        emit_block_store(p, key, tile, SCAN_UAV_OUTPUT, 1, false);
+    else
+        emit_block_load(p, key, tile, SCAN_UAV_INPUT, 0, false);
+    emit_endif(p);
+    emit_else(p);
+    for (int guarded = 0; guarded < 2; ++guarded)
+    {
+        if (!guarded)
+            emit_if(p, S(R_MODE, 0), true);
+        else
+            emit_else(p);
+        for (unsigned r = 0; r < tile / group; ++r)
+        {
+            if (store)
+                store_tile_element(p, key, r, guarded);
+            else
+            {
+                load_tile_element(p, key, r, guarded);
+                tile_slot_address(p, acc_element, D(R_POS, 2), S(R_POS, 0));
+                emit_store_shared_at(p, acc_element, G_TILE, S(R_POS, 2), R_VALUE);
+            }
+        }
+    }
+    emit_endif(p);
+    emit_endif(p);
 }
 
 /* Moves R_RANGE.y (the tile's first index) and the offsets in R_WALK to
@@ -246,7 +321,7 @@ void generate_tile_kernel(dxbc_program *p, const kernel_key *key)
 
     dxbc_program_begin(p, DXBC_PROGRAM_COMPUTE, 5, 0);
     emit_scan_declarations(p, true);
-    dxbc_dcl_tgsm_raw(p, G_TILE, (tile + tile / 32) * acc_bytes);
+    dxbc_dcl_tgsm_raw(p, G_TILE, tile_block_bytes(acc_element, tile));
     dxbc_dcl_tgsm_raw(p, G_TOTALS, 2 * group * acc_bytes);
     dxbc_dcl_temps(p, R_VALUES + items);
     dxbc_dcl_thread_group(p, group, 1, 1);
@@ -279,73 +354,42 @@ void generate_tile_kernel(dxbc_program *p, const kernel_key *key)
         next_tile(p, tile);
         emit_endloop(p);
         emit_store_shared(p, acc_element, G_TOTALS, S(R_RANGE, 3), R_ACC, R_T0);
-        barrier(p);
-        advance_base(p, key, scan_thread_totals(p, key));
+        tile_barrier(p);
+        tile_advance_base(p, key, tile_scan_thread_totals(p, key));
     }
     emit_else(p);
     {
+        slot_mask(p, tile);
         begin_tile_loop(p, tile);
-        /* 1: the tile into groupshared memory, in coalesced rows;
-         * positions past the line's end hold the identity. */
-        for (int guarded = 0; guarded < 2; ++guarded)
-        {
-            if (!guarded)
-                emit_if(p, S(R_MODE, 0), true);
-            else
-                emit_else(p);
-            for (unsigned r = 0; r < items; ++r)
-            {
-                load_tile_element(p, key, r, guarded);
-                skewed_index(p);
-                emit_store_shared(p, acc_element, G_TILE, S(R_POS, 2), R_VALUE, R_T0);
-            }
-        }
-        emit_endif(p);
-        barrier(p);
+        /* 1: the tile into groupshared memory in memory order; slots past
+         * the line's end hold the identity. */
+        tile_io(p, tile);
+        tile_transfer(p, key, tile, false);
+        tile_barrier(p);
 
         /* 2: each thread's total over its `items` consecutive positions,
          * which it keeps in registers for step 4. */
         emit_identity(p, acc_element, key->operation, R_ACC);
-        for (unsigned r = 0; r < items; ++r)
-        {
-            op4(p, DXBC_OP_IMAD, D(R_POS, 0), S(R_RANGE, 3), I(items), I(r));
-            skewed_index(p);
-            emit_load_shared(p, acc_element, G_TILE, S(R_POS, 2), R_VALUES + r, R_T0);
-        }
+        load_run(p, key, items);
         for (unsigned r = 0; r < items; ++r)
             emit_combine(p, key, R_ACC, R_VALUES + r, R_T0, R_T1);
         emit_store_shared(p, acc_element, G_TOTALS, S(R_RANGE, 3), R_ACC, R_T0);
-        barrier(p);
+        tile_barrier(p);
 
         /* 3: the thread totals scanned; each thread's starting value, and
          * the running value past the tile for the next one. */
-        advance_base(p, key, scan_thread_totals(p, key));
+        tile_advance_base(p, key, tile_scan_thread_totals(p, key));
 
         /* 4: each thread rescans its positions from its starting value, in
          * place in groupshared memory. */
-        for (unsigned r = 0; r < items; ++r)
-        {
-            op4(p, DXBC_OP_IMAD, D(R_POS, 0), S(R_RANGE, 3), I(items), I(r));
-            skewed_index(p);
-            rescan_value(p, key, R_VALUES + r);
-            emit_store_shared(p, acc_element, G_TILE, S(R_POS, 2), R_VALUES + r, R_T0);
-        }
-        barrier(p);
+        rescan_run(p, key, items);
+        tile_barrier(p);
 
-        /* 5: the tile back to memory in coalesced rows; the barrier behind
-         * keeps the next tile out of groupshared memory until every
-         * thread is done with this one. */
-        for (int guarded = 0; guarded < 2; ++guarded)
-        {
-            if (!guarded)
-                emit_if(p, S(R_MODE, 0), true);
-            else
-                emit_else(p);
-            for (unsigned r = 0; r < items; ++r)
-                store_tile_element(p, key, r, guarded);
-        }
-        emit_endif(p);
-        barrier(p);
+        /* 5: the tile back to memory; the barrier behind keeps the next
+         * tile out of groupshared memory until every thread is done with
+         * this one. */
+        tile_transfer(p, key, tile, true);
+        tile_barrier(p);
         next_tile(p, tile);
         emit_endloop(p);
     }
@@ -396,15 +440,15 @@ void generate_rake_kernel(dxbc_program *p, const kernel_key *key)
     for (unsigned e = 0; e < items; ++e)
         emit_combine(p, key, R_ACC, R_VALUES + e, R_T0, R_T1);
     emit_store_shared(p, acc_element, G_TOTALS, S(R_RANGE, 3), R_ACC, R_T0);
-    barrier(p);
+    tile_barrier(p);
     load_chunk_base(p, key);
-    advance_base(p, key, scan_thread_totals(p, key));
+    tile_advance_base(p, key, tile_scan_thread_totals(p, key));
     store_chunk_final(p, key);
 
     /* The rescan in registers, stored straight to memory. */
     emit_if(p, S(R_FLAGS, 0), true);
     for (unsigned e = 0; e < items; ++e)
-        rescan_value(p, key, R_VALUES + e);
+        tile_rescan_value(p, key, R_VALUES + e);
     for (int guarded = 0; guarded < 2; ++guarded)
     {
         if (!guarded)

@@ -15,7 +15,8 @@ static const struct
     unsigned group;
     unsigned items32;
     const char *name;
-} tile_shapes[TILE_SHAPE_COUNT] = {{64, 16, "64x16"}, {32, 16, "32x16"}, {64, 8, "64x8"}, {256, 16, "256x16"}};
+} tile_shapes[TILE_SHAPE_COUNT] = {
+    {64, 16, "64x16"}, {32, 16, "32x16"}, {64, 8, "64x8"}, {256, 16, "256x16"}, {64, 32, "64x32"}};
 
 size_t kernel_key_index(const kernel_key *key)
 {
@@ -45,8 +46,16 @@ bool kernel_key_exists(const kernel_key *key)
     if (key->kind >= KERNEL_KIND_COUNT || key->element >= ELEMENT_COUNT || key->operation >= OPERATION_COUNT ||
         key->fault >= FAULT_COUNT || key->shape >= TILE_SHAPE_COUNT || (key->kind == KERNEL_SERIAL && key->shape))
         return false;
+    bool lanes = key->element == ELEMENT_F16X2 || key->element == ELEMENT_F32X2;
+    if (lanes && key->kind != KERNEL_SERIAL)
+        return false;
+    if (key->kind == KERNEL_LINES && key->shape)
+        return false;
+    if (key->kind == KERNEL_CLEAR)
+        return !key->shape && key->fault == FAULT_NONE && key->operation == OPERATION_SUM &&
+               (key->element == ELEMENT_I32 || key->element == ELEMENT_I64);
     if (key->fault == FAULT_F16_ACCUMULATE)
-        return key->element == ELEMENT_F16;
+        return key->element == ELEMENT_F16 || key->element == ELEMENT_F16X2;
     if (key->fault == FAULT_CHUNK_CARRY)
         return key->kind == KERNEL_SERIAL;
     return key->fault != FAULT_BROADCAST_IN_PLACE;
@@ -54,8 +63,8 @@ bool kernel_key_exists(const kernel_key *key)
 
 void kernel_key_name(const kernel_key *key, char *out, size_t size)
 {
-    static const char *const kinds[] = {"serial", "tile", "rake"};
-    static const char *const elements[] = {"f32", "f16", "i32", "i64"};
+    static const char *const kinds[] = {"serial", "tile", "rake", "lookback", "clear", "lines"};
+    static const char *const elements[] = {"f32", "f16", "i32", "i64", "f16x2", "f32x2"};
     static const char *const operations[] = {"sum", "product"};
     static const char *const faults[] = {
         "", ".drop-element", ".off-by-one-exclusive", ".f16-accumulate", ".chunk-carry", ""};
@@ -68,6 +77,11 @@ void kernel_key_name(const kernel_key *key, char *out, size_t size)
              elements[key->element], operations[key->operation], faults[key->fault]);
 }
 
+unsigned kernel_items_per_group(kernel_kind kind)
+{
+    return kind == KERNEL_SERIAL || kind == KERNEL_CLEAR ? SCAN_SERIAL_GROUP : 1u;
+}
+
 unsigned kernel_element_bytes(kernel_element element)
 {
     switch (element)
@@ -75,9 +89,11 @@ unsigned kernel_element_bytes(kernel_element element)
     case ELEMENT_F16:
         return 2;
     case ELEMENT_I64:
+    case ELEMENT_F32X2:
         return 8;
     case ELEMENT_F32:
     case ELEMENT_I32:
+    case ELEMENT_F16X2:
     case ELEMENT_COUNT:
         break;
     }
@@ -86,12 +102,20 @@ unsigned kernel_element_bytes(kernel_element element)
 
 unsigned kernel_accumulator_bytes(kernel_element element)
 {
-    return element == ELEMENT_I64 ? 8 : 4;
+    return element == ELEMENT_I64 || element == ELEMENT_F16X2 || element == ELEMENT_F32X2 ? 8 : 4;
 }
 
 kernel_element kernel_accumulator_element(kernel_element element)
 {
-    return element == ELEMENT_F16 ? ELEMENT_F32 : element;
+    switch (element)
+    {
+    case ELEMENT_F16:
+        return ELEMENT_F32;
+    case ELEMENT_F16X2:
+        return ELEMENT_F32X2;
+    default:
+        return element;
+    }
 }
 
 unsigned kernel_tile_group(unsigned shape)
@@ -128,12 +152,27 @@ int kernel_generate(const kernel_key *key, void **blob, size_t *size, char *why,
         return -1;
     }
     dxbc_program program = {0};
-    if (key->kind == KERNEL_TILE)
+    switch (key->kind)
+    {
+    case KERNEL_TILE:
         generate_tile_kernel(&program, key);
-    else if (key->kind == KERNEL_RAKE)
+        break;
+    case KERNEL_RAKE:
         generate_rake_kernel(&program, key);
-    else
+        break;
+    case KERNEL_LOOKBACK:
+        generate_lookback_kernel(&program, key);
+        break;
+    case KERNEL_CLEAR:
+        generate_clear_kernel(&program, key);
+        break;
+    case KERNEL_LINES:
+        generate_lines_kernel(&program, key);
+        break;
+    default:
         generate_serial_kernel(&program, key);
+        break;
+    }
     if (program.failed)
     {
         snprintf(why, why_size, "kernel %s: %s", name, program.error);

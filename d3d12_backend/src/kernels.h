@@ -12,11 +12,17 @@
 /* How a kernel spreads work. */
 typedef enum kernel_kind
 {
-    KERNEL_SERIAL, /* one thread per (line, chunk), elements in sequence */
-    KERNEL_TILE,   /* one thread group per (line, chunk): a cooperative
-                    * scan of a tile through groupshared memory */
-    KERNEL_RAKE,   /* the same groups and tiles, each thread's run of
-                    * elements kept in registers */
+    KERNEL_SERIAL,   /* one thread per (line, chunk), elements in sequence */
+    KERNEL_TILE,     /* one thread group per (line, chunk): a cooperative
+                      * scan of a tile through groupshared memory */
+    KERNEL_RAKE,     /* the same groups and tiles, each thread's run of
+                      * elements kept in registers */
+    KERNEL_LOOKBACK, /* one thread group per chunk of a contiguous line, in
+                      * one pass: each chunk's prefix from its predecessors'
+                      * published values (decoupled look-back) */
+    KERNEL_CLEAR,    /* zeroes scratch (the look-back's status words) */
+    KERNEL_LINES,    /* one thread group per block of short lines packed in
+                      * memory, staged through groupshared memory */
     KERNEL_KIND_COUNT
 } kernel_kind;
 
@@ -27,6 +33,11 @@ typedef enum kernel_element
     ELEMENT_F16, /* float16 storage, accumulated in float32 */
     ELEMENT_I32, /* int32 and uint32: wrapping 32-bit arithmetic */
     ELEMENT_I64, /* int64 and uint64: wrapping, in 32-bit halves */
+    /* Two neighbouring lines of float16 at once: one 32-bit word holds an
+     * element of each (low half: the even line), accumulated as two
+     * float32 (the serial kernel only; see scan_plan.c). */
+    ELEMENT_F16X2,
+    ELEMENT_F32X2, /* their accumulators: two float32 lanes, 8 bytes */
     ELEMENT_COUNT
 } kernel_element;
 
@@ -61,7 +72,7 @@ typedef enum kernel_fault
 
 /* The tile and rake kernels' shapes: threads per group and elements per
  * thread (half as many for 64-bit elements). Shape 0 is the default. */
-#define TILE_SHAPE_COUNT 4u
+#define TILE_SHAPE_COUNT 5u
 
 typedef struct kernel_key
 {
@@ -69,7 +80,7 @@ typedef struct kernel_key
     kernel_element element;
     kernel_operation operation;
     kernel_fault fault;
-    unsigned shape; /* tile and rake kernels: 0 .. TILE_SHAPE_COUNT-1; serial: 0 */
+    unsigned shape; /* tile, rake and look-back kernels: 0 .. TILE_SHAPE_COUNT-1; others: 0 */
 } kernel_key;
 
 /* A dense index for a key (0 .. KERNEL_VARIANT_COUNT-1), for caches. */
@@ -80,13 +91,24 @@ size_t kernel_key_index(const kernel_key *key);
 kernel_key kernel_key_from_index(size_t index);
 
 /* Whether a variant is generated at all (the float16-accumulation fault
- * exists only for float16 kernels, the chunk-carry fault only for the
- * serial kernel, the broadcast fault for none: it is the planner's). */
+ * exists only for float16 kernels, float16 pairs included; the chunk-carry
+ * fault only for the serial kernel; the broadcast fault for none: it is the
+ * planner's; the clear kernel exists only for 4- and 8-byte accumulators,
+ * ELEMENT_I32 and ELEMENT_I64, as a sum without faults; the two-lane
+ * classes only for the serial kernel; the short-line kernel has one shape). */
 bool kernel_key_exists(const kernel_key *key);
 
 /* A stable name such as "tile.f32.sum", "serial.f16.sum.f16-accumulate" or,
  * for a tile shape other than the default, "tile128x16.f32.sum". */
 void kernel_key_name(const kernel_key *key, char *out, size_t size);
+
+/* Work items per thread group of a kind: SCAN_SERIAL_GROUP for the kinds
+ * whose work item is a thread (serial, clear), 1 for the others. */
+unsigned kernel_items_per_group(kernel_kind kind);
+
+/* The short-line kernel's block: the elements one thread group stages
+ * (lines of at most half of it are worth the kernel). */
+unsigned kernel_lines_block(kernel_element element);
 
 /* Bytes of one element in storage and in the scratch (accumulator) buffer. */
 unsigned kernel_element_bytes(kernel_element element);

@@ -53,8 +53,9 @@ enum
     SCAN_P_FLAGS = 9,
     SCAN_P_INIT_BASE = 10,
     SCAN_P_FINAL_BASE = 11,
-    SCAN_P_DIMENSIONS = 12, /* D, at most SCAN_MAX_LINE_DIMENSIONS */
-    SCAN_P_DIMENSION0 = 16, /* then per dimension: size, in stride, out stride, unused */
+    SCAN_P_DIMENSIONS = 12,  /* D, at most SCAN_MAX_LINE_DIMENSIONS */
+    SCAN_P_STATUS_BASE = 13, /* look-back: the chunks' published values, then the ticket counter */
+    SCAN_P_DIMENSION0 = 16,  /* then per dimension: size, in stride, out stride, unused */
 };
 
 /* The folded non-axis dimensions a block can describe. */
@@ -67,6 +68,9 @@ enum
     SCAN_FLAG_FINAL = 1u << 2,
     SCAN_FLAG_STORE = 1u << 3,
     SCAN_FLAG_CHUNK_MAJOR = 1u << 4,
+    /* The lines step by +1 or -1 in both tensors alike: the cooperative
+     * kernels move them in memory-order blocks of 32-bit words. */
+    SCAN_FLAG_BLOCKS = 1u << 5,
 };
 
 /* Root constants (b0) of the scan kernels: the block's byte offset in u3,

@@ -38,6 +38,11 @@ typedef struct plan_context
     kernel_element job_element;
     job_plan *plan;
     uint64_t scratch_next; /* next free scratch accumulator */
+    /* The look-back status region: reserved first (scratch accumulator 0)
+     * for a job whose lines move in blocks, large enough for any of its
+     * pieces, and reused by each of their look-back passes (passes run one
+     * after another, each behind its own clear). 0 accumulators: none. */
+    uint64_t status_base, status_count;
     char *why;
     size_t why_size;
     int failed;
@@ -130,12 +135,12 @@ static void touched_range(const line_dims *dims, bool input, int64_t first, int6
     *hi = (*hi + 3) / 4 * 4;
 }
 
-static void emit_pass(plan_context *ctx, const problem *p, kernel_kind kind, uint64_t chunks, uint64_t chunk,
-                      uint32_t flags, uint64_t init_base, uint64_t final_base)
+static plan_pass *emit_pass(plan_context *ctx, const problem *p, kernel_kind kind, uint64_t chunks, uint64_t chunk,
+                            uint32_t flags, uint64_t init_base, uint64_t final_base)
 {
     plan_pass *pass = add_pass(ctx);
     if (!pass)
-        return;
+        return NULL;
     bool own_data = p->in_region != REGION_SCRATCH;
     pass->key.kind = kind;
     pass->key.element = p->element;
@@ -152,6 +157,8 @@ static void emit_pass(plan_context *ctx, const problem *p, kernel_kind kind, uin
         flags |= SCAN_FLAG_EXCLUSIVE;
     if (kind != KERNEL_SERIAL)
         flags |= SCAN_FLAG_CHUNK_MAJOR;
+    if (kind != KERNEL_SERIAL && p->in_step == p->out_step && (p->in_step == 1 || p->in_step == -1))
+        flags |= SCAN_FLAG_BLOCKS;
 
     uint32_t *w = pass->params;
     w[SCAN_P_WORK_ITEMS] = (uint32_t)(p->lines * chunks);
@@ -205,6 +212,7 @@ static void emit_pass(plan_context *ctx, const problem *p, kernel_kind kind, uin
         pass->lo[2] = lo * acc_bytes;
         pass->hi[2] = hi * acc_bytes;
     }
+    return pass;
 }
 
 static uint64_t divide_up(uint64_t a, uint64_t b)
@@ -215,6 +223,108 @@ static uint64_t divide_up(uint64_t a, uint64_t b)
 static bool magnitude_at_most_one(int64_t step)
 {
     return step >= -1 && step <= 1;
+}
+
+/* Whether the problem's lines move in memory-order blocks: steps of +1 or
+ * -1, the same in both tensors (SCAN_FLAG_BLOCKS). */
+static bool moves_in_blocks(const problem *p)
+{
+    return p->in_step == p->out_step && (p->in_step == 1 || p->in_step == -1);
+}
+
+/* A pass of the clear kernel: scratch accumulators [base, base + count)
+ * set to zero. */
+static void emit_clear_pass(plan_context *ctx, uint64_t base, uint64_t count)
+{
+    plan_pass *pass = add_pass(ctx);
+    if (!pass)
+        return;
+    unsigned acc_bytes = kernel_accumulator_bytes(ctx->job_element);
+    pass->key.kind = KERNEL_CLEAR;
+    pass->key.element = acc_bytes == 8 ? ELEMENT_I64 : ELEMENT_I32;
+    pass->key.operation = OPERATION_SUM;
+    pass->key.fault = FAULT_NONE;
+    pass->params[SCAN_P_WORK_ITEMS] = (uint32_t)count;
+    pass->params[SCAN_P_FINAL_BASE] = (uint32_t)base;
+    pass->region[0] = REGION_INPUT;
+    pass->region[1] = REGION_OUTPUT;
+    pass->region[2] = REGION_SCRATCH;
+    pass->element_bytes[0] = pass->element_bytes[1] = pass->element_bytes[2] = acc_bytes;
+    pass->used[2] = true;
+    pass->lo[2] = base * acc_bytes;
+    pass->hi[2] = (base + count) * acc_bytes;
+}
+
+/* Whether the problem's lines are short and packed one after another in
+ * both tensors (the short-line kernel's case). */
+static bool short_and_packed(const problem *p)
+{
+    return moves_in_blocks(p) && p->dims.count == 1 && p->dims.in_stride[0] == p->n && p->dims.out_stride[0] == p->n &&
+           p->n >= 2 && p->n <= kernel_lines_block(p->element) / 2;
+}
+
+/* Plans a problem of short packed lines as one pass of the short-line
+ * kernel: a thread group per block of lines. */
+static void plan_lines(plan_context *ctx, const problem *p)
+{
+    uint64_t per_group = kernel_lines_block(p->element) / p->n;
+    uint32_t flags = SCAN_FLAG_STORE | (p->carry_in ? SCAN_FLAG_INIT : 0u) | (p->carry_out ? SCAN_FLAG_FINAL : 0u);
+    plan_pass *pass = emit_pass(ctx, p, KERNEL_LINES, 1, p->n, flags, p->carry_base, p->carry_base);
+    if (!pass)
+        return;
+    pass->params[SCAN_P_WORK_ITEMS] = (uint32_t)divide_up(p->lines, per_group);
+    pass->params[SCAN_P_CHUNK] = (uint32_t)per_group;
+}
+
+/* The look-back kernel's chunk length for a problem. */
+static uint64_t lookback_chunk(const plan_context *ctx, const problem *p)
+{
+    uint64_t chunk = kernel_tile_elements(p->element, ctx->limits->tile_shape);
+    if (ctx->limits->max_chunk && ctx->limits->max_chunk < chunk)
+        chunk = ctx->limits->max_chunk;
+    return chunk;
+}
+
+/* Whether the look-back kernel can scan the problem: its lines move in
+ * blocks, the job's status region holds its chunks, and that region and
+ * the problem's carries fit in one binding. */
+static bool lookback_fits(const plan_context *ctx, const problem *p)
+{
+    uint64_t chunks = divide_up(p->n, lookback_chunk(ctx, p));
+    uint64_t count = 2 * p->lines * chunks + 1;
+    uint64_t end = ctx->status_base + ctx->status_count;
+    if (p->carry_in || p->carry_out)
+        end = p->carry_base + p->lines > end ? p->carry_base + p->lines : end;
+    return moves_in_blocks(p) && count <= ctx->status_count &&
+           (end - ctx->status_base) * kernel_accumulator_bytes(ctx->job_element) <= ctx->limits->max_span_bytes;
+}
+
+/* Plans a problem whose lines move in blocks as one pass of the look-back
+ * kernel (one tile, or DMLCONF_D3D12_CHUNK elements, per chunk) behind a
+ * pass that clears its status words and ticket. */
+static void plan_lookback(plan_context *ctx, const problem *p)
+{
+    uint64_t chunk = lookback_chunk(ctx, p);
+    uint64_t chunks = divide_up(p->n, chunk);
+    uint64_t count = 2 * p->lines * chunks + 1;
+    uint64_t status = ctx->status_base;
+    emit_clear_pass(ctx, status, count);
+    uint32_t flags = SCAN_FLAG_STORE | (p->carry_in ? SCAN_FLAG_INIT : 0u) | (p->carry_out ? SCAN_FLAG_FINAL : 0u);
+    plan_pass *pass = emit_pass(ctx, p, KERNEL_LOOKBACK, chunks, chunk, flags, p->carry_base, p->carry_base);
+    if (!pass)
+        return;
+    pass->params[SCAN_P_STATUS_BASE] = (uint32_t)status;
+    /* The carries are one per line (chunk 0 reads, the last chunk writes). */
+    uint64_t lo = status, hi = status + count;
+    if (p->carry_in || p->carry_out)
+    {
+        lo = p->carry_base < lo ? p->carry_base : lo;
+        hi = p->carry_base + p->lines > hi ? p->carry_base + p->lines : hi;
+    }
+    unsigned acc_bytes = kernel_accumulator_bytes(ctx->job_element);
+    pass->lo[2] = lo * acc_bytes;
+    pass->hi[2] = hi * acc_bytes;
+    pass->used[2] = true;
 }
 
 /* Plans one problem: a single scan pass, or reduce / scan the totals /
@@ -228,6 +338,26 @@ static void plan_problem(plan_context *ctx, const problem *p)
     kernel_kind kind = limits->forced                                  ? limits->forced_kind
                        : contiguous && p->n >= limits->tile_min_length ? limits->group_kind
                                                                        : KERNEL_SERIAL;
+    if (p->element == ELEMENT_F16X2 || p->element == ELEMENT_F32X2)
+        kind = KERNEL_SERIAL; /* the two-lane classes exist only there */
+    bool lines_wanted =
+        limits->forced ? limits->forced_kind == KERNEL_LINES : kind == KERNEL_SERIAL && limits->short_lines;
+    if (lines_wanted && short_and_packed(p))
+    {
+        plan_lines(ctx, p);
+        return;
+    }
+    if (kind == KERNEL_LINES)
+        kind = KERNEL_SERIAL;
+    if (kind == KERNEL_LOOKBACK)
+    {
+        if (lookback_fits(ctx, p))
+        {
+            plan_lookback(ctx, p);
+            return;
+        }
+        kind = KERNEL_SERIAL;
+    }
     bool tile = kind != KERNEL_SERIAL;
     uint64_t chunk, chunks;
     if (tile)
@@ -247,6 +377,13 @@ static void plan_problem(plan_context *ctx, const problem *p)
             chunk *= walk > least ? walk : least;
         }
         chunks = divide_up(p->n, chunk);
+        /* Lines that need several chunks are scanned in one pass where
+         * they move in blocks. */
+        if (kind == KERNEL_TILE && !limits->forced && limits->lookback && chunks > 1 && lookback_fits(ctx, p))
+        {
+            plan_lookback(ctx, p);
+            return;
+        }
     }
     else
     {
@@ -256,7 +393,8 @@ static void plan_problem(plan_context *ctx, const problem *p)
         uint64_t min_chunk = limits->min_chunk > 2 ? limits->min_chunk : 2;
         if (limits->max_chunk && p->n > limits->max_chunk)
             chunk = limits->max_chunk > 2 ? limits->max_chunk : 2;
-        else if (p->lines < limits->parallel_items && p->n >= 2 * min_chunk)
+        else if (p->lines < limits->parallel_items && p->n >= 2 * min_chunk &&
+                 !(limits->single_pass_lines && p->lines >= limits->single_pass_lines))
         {
             uint64_t wanted = divide_up(limits->parallel_items, p->lines);
             uint64_t by_length = divide_up(p->n, wanted);
@@ -394,6 +532,34 @@ static void plan_block(plan_context *ctx, const problem *base, const block *b, b
     plan_segments(ctx, base, b, decreasing, segment ? segment : 1);
 }
 
+/* Whether float16 lines pair up: the fastest line dimension steps by one
+ * element in both tensors and has an even size, and every other stride
+ * (the axis' too) is even, so that lines 2m and 2m + 1 always share one
+ * 32-bit word, line 2m in its low half. */
+static bool lines_pair(const block *b)
+{
+    if (!b->dims.count || b->dims.in_stride[0] != 1 || b->dims.out_stride[0] != 1 || b->dims.size[0] % 2 ||
+        b->in_axis % 2 || b->out_axis % 2)
+        return false;
+    for (unsigned d = 1; d < b->dims.count; ++d)
+        if (b->dims.in_stride[d] % 2 || b->dims.out_stride[d] % 2)
+            return false;
+    return true;
+}
+
+/* The block in 32-bit words of line pairs (see lines_pair). */
+static void pair_lines(block *b)
+{
+    b->dims.size[0] /= 2;
+    for (unsigned d = 1; d < b->dims.count; ++d)
+    {
+        b->dims.in_stride[d] /= 2;
+        b->dims.out_stride[d] /= 2;
+    }
+    b->in_axis /= 2;
+    b->out_axis /= 2;
+}
+
 /* Folds the non-axis dimensions of `desc` into `dims`, fastest first. */
 static void fold_dimensions(const dmlconf_scan_desc *desc, line_dims *dims)
 {
@@ -464,16 +630,28 @@ int plan_job(const dmlconf_scan_desc *desc, const plan_limits *limits, job_plan 
         snprintf(why, why_size, "the kernels do not compute %s", dmlconf_data_type_name(desc->input.data_type));
         return -1;
     }
-    plan_context ctx = {limits,   desc->op == DMLCONF_OPERATOR_CUMULATIVE_PRODUCT ? OPERATION_PRODUCT : OPERATION_SUM,
-                        element,  plan,
-                        0,        why,
-                        why_size, 0};
+    plan_context ctx;
+    memset(&ctx, 0, sizeof(ctx));
+    ctx.limits = limits;
+    ctx.operation = desc->op == DMLCONF_OPERATOR_CUMULATIVE_PRODUCT ? OPERATION_PRODUCT : OPERATION_SUM;
+    ctx.job_element = element;
+    ctx.plan = plan;
+    ctx.why = why;
+    ctx.why_size = why_size;
     block whole;
     memset(&whole, 0, sizeof(whole));
     fold_dimensions(desc, &whole.dims);
     whole.n = desc->input.sizes[desc->axis];
     whole.in_axis = dmlconf_tensor_stride(&desc->input, desc->axis);
     whole.out_axis = dmlconf_tensor_stride(&desc->output, desc->axis);
+    /* float16 lines side by side are scanned two at a time, a word each
+     * (one load and one plain store for two elements). */
+    if (element == ELEMENT_F16 && lines_pair(&whole))
+    {
+        pair_lines(&whole);
+        element = ELEMENT_F16X2;
+        ctx.job_element = element;
+    }
 
     problem base;
     memset(&base, 0, sizeof(base));
@@ -489,6 +667,18 @@ int plan_job(const dmlconf_scan_desc *desc, const plan_limits *limits, job_plan 
     {
         snprintf(why, why_size, "one buffer view holds only %llu bytes", (unsigned long long)limits->max_span_bytes);
         return -1;
+    }
+    /* Lines that move in blocks may take the look-back kernel: its status
+     * region first, for the largest piece (the whole job). */
+    bool lookback = limits->lookback || (limits->forced && limits->forced_kind == KERNEL_LOOKBACK);
+    if (lookback && whole.in_axis == 1 && whole.out_axis == 1)
+    {
+        problem top = base;
+        top.lines = block_lines(&whole);
+        top.n = whole.n;
+        uint64_t chunks = divide_up(whole.n, lookback_chunk(&ctx, &top));
+        ctx.status_count = 2 * top.lines * chunks + 1;
+        ctx.status_base = scratch_alloc(&ctx, ctx.status_count);
     }
     uint64_t in_total = line_span(&whole.dims, true) + (whole.n - 1) * whole.in_axis + 1;
     uint64_t out_total = line_span(&whole.dims, false) + (whole.n - 1) * whole.out_axis + 1;

@@ -27,15 +27,20 @@
 /* How the plan adapts to the device (and the knobs the tests turn). */
 typedef struct plan_limits
 {
-    uint32_t parallel_items;  /* work items that fill the device */
-    uint32_t min_chunk;       /* the serial kernel's shortest chunk worth a thread */
-    uint32_t max_chunk;       /* 0, or the longest serial chunk (forces chunking) */
-    uint32_t tile_min_length; /* lines at least this long and contiguous use `group_kind` */
-    kernel_kind group_kind;   /* the cooperative kernel for those: KERNEL_TILE or KERNEL_RAKE */
-    unsigned tile_shape;      /* their shape (kernels.h) */
-    uint32_t tile_groups;     /* tile kernel: work items that fill the device (0: a chunk is one tile) */
-    uint32_t tile_min_tiles;  /* tile kernel: the fewest tiles a chunk walks, where the line has them */
-    bool forced;              /* every pass uses `forced_kind` (a test knob) */
+    uint32_t parallel_items;    /* work items that fill the device */
+    uint32_t min_chunk;         /* the serial kernel's shortest chunk worth a thread */
+    uint32_t max_chunk;         /* 0, or the longest serial chunk (forces chunking) */
+    uint32_t tile_min_length;   /* lines at least this long and contiguous use `group_kind` */
+    kernel_kind group_kind;     /* the cooperative kernel for those: KERNEL_TILE or KERNEL_RAKE */
+    unsigned tile_shape;        /* their shape (kernels.h) */
+    uint32_t tile_groups;       /* tile kernel: work items that fill the device (0: a chunk is one tile) */
+    uint32_t tile_min_tiles;    /* tile kernel: the fewest tiles a chunk walks, where the line has them */
+    bool lookback;              /* lines that need several tile-kernel chunks and move in blocks use the
+                                 * look-back kernel instead (one pass) */
+    bool short_lines;           /* short lines packed in memory use the short-line kernel */
+    uint32_t single_pass_lines; /* the serial kernel does not cut lines into chunks when there are at
+                                 * least this many (0: always by parallel_items) */
+    bool forced;                /* every pass uses `forced_kind` (a test knob) */
     kernel_kind forced_kind;
     uint64_t max_span_bytes; /* the widest byte range one binding of one pass may touch */
     kernel_fault fault;      /* a deliberately broken variant (self-test only) */

@@ -63,9 +63,128 @@ static bool access_ok(model *m, const plan_pass *pass, unsigned u, uint64_t offs
     return true;
 }
 
+/* The clear kernel: scratch accumulators [final base, + work items) to 0. */
+static bool run_clear(model *m, const plan_pass *pass)
+{
+    const uint32_t *w = pass->params;
+    unsigned acc_bytes = pass->element_bytes[2];
+    for (uint32_t i = 0; i < w[SCAN_P_WORK_ITEMS]; ++i)
+    {
+        uint32_t at = w[SCAN_P_FINAL_BASE] + i;
+        if (!access_ok(m, pass, 2, at, acc_bytes))
+            return false;
+        write_value(m->region[pass->region[2]] + (size_t)at * acc_bytes, acc_bytes, 0);
+    }
+    return true;
+}
+
+/* The look-back kernel's contract, for integer sums: every chunk of a line
+ * starts from the total of the chunks before it (chunk 0 from the identity
+ * or scratch[init base + l]); its status words (two accumulators per
+ * chunk) and ticket must be zero beforehand and are set; the last chunk
+ * writes the line's total to scratch[final base + l]. */
+static bool run_lookback(model *m, const plan_pass *pass)
+{
+    const uint32_t *w = pass->params;
+    unsigned element = pass->element_bytes[0], acc_bytes = pass->element_bytes[2];
+    uint64_t element_mask = mask_of(element), acc_mask = mask_of(acc_bytes);
+    uint32_t lines = w[SCAN_P_LINES], chunks = w[SCAN_P_CHUNKS], flags = w[SCAN_P_FLAGS];
+    uint32_t status = w[SCAN_P_STATUS_BASE];
+    if (!(flags & SCAN_FLAG_BLOCKS) || (w[SCAN_P_IN_STEP] != 1 && w[SCAN_P_IN_STEP] != UINT32_MAX) ||
+        w[SCAN_P_IN_STEP] != w[SCAN_P_OUT_STEP] || w[SCAN_P_CHUNK] == 0)
+    {
+        snprintf(m->failure, sizeof(m->failure), "a look-back pass over lines that do not move in blocks");
+        return false;
+    }
+    for (uint32_t i = 0; i <= 2 * lines * chunks; ++i)
+    {
+        if (!access_ok(m, pass, 2, status + i, acc_bytes))
+            return false;
+        unsigned char *word = m->region[pass->region[2]] + (size_t)(status + i) * acc_bytes;
+        if (read_value(word, acc_bytes))
+        {
+            snprintf(m->failure, sizeof(m->failure), "status accumulator %u is not cleared", status + i);
+            return false;
+        }
+        write_value(word, acc_bytes, 0x10001u);
+    }
+    for (uint32_t l = 0; l < lines; ++l)
+    {
+        uint32_t rest = l, in = w[SCAN_P_IN_FIRST], out = w[SCAN_P_OUT_FIRST];
+        for (uint32_t d = 0; d < w[SCAN_P_DIMENSIONS]; ++d)
+        {
+            const uint32_t *dim = &w[SCAN_P_DIMENSION0 + 4 * d];
+            uint32_t c = rest % dim[0];
+            rest /= dim[0];
+            in += c * dim[1];
+            out += c * dim[2];
+        }
+        uint64_t acc = 0;
+        if (flags & SCAN_FLAG_INIT)
+        {
+            if (!access_ok(m, pass, 2, w[SCAN_P_INIT_BASE] + l, acc_bytes))
+                return false;
+            acc = read_value(m->region[pass->region[2]] + (size_t)(w[SCAN_P_INIT_BASE] + l) * acc_bytes, acc_bytes);
+        }
+        for (uint32_t i = 0; i < w[SCAN_P_LENGTH]; ++i)
+        {
+            if (!access_ok(m, pass, 0, in, element) || !access_ok(m, pass, 1, out, element))
+                return false;
+            uint64_t x = read_value(m->region[pass->region[0]] + (size_t)in * element, element);
+            uint64_t before = acc;
+            acc = (acc + x) & acc_mask;
+            uint64_t value = (flags & SCAN_FLAG_EXCLUSIVE) ? before : acc;
+            write_value(m->region[pass->region[1]] + (size_t)out * element, element, value & element_mask);
+            in += w[SCAN_P_IN_STEP];
+            out += w[SCAN_P_OUT_STEP];
+        }
+        if (flags & SCAN_FLAG_FINAL)
+        {
+            if (!access_ok(m, pass, 2, w[SCAN_P_FINAL_BASE] + l, acc_bytes))
+                return false;
+            write_value(m->region[pass->region[2]] + (size_t)(w[SCAN_P_FINAL_BASE] + l) * acc_bytes, acc_bytes, acc);
+        }
+    }
+    return true;
+}
+
+/* acc + x for a pass's class: one wrapping sum, or (the two-lane classes)
+ * two 32-bit lanes side by side, x's lanes `lane_bits` wide. */
+static uint64_t add_value(const plan_pass *pass, uint64_t acc, uint64_t x, uint64_t acc_mask)
+{
+    kernel_element e = pass->key.element;
+    if (e != ELEMENT_F16X2 && e != ELEMENT_F32X2)
+        return (acc + x) & acc_mask;
+    unsigned lane_bits = e == ELEMENT_F16X2 ? 16 : 32;
+    uint64_t lane_mask = (UINT64_C(1) << lane_bits) - 1;
+    uint64_t low = ((acc & 0xffffffffu) + (x & lane_mask)) & 0xffffffffu;
+    uint64_t high = ((acc >> 32) + ((x >> lane_bits) & lane_mask)) & 0xffffffffu;
+    return low | high << 32;
+}
+
+/* The stored form of an accumulator: the two-lane float16 class keeps
+ * 16 bits of each lane in one word. */
+static uint64_t stored_value(const plan_pass *pass, uint64_t acc, uint64_t element_mask)
+{
+    if (pass->key.element == ELEMENT_F16X2)
+        return (acc & 0xffffu) | ((acc >> 32) & 0xffffu) << 16;
+    return acc & element_mask;
+}
+
+/* The short-line kernel: every line of the pass scanned alone from its
+ * carry (SCAN_P_CHUNK lines a work item); runs as the serial kernel's
+ * contract over one chunk, after checking that the lines are packed. */
+static bool run_lines(model *m, const plan_pass *pass);
+
 /* Runs one pass as the kernels would, for integer sums. */
 static bool run_pass(model *m, const plan_pass *pass)
 {
+    if (pass->key.kind == KERNEL_LINES)
+        return run_lines(m, pass);
+    if (pass->key.kind == KERNEL_CLEAR)
+        return run_clear(m, pass);
+    if (pass->key.kind == KERNEL_LOOKBACK)
+        return run_lookback(m, pass);
     const uint32_t *w = pass->params;
     unsigned element = pass->element_bytes[0], acc_bytes = pass->element_bytes[2];
     uint64_t element_mask = mask_of(element), acc_mask = mask_of(acc_bytes);
@@ -106,13 +225,14 @@ static bool run_pass(model *m, const plan_pass *pass)
                 return false;
             uint64_t x = read_value(m->region[pass->region[0]] + (size_t)in * element, element);
             uint64_t before = acc;
-            acc = (acc + x) & acc_mask;
+            acc = add_value(pass, acc, x, acc_mask);
             if (flags & SCAN_FLAG_STORE)
             {
                 if (!access_ok(m, pass, 1, out, element))
                     return false;
                 uint64_t value = (flags & SCAN_FLAG_EXCLUSIVE) ? before : acc;
-                write_value(m->region[pass->region[1]] + (size_t)out * element, element, value & element_mask);
+                write_value(m->region[pass->region[1]] + (size_t)out * element, element,
+                            stored_value(pass, value, element_mask));
             }
             in += w[SCAN_P_IN_STEP];
             out += w[SCAN_P_OUT_STEP];
@@ -126,6 +246,28 @@ static bool run_pass(model *m, const plan_pass *pass)
         }
     }
     return true;
+}
+
+static bool run_lines(model *m, const plan_pass *pass)
+{
+    const uint32_t *w = pass->params;
+    uint32_t n = w[SCAN_P_LENGTH], lines = w[SCAN_P_LINES], per_group = w[SCAN_P_CHUNK];
+    bool packed = w[SCAN_P_DIMENSIONS] == 1 && w[SCAN_P_DIMENSION0 + 1] == n && w[SCAN_P_DIMENSION0 + 2] == n &&
+                  w[SCAN_P_IN_STEP] == w[SCAN_P_OUT_STEP] &&
+                  (w[SCAN_P_IN_STEP] == 1 || w[SCAN_P_IN_STEP] == UINT32_MAX);
+    if (!packed || !per_group || per_group * n > kernel_lines_block(pass->key.element) ||
+        w[SCAN_P_WORK_ITEMS] != (lines + per_group - 1) / per_group)
+    {
+        snprintf(m->failure, sizeof(m->failure), "a short-line pass over lines that are not short and packed");
+        return false;
+    }
+    plan_pass as_serial = *pass;
+    as_serial.key.kind = KERNEL_SERIAL;
+    as_serial.params[SCAN_P_WORK_ITEMS] = lines;
+    as_serial.params[SCAN_P_CHUNKS] = 1;
+    as_serial.params[SCAN_P_CHUNK] = n;
+    as_serial.params[SCAN_P_FLAGS] &= ~(uint32_t)SCAN_FLAG_CHUNK_MAJOR;
+    return run_pass(m, &as_serial);
 }
 
 /* A random valid desc with small sizes and the given type. */
@@ -271,6 +413,7 @@ static plan_limits limits_for(int which)
         limits.min_chunk = 4;
         limits.tile_groups = 4;
         limits.tile_min_tiles = 2;
+        limits.lookback = true;
         break;
     case 1: /* chunks of 2: deep recursion over the totals */
         limits.forced = true;
@@ -288,9 +431,16 @@ static plan_limits limits_for(int which)
         limits.max_span_bytes = 256;
         limits.max_chunk = 3;
         break;
-    default: /* views of 384 bytes, no chunking: only the pieces */
+    case 4: /* views of 384 bytes, no chunking: only the pieces; short packed lines in blocks */
+        limits.short_lines = true;
         limits.max_span_bytes = 384;
         limits.parallel_items = 1;
+        break;
+    default: /* the look-back kernel wherever lines move in blocks, chunks of 3, in pieces of 512 bytes */
+        limits.forced = true;
+        limits.forced_kind = KERNEL_LOOKBACK;
+        limits.max_chunk = 3;
+        limits.max_span_bytes = 512;
         break;
     }
     return limits;
@@ -352,7 +502,7 @@ int main(void)
     Suite *suite = suite_create("plan");
     TCase *random = tcase_create("random");
     tcase_set_timeout(random, 120);
-    tcase_add_loop_test(random, test_random_plans, 0, 5);
+    tcase_add_loop_test(random, test_random_plans, 0, 6);
     suite_add_tcase(suite, random);
     TCase *folding = tcase_create("folding");
     tcase_add_test(folding, test_folding);

@@ -26,6 +26,11 @@
 #define DMLCONF_VERSION "unknown"
 #endif
 
+/* Workers on a hardware adapter when -j is not given: a GPU driver opens
+ * devices one at a time (16 workers opening an H100 took 5.7 s before any
+ * could start), and a few workers keep one GPU busy. */
+#define HARDWARE_WORKERS 3u
+
 static const char run_usage[] =
     "usage: dmlconf run [OPTIONS] [PATH...] [-- COMMAND [ARGS...]]\n"
     "\n"
@@ -47,8 +52,9 @@ static const char run_usage[] =
     "  -f, --filter GLOB         run the ids matching GLOB; repeatable; '!GLOB' excludes\n"
     "      --shard I/N           run shard I of N (0-based); also TEST_SHARD_INDEX and\n"
     "                            TEST_TOTAL_SHARDS from the environment\n"
-    "  -j, --jobs N              worker processes (default: the number of CPUs; 0 runs in\n"
-    "                            this process, without crash isolation)\n"
+    "  -j, --jobs N              worker processes (default: the number of CPUs, at most 3\n"
+    "                            on a hardware adapter; 0 runs in this process, without\n"
+    "                            crash isolation)\n"
     "      --baseline DIR        known failures, flakes and skips (failures.txt, flakes.txt,\n"
     "                            skips.txt); a listed failure that passes fails the run\n"
     "      --strict-baseline     a baseline line that matches no case (stale) fails the run\n"
@@ -421,6 +427,7 @@ typedef struct run_options
     dmlconf_feature_level level;
     runner_filter filter;
     unsigned jobs;
+    bool jobs_given; /* -j: exactly that many workers, whatever the adapter */
     uint64_t seed, timeout, memory_limit;
     bool rerun, repro, quiet, resume, strict_baseline;
     uint32_t shard_index, shard_count;
@@ -578,6 +585,7 @@ static int parse_run_options(int argc, char **argv, run_options *o)
                 return EXIT_USAGE;
             }
             o->jobs = (unsigned)value;
+            o->jobs_given = true;
             break;
         case 'B':
             o->baseline_dir = optarg;
@@ -850,6 +858,7 @@ static int run_on_backends(const run_options *o, run_state *state, const run_sel
                 .memory_limit = o->memory_limit,
             },
         .jobs = o->jobs,
+        .hardware_jobs = o->jobs_given ? 0 : HARDWARE_WORKERS,
         .timeout_seconds = (double)o->timeout,
         .on_info = on_info,
         .on_finish = on_finish,

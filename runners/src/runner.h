@@ -255,7 +255,12 @@ typedef struct runner_schedule
     const dmlconf_backend_ops *backend_ops;
     dmlconf_backend_config backend_config;
     runner_config config;
-    unsigned jobs;          /* worker processes; 0 runs in this process */
+    unsigned jobs; /* worker processes; 0 runs in this process */
+    /* At most this many workers once the first one reports a hardware
+     * adapter (info.software false): each opens its own device, and a
+     * GPU's driver opens devices one at a time, so more workers only wait
+     * longer. 0: always `jobs`. */
+    unsigned hardware_jobs;
     double timeout_seconds; /* per batch: a case above 2^20 elements runs alone and has
                              * it whole; a batch of smaller cases must finish within it
                              * too; 0: none */

@@ -208,6 +208,7 @@ typedef struct scheduler
     size_t done;
     worker *workers;
     unsigned worker_count;
+    unsigned started; /* worker slots started so far (the others wait for the first hello) */
     dmlconf_backend_info info;
     bool have_info;
     char open_error[512];
@@ -401,6 +402,15 @@ static int take_hello(scheduler *s, worker *w)
     {
         s->info = hello.info;
         s->have_info = true;
+        /* A CPU implementation gets every worker; a hardware adapter keeps
+         * the few started before the hello. */
+        while (hello.info.software && s->started < s->worker_count)
+        {
+            char reason[256];
+            if (start_worker(s, &s->workers[s->started], reason, sizeof(reason)))
+                snprintf(s->open_error, sizeof(s->open_error), "cannot start a worker process: %s", reason);
+            s->started++;
+        }
         if (s->schedule->on_info)
             s->schedule->on_info(s->schedule->context, &hello.info,
                                  runner_target_level(s->schedule->config.level, &hello.info));
@@ -627,7 +637,9 @@ int runner_schedule_run(const runner_schedule *schedule, const dmlconf_case *con
     sigaction(SIGPIPE, &ignore, &old_pipe);
 #endif
 
-    for (unsigned i = 0; i < s.worker_count; ++i)
+    s.started =
+        schedule->hardware_jobs && schedule->hardware_jobs < s.worker_count ? schedule->hardware_jobs : s.worker_count;
+    for (unsigned i = 0; i < s.started; ++i)
     {
         char reason[256];
         if (start_worker(&s, &s.workers[i], reason, sizeof(reason)))

@@ -1,0 +1,95 @@
+/*
+ * What the group-cooperative kernels (tile, rake, look-back, short lines)
+ * share: their registers, the tile staged in groupshared memory, the
+ * memory-order block I/O that moves it, and the scan of the thread totals.
+ *
+ * Groupshared g0 holds a block of elements as accumulators (float16 widened
+ * to float32), skewed so that threads reading runs of consecutive slots do
+ * not collide on memory banks: slot s of a 32-bit class is word
+ * s + s / 32, of a 64-bit class words 2s + s / 16 and the next. g1 holds two
+ * buffers of thread totals for the Hillis-Steele steps; g2 a few words the
+ * group shares (the look-back's ticket, prefix and decisions).
+ */
+#ifndef DMLCONF_KERNEL_TILE_H
+#define DMLCONF_KERNEL_TILE_H
+
+#include "kernel_asm.h"
+
+enum
+{
+    R_ITEM = 0,  /* x work item (group), y block address, z/w scratch */
+    R_HEAD = 1,  /* work items, lines, chunks, chunk length */
+    R_AXIS = 2,  /* length, in first, in step, out first */
+    R_MORE = 3,  /* out step, flags, init base, final base */
+    R_LINE = 4,  /* x dimensions, y chunk k, z line l, w slot l*K+k */
+    R_WALK = 5,  /* x remaining line index, y in offset, z out offset, w dimension */
+    R_RANGE = 6, /* x dimension address, y first index i0, z end i1, w lane */
+    R_DIM = 7,   /* size, in stride, out stride */
+    R_ACC = 8,
+    R_PREV = 9,
+    R_VALUE = 10,
+    R_T0 = 11,
+    R_T1 = 12,
+    R_FLAGS = 13, /* x store, y exclusive, z init, w final */
+    R_POS = 14,   /* x position or slot, y element index, z groupshared address, w element offset */
+    R_BASE = 15,  /* the chunk's initial value */
+    R_OTHER = 16,
+    R_MODE = 17, /* x: the block is full; y: validity; z: decreasing (all ones) or 0; w scratch */
+    R_IO = 18,   /* x input offset of slot 0, y output offset of slot 0, z first valid slot, w end of the valid slots */
+    R_LOOK = 19, /* look-back: x window end, y status, z/w scratch */
+    R_COUNT = 20,
+    R_VALUES = 20, /* one register per element of the thread's run */
+};
+
+enum
+{
+    G_TILE = 0,
+    G_TOTALS = 1,
+    G_SHARED = 2,
+};
+
+/* A group barrier with a groupshared fence. */
+void tile_barrier(dxbc_program *p);
+
+/* dst = the groupshared byte address of slot `slot` (a register component)
+ * for accumulators of class `acc_element` (the skewed layout above). */
+void tile_slot_address(dxbc_program *p, kernel_element acc_element, dxbc_operand dst, dxbc_operand slot);
+
+/* Bytes of groupshared memory a block of `slots` accumulators takes. */
+unsigned tile_block_bytes(kernel_element acc_element, unsigned slots);
+
+/* Loads a block of `slots` consecutive elements of UAV `uav` in memory
+ * order into groupshared slots 0..slots-1: slot s is the element at offset
+ * R_IO[base_component] + s. Only slots in [R_IO.z, R_IO.w) are read from
+ * memory (a non-empty range); the others get the operation's identity.
+ * `full`: the caller knows every slot is valid (no checks emitted). Threads
+ * take 32-bit words in coalesced rows: two float16 elements, half a 64-bit
+ * one. Uses R_POS, R_MODE.y/w, R_VALUE, R_OTHER, R_T0 and R_T1. */
+void emit_block_load(dxbc_program *p, const kernel_key *key, unsigned slots, unsigned uav, unsigned base_component,
+                     bool full);
+
+/* Stores groupshared slots [R_IO.z, R_IO.w) of a block of `slots` to UAV
+ * `uav` at offsets R_IO[base_component] + s, narrowing float16, in coalesced
+ * 32-bit words; a float16 word shared with an element outside the range
+ * gets only its own half, atomically. Same registers as emit_block_load. */
+void emit_block_store(dxbc_program *p, const kernel_key *key, unsigned slots, unsigned uav, unsigned base_component,
+                      bool full);
+
+/* With every thread's total in G_TOTALS[lane] (and a barrier behind): the
+ * inclusive Hillis-Steele scan of the totals, a barrier behind each step.
+ * Returns the offset of the buffer in G_TOTALS that holds the result. */
+unsigned tile_scan_thread_totals(dxbc_program *p, const kernel_key *key);
+
+/* After tile_scan_thread_totals (its result at `source`): R_ACC = this
+ * thread's starting value (R_BASE combined with the totals of the threads
+ * before it), then R_BASE advanced past the whole tile. */
+void tile_advance_base(dxbc_program *p, const kernel_key *key, unsigned source);
+
+/* value = exclusive ? running value before it : after it, advancing R_ACC. */
+void tile_rescan_value(dxbc_program *p, const kernel_key *key, unsigned value);
+
+/* The drop-element fault: `value` becomes the identity when the element's
+ * index in its line (a register component) is 1. Nothing without it. */
+void tile_drop_element_fault(dxbc_program *p, const kernel_key *key, dxbc_operand index, unsigned value);
+
+#endif /* DMLCONF_KERNEL_TILE_H */
