@@ -21,11 +21,13 @@
  *
  * Each large scan runs in a child process of its own with its own device
  * (--same-process runs them one after another in one process instead, to
- * show how a long-lived process differs).
+ * show how a long-lived process differs; --release-between frees the
+ * backend's buffers after each, --no-copy skips the copy kernel and its
+ * two buffers).
  *
  * Usage: dmlconf_d3d12_bench [--adapter WHICH] [--elements N] [--small N] [--repeat N]
  *                            [--no-torch] [--no-small] [--only TEXT]... [--list]
- *                            [--same-process] [--release-between]
+ *                            [--same-process] [--release-between] [--no-copy]
  * Exit status: 0, or 1 when the backend cannot open or a result is wrong.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -59,6 +61,7 @@ typedef struct bench_options
     bool small;
     bool list;
     bool same_process;    /* every large case in one process, one after another */
+    bool copy;            /* measure the copy kernel for each case */
     bool release_between; /* --same-process: free the backend's buffers between cases */
 } bench_options;
 
@@ -257,7 +260,7 @@ static void fill_input(const large_case *c, unsigned char *data, uint64_t count)
         {
         case DMLCONF_DATA_TYPE_FLOAT32:
         {
-            float value = product ? (r >> 63 ? -1.0f : 1.0f) : (float)((int)(r >> 61) - 3);
+            float value = product ? (r >> 63 ? -1.0f : 1.0f) : (float)((int)((r >> 32) % 7) - 3);
             memcpy(data + 4 * i, &value, 4);
             break;
         }
@@ -403,7 +406,7 @@ static double time_copy(d3d12_backend *b, uint64_t bytes, unsigned repeat)
     ID3D12QueryHeap *queries = NULL;
     view_buffer in = {0}, out = {0};
     d3d12_buffer stamps = {0};
-    uint64_t words = (bytes + 3) / 4, piece_words = b->view_bytes / 8;
+    uint64_t words = (bytes + 3) / 4, piece_words = words;
     if (build_copy_kernel(&blob, &size) ||
         d3d12_device_create_pipeline(d, b->pipelines.root_signature, blob, size, &pipeline, why, sizeof(why)) ||
         view_buffer_create(d, words * 4, b->view_bytes, &in, why, sizeof(why)) ||
@@ -413,6 +416,9 @@ static double time_copy(d3d12_backend *b, uint64_t bytes, unsigned repeat)
         printf("copy kernel: %s\n", why);
         goto done;
     }
+    /* A buffer larger than a view is copied a window's stride at a time. */
+    if (in.window_count)
+        piece_words = in.stride / 4;
     D3D12_QUERY_HEAP_DESC query_desc = {D3D12_QUERY_HEAP_TYPE_TIMESTAMP, 2 * repeat, 0};
     if (FAILED(ID3D12Device_CreateQueryHeap(d->device, &query_desc, &IID_ID3D12QueryHeap, (void **)&queries)) ||
         d3d12_device_begin(d, why, sizeof(why)))
@@ -513,7 +519,7 @@ static void append_text(char *field, size_t size, const char *text)
 
 /* Runs one large case `repeat` times after a warm-up and verifies its last
  * output; prints one line. */
-static case_result run_large(d3d12_backend *b, const large_case *c, unsigned repeat)
+static case_result run_large(d3d12_backend *b, const large_case *c, unsigned repeat, bool copy)
 {
     dmlconf_backend *backend = &b->base;
     case_result result;
@@ -534,7 +540,8 @@ static case_result run_large(d3d12_backend *b, const large_case *c, unsigned rep
     }
     fill_input(c, input, count);
     memset(output, 0, (size_t)bytes);
-    result.copy_seconds = time_copy(b, count * type_bytes(c->type), repeat);
+    if (copy)
+        result.copy_seconds = time_copy(b, count * type_bytes(c->type), repeat);
     dmlconf_job job;
     double best = -1.0;
     for (unsigned r = 0; r <= repeat; ++r)
@@ -611,7 +618,7 @@ static int child_main(void *context, int input_fd, int output_fd)
     {
         if (!work->chosen[i])
             continue;
-        case_result result = run_large(b, &work->cases->items[i], work->options->repeat);
+        case_result result = run_large(b, &work->cases->items[i], work->options->repeat, work->options->copy);
         status |= result.status != 0;
         const char *p = (const char *)&result;
         size_t left = sizeof(result);
@@ -998,7 +1005,7 @@ static int usage(const char *program)
 {
     fprintf(stderr,
             "usage: %s [--adapter WHICH] [--elements N] [--small N] [--repeat N] [--no-torch] [--no-small]\n"
-            "          [--only TEXT]... [--list] [--same-process] [--release-between]\n",
+            "          [--only TEXT]... [--list] [--same-process] [--release-between] [--no-copy]\n",
             program);
     return 2;
 }
@@ -1006,7 +1013,7 @@ static int usage(const char *program)
 int main(int argc, char **argv)
 {
     bench_options options = {
-        .elements = 100000000u, .small_cases = 20000u, .repeat = 10u, .torch = true, .small = true};
+        .elements = 100000000u, .small_cases = 20000u, .repeat = 10u, .torch = true, .small = true, .copy = true};
     for (int i = 1; i < argc; ++i)
     {
         uint64_t value;
@@ -1037,6 +1044,8 @@ int main(int argc, char **argv)
             options.same_process = true;
         else if (!strcmp(argv[i], "--release-between"))
             options.release_between = true;
+        else if (!strcmp(argv[i], "--no-copy"))
+            options.copy = false;
         else if (!strcmp(argv[i], "--only") && i + 1 < argc && options.only_count < MAX_ONLY)
             options.only[options.only_count++] = argv[++i];
         else

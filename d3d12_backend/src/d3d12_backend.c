@@ -15,6 +15,8 @@
  *   DMLCONF_D3D12_CHUNK=N              cut serial lines, and look-back chunks,
  *                                      into chunks of at most N;
  *   DMLCONF_D3D12_TILE=64x16|32x16|64x8|256x16|64x32   the cooperative kernels' shape;
+ *   DMLCONF_D3D12_LOOKBACK=0|1         whether long contiguous lines take the
+ *                                      look-back kernel (default: on a GPU);
  *   DMLCONF_D3D12_VIEW_WORDS=N         pretend one buffer view holds N words
  *                                      (at least 32768), to exercise cutting.
  * And, changing no result: DMLCONF_D3D12_TRACE=1 prints each dispatch's
@@ -98,6 +100,17 @@ static int read_knobs(d3d12_backend *b, char *why, size_t why_size)
             return -1;
         }
         append_knob(b, "tile", shape);
+    }
+    const char *lookback = getenv("DMLCONF_D3D12_LOOKBACK");
+    if (lookback && *lookback)
+    {
+        if (strcmp(lookback, "0") && strcmp(lookback, "1"))
+        {
+            snprintf(why, why_size, "DMLCONF_D3D12_LOOKBACK=%s is not 0 or 1", lookback);
+            return -1;
+        }
+        b->limits.lookback = !strcmp(lookback, "1");
+        append_knob(b, "lookback", lookback);
     }
     const char *trace = getenv("DMLCONF_D3D12_TRACE");
     b->trace = trace && *trace && strcmp(trace, "0");

@@ -338,10 +338,11 @@ static void plan_problem(plan_context *ctx, const problem *p)
     kernel_kind kind = limits->forced                                  ? limits->forced_kind
                        : contiguous && p->n >= limits->tile_min_length ? limits->group_kind
                                                                        : KERNEL_SERIAL;
-    if (p->element == ELEMENT_F16X2 || p->element == ELEMENT_F32X2)
+    bool lanes = p->element == ELEMENT_F16X2 || p->element == ELEMENT_F32X2;
+    if (lanes)
         kind = KERNEL_SERIAL; /* the two-lane classes exist only there */
     bool lines_wanted =
-        limits->forced ? limits->forced_kind == KERNEL_LINES : kind == KERNEL_SERIAL && limits->short_lines;
+        !lanes && (limits->forced ? limits->forced_kind == KERNEL_LINES : kind == KERNEL_SERIAL && limits->short_lines);
     if (lines_wanted && short_and_packed(p))
     {
         plan_lines(ctx, p);

@@ -344,6 +344,13 @@ static bool check_desc(const dmlconf_scan_desc *desc, const plan_limits *limits,
     for (size_t p = 0; p < plan.count && ok; ++p)
     {
         const plan_pass *pass = &plan.passes[p];
+        if (!kernel_key_exists(&pass->key))
+        {
+            snprintf(why, why_size, "pass %zu asks for a kernel that is never built (kind %d, element %d, fault %d)", p,
+                     (int)pass->key.kind, (int)pass->key.element, (int)pass->key.fault);
+            ok = false;
+            break;
+        }
         for (unsigned u = 0; u < 3; ++u)
         {
             if (pass->used[u] && pass->hi[u] - pass->lo[u] > limits->max_span_bytes)
@@ -414,6 +421,8 @@ static plan_limits limits_for(int which)
         limits.tile_groups = 4;
         limits.tile_min_tiles = 2;
         limits.lookback = true;
+        limits.short_lines = true;
+        limits.single_pass_lines = 64;
         break;
     case 1: /* chunks of 2: deep recursion over the totals */
         limits.forced = true;
@@ -465,6 +474,46 @@ START_TEST(test_random_plans)
 }
 END_TEST
 
+/* The benchmark's shapes in miniature under a GPU's defaults: a float16
+ * matrix along axis 0 is scanned in neighbouring pairs of lines, whose
+ * chunk totals are short packed lines the short-line kernel does not take. */
+START_TEST(test_gpu_shapes)
+{
+    static const struct
+    {
+        dmlconf_data_type type;
+        uint32_t rows, columns, axis;
+    } shapes[] = {
+        {DMLCONF_DATA_TYPE_FLOAT16, 400, 64, 0},  {DMLCONF_DATA_TYPE_FLOAT16, 64, 400, 1},
+        {DMLCONF_DATA_TYPE_UINT64, 400, 64, 0},   {DMLCONF_DATA_TYPE_INT32, 400, 64, 0},
+        {DMLCONF_DATA_TYPE_INT32, 4000, 3, 1},    {DMLCONF_DATA_TYPE_FLOAT16, 4000, 3, 1},
+        {DMLCONF_DATA_TYPE_FLOAT16, 1, 20000, 1}, {DMLCONF_DATA_TYPE_UINT64, 1, 20000, 1},
+    };
+    plan_limits limits = limits_for(0);
+    for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); ++s)
+    {
+        for (unsigned variant = 0; variant < 4; ++variant)
+        {
+            dmlconf_scan_desc desc;
+            memset(&desc, 0, sizeof(desc));
+            desc.op = DMLCONF_OPERATOR_CUMULATIVE_SUMMATION;
+            desc.input.data_type = shapes[s].type;
+            desc.input.dimension_count = 2;
+            desc.input.sizes[0] = shapes[s].rows;
+            desc.input.sizes[1] = shapes[s].columns;
+            desc.output = desc.input;
+            desc.axis = shapes[s].axis;
+            desc.direction = (variant & 1) ? DMLCONF_AXIS_DIRECTION_DECREASING : DMLCONF_AXIS_DIRECTION_INCREASING;
+            desc.exclusive = (variant & 2) != 0;
+            char why[256];
+            ck_assert_msg(check_desc(&desc, &limits, 7 + s, why, sizeof(why)), "%s [%u, %u] axis %u, variant %u: %s",
+                          dmlconf_data_type_name(shapes[s].type), shapes[s].rows, shapes[s].columns, shapes[s].axis,
+                          variant, why);
+        }
+    }
+}
+END_TEST
+
 START_TEST(test_folding)
 {
     /* A packed [2, 3, 4, 5] scanned along axis 1: the two outer-inner
@@ -503,6 +552,7 @@ int main(void)
     TCase *random = tcase_create("random");
     tcase_set_timeout(random, 120);
     tcase_add_loop_test(random, test_random_plans, 0, 6);
+    tcase_add_test(random, test_gpu_shapes);
     suite_add_tcase(suite, random);
     TCase *folding = tcase_create("folding");
     tcase_add_test(folding, test_folding);
