@@ -16,7 +16,7 @@
  *                                      into chunks of at most N;
  *   DMLCONF_D3D12_TILE=64x16|32x16|64x8|256x16|64x32   the cooperative kernels' shape;
  *   DMLCONF_D3D12_LOOKBACK=0|1         whether long contiguous lines take the
- *                                      look-back kernel (default: on a GPU);
+ *                                      look-back kernel (default 0: slower);
  *   DMLCONF_D3D12_VIEW_WORDS=N         pretend one buffer view holds N words
  *                                      (at least 32768), to exercise cutting.
  * And, changing no result: DMLCONF_D3D12_TRACE=1 prints each dispatch's
@@ -177,7 +177,11 @@ static int d3d12_open(const dmlconf_backend_config *config, dmlconf_backend **ou
     b->limits.tile_groups = software ? 4u : 8192u;
     b->limits.tile_min_tiles = software ? 2u : 8u;
     b->limits.group_kind = KERNEL_TILE;
-    b->limits.lookback = !software;
+    /* The one-pass look-back kernel stays off unless asked for: on an H100
+     * it scanned 10^8 float32 in one line in 0.94 ms, the tile kernel's
+     * reduce, totals and rescan in 0.48 ms (float16 0.92 against 0.35,
+     * int64 2.96 against 1.09; reports/gpu/nvidia-h100-speed.md). */
+    b->limits.lookback = false;
     b->limits.short_lines = !software;
     /* From this many lines a thread each keep a GPU's memory busy: no
      * chunks, so the data is read once (16 loads in flight a thread). */
