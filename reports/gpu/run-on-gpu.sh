@@ -25,7 +25,7 @@ fi
 # NVIDIA's driver; they are harmless and would drown the output.
 export VKD3D_DEBUG=${VKD3D_DEBUG:-err}
 bin=.gpu/bin
-corpus=(cases/doc cases/conformance cases/edge cases/negative)
+corpus=(cases/doc cases/conformance cases/edge cases/negative cases/explore)
 {
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
     echo
@@ -37,15 +37,17 @@ start=$(date +%s%N)
 "$bin/dmlconf" run --backend d3d12 -l 5_0 -q -o "$out/corpus" "${corpus[@]}"
 status=$?
 end=$(date +%s%N)
-echo "corpus: exit status $status in $(( (end - start) / 1000000 )) ms with $(nproc) worker processes" \
+echo "corpus: exit status $status in $(( (end - start) / 1000000 )) ms ($(nproc) CPUs, dmlconf's default workers)" \
     | tee "$out/corpus-time.txt"
 grep -E 'Verdict|^\| (pass|fail|skip|error|crash|timeout) ' "$out/corpus/summary.md"
 
 echo "== the corpus with each kernel and the cutting paths forced"
 for knob in DMLCONF_D3D12_KERNEL=tile DMLCONF_D3D12_KERNEL=rake DMLCONF_D3D12_KERNEL=serial "DMLCONF_D3D12_KERNEL=serial DMLCONF_D3D12_CHUNK=2" \
-    DMLCONF_D3D12_VIEW_WORDS=32768; do
+    DMLCONF_D3D12_KERNEL=lookback DMLCONF_D3D12_KERNEL=lines DMLCONF_D3D12_VIEW_WORDS=32768; do
     env $knob "$bin/dmlconf" run --backend d3d12 -l 5_0 -q -o "/tmp/knob" "${corpus[@]}"
-    echo "$knob: exit status $? $(grep Verdict /tmp/knob/summary.md)" | tee -a "$out/corpus-time.txt"
+    knob_status=$?
+    echo "$knob: exit status $knob_status $(grep Verdict /tmp/knob/summary.md)" | tee -a "$out/corpus-time.txt"
+    [ "$knob_status" = 0 ] || cp /tmp/knob/failures.txt "$out/failures-$(echo "$knob" | tr ' =' '__').txt"
 done
 
 echo "== the self-test: broken kernels must be caught"
