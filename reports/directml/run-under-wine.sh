@@ -17,7 +17,7 @@ trap 'rm -rf "$work"' EXIT
 
 "${run[@]}" adapters > "$out/adapters.txt" 2>&1
 for level in 6_4 4_0; do
-    "${run[@]}" run --backend directml -l "$level" -j 2 -q --no-repro -o "$work/$level" "$root/cases"/{doc,conformance,edge,negative}
+    "${run[@]}" run --backend directml -l "$level" -j 2 -q --no-repro -o "$work/$level" "$root/cases"/{doc,conformance,edge,negative,explore}
     cp "$work/$level/summary.md" "$out/corpus-$level.md"
     cp "$work/$level/summary.json" "$out/corpus-$level.json"
 done
