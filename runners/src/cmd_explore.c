@@ -51,7 +51,7 @@
 #define ROUND_FILE_ELEMENTS (UINT64_C(1) << 22)
 
 static const char explore_usage[] =
-    "usage: dmlconf explore [OPTIONS]\n"
+    "usage: dmlconf explore [OPTIONS] [-- COMMAND [ARGS...]]\n"
     "\n"
     "Draws random valid descs and inputs (and invalid descs the backend must refuse),\n"
     "runs them on a backend in rounds, judges them with the oracle as `dmlconf run` does,\n"
@@ -59,7 +59,9 @@ static const char explore_usage[] =
     "cells of the desc space not yet exercised.\n"
     "\n"
     "options:\n"
-    "  -b, --backend NAME        backend to explore (default: the best one available)\n"
+    "  -b, --backend NAME        backend to explore (default: the best one available);\n"
+    "                            plugin:PATH loads a native plugin, and exec runs the\n"
+    "                            adapter COMMAND given after --\n"
     "  -a, --adapter WHICH       adapter index or name fragment\n"
     "      --directml-dll PATH   the DirectML library the directml backend loads\n"
     "  -l, --feature-level L     target feature level (default: the backend's)\n"
@@ -101,6 +103,7 @@ typedef struct explore_run_options
     bool shrink, rerun, quiet, resume, replay, no_corpus;
     char **corpus_paths;
     size_t corpus_count;
+    const char *const *command; /* after "--": the exec backend's adapter (NULL-terminated) */
     int argc;
     char **argv;
 } explore_run_options;
@@ -119,6 +122,8 @@ typedef struct explore_context
 {
     const explore_run_options *o;
     const dmlconf_backend_ops *ops;
+    runner_backend_choice choice; /* the named backend, a plugin's library held */
+    const char *const *arguments; /* the backend config's: a plugin's path or exec's command */
     explore_backend_probe probe;
     explore_generator generator;
     explore_coverage coverage;
@@ -133,6 +138,7 @@ typedef struct explore_context
     char state_path[1024];
     char repro_dir[1024];
     char regenerate_prefix[1024];
+    char regenerate_suffix[1024]; /* " -- COMMAND" for exec, else empty */
 } explore_context;
 
 /* How fast the rounds went. */
@@ -277,6 +283,13 @@ static int parse_options(int argc, char **argv, explore_run_options *o)
     o->shrink = o->rerun = true;
     o->argc = argc;
     o->argv = argv;
+    /* After "--": the command of a backend that runs one (exec). */
+    int separator = 1;
+    while (separator < argc && strcmp(argv[separator], "--"))
+        ++separator;
+    if (separator + 1 < argc)
+        o->command = (const char *const *)(argv + separator + 1);
+    argc = separator;
     optind = 1;
     int option;
     while ((option = getopt_long(argc, argv, "b:a:l:j:o:qh", options, NULL)) != -1)
@@ -346,6 +359,19 @@ static int parse_options(int argc, char **argv, explore_run_options *o)
         fprintf(stderr, "dmlconf explore: unexpected argument '%s' (it takes no case files)\n", argv[optind]);
         return EXIT_USAGE;
     }
+    bool exec = o->backend_name && !strcmp(o->backend_name, "exec");
+    if (exec && !o->command)
+    {
+        fprintf(stderr, "dmlconf explore: --backend exec runs the adapter program given after --: dmlconf explore "
+                        "--backend exec [OPTIONS] -- COMMAND [ARGS...]\n");
+        return EXIT_USAGE;
+    }
+    if (!exec && o->command)
+    {
+        fprintf(stderr, "dmlconf explore: unexpected argument '%s' after -- (only --backend exec takes a command)\n",
+                o->command[0]);
+        return EXIT_USAGE;
+    }
     if (!o->seconds && !o->cases)
         o->seconds = 60.0;
     return -1;
@@ -353,11 +379,36 @@ static int parse_options(int argc, char **argv, explore_run_options *o)
 
 /* ---- the backend ------------------------------------------------------------------ */
 
+/* Probes the backend the command line names ("plugin:PATH" loads the
+ * plugin; exec takes the command after "--"). Returns 0, or -1 (said why). */
+static int choose_named_backend(explore_context *x)
+{
+    const explore_run_options *o = x->o;
+    char why[512] = "";
+    if (runner_backend_choose(o->backend_name, &x->choice, why, sizeof(why)))
+    {
+        fprintf(stderr, "dmlconf explore: %s\n", why);
+        return -1;
+    }
+    /* parse_options made sure that exec, and only exec, has a command. */
+    x->arguments = x->choice.arguments ? x->choice.arguments : o->command;
+    dmlconf_backend_config config = {.adapter = o->adapter, .feature_level = o->level, .arguments = x->arguments};
+    if (explore_probe_backend(x->choice.ops, &config, &x->probe, why, sizeof(why)))
+    {
+        fprintf(stderr, "dmlconf explore: %s\n", why);
+        return -1;
+    }
+    x->ops = x->choice.ops;
+    return 0;
+}
+
 /* Probes the named backend, or the first that opens. Returns 0, or -1
  * (said why). */
 static int choose_backend(explore_context *x)
 {
     const explore_run_options *o = x->o;
+    if (o->backend_name)
+        return choose_named_backend(x);
     dmlconf_backend_config config = {.adapter = o->adapter, .feature_level = o->level};
     size_t count = 0;
     const dmlconf_backend_ops *const *all = dmlconf_backends(&count);
@@ -425,6 +476,10 @@ static int set_up_generator(explore_context *x)
              "dmlconf explore --backend %s%s%s --seed %llu -l %s --max-elements %llu --negative-rate %u --replay",
              x->ops->name, o->adapter ? " --adapter " : "", o->adapter ? o->adapter : "", (unsigned long long)o->seed,
              dmlconf_feature_level_name(x->level), (unsigned long long)o->max_elements, o->negative_percent);
+    size_t used = 0;
+    for (size_t i = 0; o->command && o->command[i] && used < sizeof(x->regenerate_suffix); ++i)
+        used += (size_t)snprintf(x->regenerate_suffix + used, sizeof(x->regenerate_suffix) - used, "%s %s",
+                                 i ? "" : " --", o->command[i]);
     return 0;
 }
 
@@ -547,7 +602,7 @@ static int run_round(explore_context *x)
     const explore_run_options *o = x->o;
     runner_schedule schedule = {
         .backend_ops = x->ops,
-        .backend_config = {.adapter = o->adapter, .feature_level = x->level},
+        .backend_config = {.adapter = o->adapter, .feature_level = x->level, .arguments = x->arguments},
         .config =
             {
                 .level = x->level,
@@ -631,7 +686,7 @@ static void write_reproducers(explore_context *x, const size_t *added, size_t co
 {
     explore_repro_job job = {
         .ops = x->ops,
-        .config = {.adapter = x->o->adapter, .feature_level = x->level},
+        .config = {.adapter = x->o->adapter, .feature_level = x->level, .arguments = x->arguments},
         .run_config = {.level = x->level, .batch_elements = UINT64_C(1) << 22},
         .boundaries = &x->generator.boundaries,
         .findings = &x->findings,
@@ -640,6 +695,7 @@ static void write_reproducers(explore_context *x, const size_t *added, size_t co
         .repro_dir = x->repro_dir,
         .backend_name = x->ops->name,
         .regenerate_prefix = x->regenerate_prefix,
+        .regenerate_suffix = x->regenerate_suffix,
         .shrink = x->o->shrink,
         .max_tries = 400,
         .max_seconds = x->o->shrink_seconds,
@@ -942,6 +998,8 @@ static void fill_run_info(const explore_context *x, uint64_t planned, dmlconf_ru
     size_t used = snprintf(info->command_line, sizeof(info->command_line), "dmlconf");
     for (int i = 0; i < x->o->argc && used < sizeof(info->command_line); ++i)
         used += (size_t)snprintf(info->command_line + used, sizeof(info->command_line) - used, " %s", x->o->argv[i]);
+    if (x->o->command)
+        dmlconf_run_info_set_backend_command(info, x->o->command);
     dmlconf_clock_format_utc(time(NULL), info->started_utc, sizeof(info->started_utc));
     dmlconf_host_name(info->host, sizeof(info->host));
     /* The knobs that change what a backend does. */
@@ -1163,6 +1221,7 @@ static void free_context(explore_context *x)
     explore_findings_free(&x->round_findings);
     explore_coverage_free(&x->coverage);
     explore_backend_probe_free(&x->probe);
+    runner_backend_choice_release(&x->choice);
 }
 
 int command_explore(int argc, char **argv)

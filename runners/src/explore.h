@@ -409,6 +409,7 @@ typedef struct explore_repro_context
     const char *regenerate;            /* the command that regenerates the first case */
     const dmlconf_case_result *result; /* the reproducer's own result (NULL: the first case's) */
     int tries;                         /* backend runs the shrink took (0: not shrunk) */
+    const char *command;               /* what follows the file in `dmlconf run` (NULL, or " -- COMMAND") */
 } explore_repro_context;
 int explore_write_repro(const char *path, const explore_spec *spec, const char *id,
                         const explore_repro_context *context, char *why, size_t why_size);

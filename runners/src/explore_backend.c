@@ -231,8 +231,9 @@ static void write_one(const explore_repro_job *job, runner_backend *backend, uin
                  job->repro_dir, DMLCONF_CASE_MAX_PATH_BYTES);
         return;
     }
-    snprintf(regenerate, sizeof(regenerate), "%s %llu", job->regenerate_prefix, (unsigned long long)f->first.index);
-    explore_repro_context context = {f, job->backend_name, regenerate, NULL, 0};
+    snprintf(regenerate, sizeof(regenerate), "%s %llu%s", job->regenerate_prefix, (unsigned long long)f->first.index,
+             job->regenerate_suffix ? job->regenerate_suffix : "");
+    explore_repro_context context = {f, job->backend_name, regenerate, NULL, 0, job->regenerate_suffix};
     explore_shrunk shrunk;
     memset(&shrunk, 0, sizeof(shrunk));
     bool have_shrunk = false;

@@ -35,6 +35,8 @@ typedef struct explore_repro_job
     const char *repro_dir;
     const char *backend_name;
     const char *regenerate_prefix; /* the command that, with an index after it, regenerates a case */
+    const char *regenerate_suffix; /* what follows the index, and the case file in `dmlconf run`: "" or
+                                    * " -- COMMAND" */
     bool shrink;                   /* false: every reproducer as it was drawn */
     int max_tries;
     double max_seconds;

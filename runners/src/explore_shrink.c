@@ -623,7 +623,9 @@ int explore_write_repro(const char *path, const explore_spec *spec, const char *
         comment_text(out, text);
         fputc('\n', out);
     }
-    fprintf(out, "# Run it with: dmlconf run --backend %s %s\ncases:\n", context->backend, path);
+    fprintf(out, "# Run it with: dmlconf run --backend %s %s", context->backend, path);
+    comment_text(out, context->command ? context->command : "");
+    fprintf(out, "\ncases:\n");
     int failed = explore_write_case(out, spec, id, NULL);
     if (fclose(out) || failed)
     {

@@ -703,7 +703,8 @@ static void shrink_first_failure(const char *mode, explore_layout_class layout, 
     ck_assert_ptr_nonnull(mkdtemp(folder));
     char path[256];
     snprintf(path, sizeof(path), "%s/repros/r.yaml", folder);
-    explore_repro_context context = {&finding, "wrong", "dmlconf explore --replay 1", &shrunk.result, shrunk.tries};
+    explore_repro_context context = {&finding,       "wrong",      "dmlconf explore --replay 1",
+                                     &shrunk.result, shrunk.tries, NULL};
     ck_assert_int_eq(explore_write_repro(path, &shrunk.spec, "explore.repro", &context, why, sizeof(why)), 0);
     dmlconf_case_file file;
     ck_assert_uint_eq(dmlconf_case_file_load(&file, path, NULL), 0);

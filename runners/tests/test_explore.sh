@@ -3,11 +3,16 @@
 # the reports and coverage files, the same seed giving the same cases
 # whatever the workers (forked, spawned or none), a run stopped by SIGINT
 # and resumed giving what an unbroken run gives, refusals to resume another
-# run, and --replay writing a case file that loads and runs.
-# Usage: test_explore.sh DMLCONF WORK_DIR
+# run, and --replay writing a case file that loads and runs; then an
+# implementation behind the process protocol (the protocol's reference
+# adapter, correct and then wrong on purpose) and a native plugin that
+# declares boundaries.
+# Usage: test_explore.sh DMLCONF WORK_DIR TEST_ADAPTER FAULTY_PLUGIN
 set -u
 dmlconf=$1
 work=$2
+adapter=$3
+plugin=$4
 rm -rf "$work"
 mkdir -p "$work"
 cd "$work" || exit 1
@@ -105,6 +110,36 @@ expect "resuming another run says so" grep -q "holds another run" other.txt
 expect "the replayed case is case 1234" grep -q 'id: explore.1234' replay.yaml
 "$dmlconf" validate replay.yaml >/dev/null; check "the replayed case loads" 0 $?
 "$dmlconf" run --backend oracle -q -o replayed replay.yaml; check "the replayed case passes" 0 $?
+
+# Outside implementations. exec takes its adapter after --, and only exec.
+"$dmlconf" explore --backend exec --cases 10 -o u 2>usage.txt; check "exec without a command" 2 $?
+expect "exec without a command says how" grep -q -- "--backend exec \[OPTIONS\] -- COMMAND" usage.txt
+"${explore[@]}" --cases 10 -o u -- "$adapter" 2>usage.txt; check "a command for the oracle" 2 $?
+expect "a command for another backend is refused" grep -q "only --backend exec takes a command" usage.txt
+"$dmlconf" explore --backend exec --cases 600 -j 2 --no-corpus -q -o exec-good -- "$adapter"
+check "explore through exec, the reference adapter" 0 $?
+expect "exec: 600 cases judged" test "$(judged exec-good)" = 600
+expect "exec: the results name the adapter's command" grep -qF "\"backend_command\":\"$adapter\"" exec-good/results.jsonl
+# Wrong on purpose for tensors of 7 elements: found, shrunk to a case of 7
+# elements, and the reproducer's own commands carry the adapter.
+"$dmlconf" explore --backend exec --cases 600 -j 2 --no-corpus -q -o exec-wrong -- "$adapter" --mode wrong
+check "explore through exec, a wrong adapter" 1 $?
+repro=$(ls exec-wrong/repros/*.yaml 2>/dev/null | head -1)
+expect "a reproducer of the wrong answers" test -n "$repro"
+expect "the reproducer says how to run it through the adapter" \
+    grep -qF -- "--backend exec $repro -- $adapter --mode wrong" "$repro"
+expect "the reproducer says how to regenerate its case" grep -qF -- "--replay " "$repro"
+"$dmlconf" run --backend exec -q -o exec-repro "$repro" -- "$adapter" --mode wrong
+check "the reproducer fails through the wrong adapter" 1 $?
+"$dmlconf" run --backend exec -q -o exec-fixed "$repro" -- "$adapter"
+check "and passes through the correct one" 0 $?
+# A plugin: int32 inclusive increasing sums of rank 1 and 2, packed, with
+# two declared boundaries (1000 and 2000 elements along the axis).
+DMLCONF_TEST_PLUGIN_FAULT=boundaries "$dmlconf" explore --backend "plugin:$plugin" --cases 400 -j 2 --no-corpus \
+    -o plugin-run >plugin.txt 2>&1
+check "explore through a plugin" 0 $?
+expect "the plugin's cells only: int32 sums" grep -q "data type    int32" plugin-run/coverage.txt
+expect "its boundaries make an axis-length class" grep -q "boundary" plugin-run/coverage.txt
 
 echo "$passed checks passed, $failures failed"
 [ "$failures" -eq 0 ]
