@@ -15,7 +15,7 @@
 #   exec       --backend exec with the process protocol's reference adapter
 #              (dmlconf_test_adapter.exe, the 5th argument): correct, it
 #              passes; crashing or hanging, it costs only the case it hit,
-#              with its last words
+#              with its last words; dmlconf explore through it passes
 #   plugin     the example plugin as a DLL (the 5th argument): it passes the
 #              documentation's examples, the negative cases are not covered
 #              (it does not validate), and a file that is not a DLL is one
@@ -151,6 +151,10 @@ for line in open(sys.argv[1]):
             [[ "$(outcome "$mode" "$id")" == pass* ]] || fail "$mode: $id is $(outcome "$mode" "$id")"
         done
     done
+    # dmlconf explore through the adapter: spawned workers each start it.
+    "${wine_run[@]}" explore --backend exec --cases 300 -j 2 -q --no-corpus -o "$work/explore" -- "$adapter"
+    expect_exit 0 $? "explore through a correct adapter"
+    grep -q '"next_index":300' "$work/explore/explore-state.json" || fail "explore through exec did not judge 300 cases"
     ;;
 plugin)
     "${wine_run[@]}" run --backend "plugin:$plugin" -j 2 -q -o "$work/out" "$source_dir/cases/doc" \
