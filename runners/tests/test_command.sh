@@ -4,35 +4,13 @@
 # verdict in every report, the report folder's lock, case times.
 # Usage: test_command.sh DMLCONF SOURCE_DIR WORK_DIR
 set -u
+. "$(dirname "${BASH_SOURCE[0]}")/checks.sh"
 dmlconf=$1
 source_dir=$2
 work=$3
 rm -rf "$work"
 mkdir -p "$work"
 cd "$work" || exit 1
-
-failures=0
-passed=0
-check() {
-    # check DESCRIPTION EXPECTED_STATUS ACTUAL_STATUS
-    if [ "$2" = "$3" ]; then
-        passed=$((passed + 1))
-    else
-        echo "FAIL: $1: exit status $3, expected $2"
-        failures=$((failures + 1))
-    fi
-}
-expect() {
-    # expect DESCRIPTION COMMAND... : the command must succeed
-    local description=$1
-    shift
-    if "$@"; then
-        passed=$((passed + 1))
-    else
-        echo "FAIL: $description"
-        failures=$((failures + 1))
-    fi
-}
 
 cat > good.yaml <<'YAML'
 defaults: {op: cumulative_summation, dtype: int32}
@@ -195,5 +173,4 @@ eval "$command" 2>/dev/null; check "the reproduce line, run" 1 $?
 expect "it reran that case alone, the same way" test "$(grep -c '"id":"e2e.fails".*"status":"fail"' reproduced/results.jsonl)" -eq 1 \
     -a "$(wc -l < reproduced/results.jsonl)" -eq 3
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

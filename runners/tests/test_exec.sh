@@ -6,6 +6,7 @@
 # it must still run, and nothing of dmlconf may hang.
 # Usage: test_exec.sh DMLCONF TEST_ADAPTER SOURCE_DIR WORK_DIR
 set -u
+. "$(dirname "${BASH_SOURCE[0]}")/checks.sh"
 dmlconf=$1
 adapter=$2
 source_dir=$3
@@ -14,28 +15,6 @@ rm -rf "$work"
 mkdir -p "$work"
 cd "$work" || exit 1
 
-failures=0
-passed=0
-check() {
-    # check DESCRIPTION EXPECTED_STATUS ACTUAL_STATUS
-    if [ "$2" = "$3" ]; then
-        passed=$((passed + 1))
-    else
-        echo "FAIL: $1: exit status $3, expected $2"
-        failures=$((failures + 1))
-    fi
-}
-expect() {
-    # expect DESCRIPTION COMMAND... : the command must succeed
-    local description=$1
-    shift
-    if "$@"; then
-        passed=$((passed + 1))
-    else
-        echo "FAIL: $description"
-        failures=$((failures + 1))
-    fi
-}
 # The status and message of a case in a results.jsonl, as "status|message".
 outcome() {
     python3 - "$1" "$2" <<'PY'
@@ -208,5 +187,4 @@ expect_case novalidation doc.sum.example1 pass
 "$dmlconf" run -q --backend exec -o level cases.yaml -- "$adapter" --feature-level 4_1; check "a claimed level" 0 $?
 expect "the target is the claimed level" grep -q '"target_level":"4_1"' level/results.jsonl
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -9,6 +9,7 @@
 # declares boundaries.
 # Usage: test_explore.sh DMLCONF WORK_DIR TEST_ADAPTER FAULTY_PLUGIN
 set -u
+. "$(dirname "${BASH_SOURCE[0]}")/checks.sh"
 dmlconf=$1
 work=$2
 adapter=$3
@@ -17,28 +18,6 @@ rm -rf "$work"
 mkdir -p "$work"
 cd "$work" || exit 1
 
-failures=0
-passed=0
-check() {
-    # check DESCRIPTION EXPECTED_STATUS ACTUAL_STATUS
-    if [ "$2" = "$3" ]; then
-        passed=$((passed + 1))
-    else
-        echo "FAIL: $1: exit status $3, expected $2"
-        failures=$((failures + 1))
-    fi
-}
-expect() {
-    # expect DESCRIPTION COMMAND... : the command must succeed
-    local description=$1
-    shift
-    if "$@"; then
-        passed=$((passed + 1))
-    else
-        echo "FAIL: $description"
-        failures=$((failures + 1))
-    fi
-}
 # The cases a state file says were judged.
 judged() {
     grep -o '"next_index":[0-9]*' "$1/explore-state.json" | cut -d: -f2
@@ -141,5 +120,4 @@ check "explore through a plugin" 0 $?
 expect "the plugin's cells only: int32 sums" grep -q "data type    int32" plugin-run/coverage.txt
 expect "its boundaries make an axis-length class" grep -q "boundary" plugin-run/coverage.txt
 
-echo "$passed checks passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -6,6 +6,7 @@
 # programs (the Windows way) on Linux.
 # Usage: test_gate.sh DMLCONF SOURCE_DIR WORK_DIR
 set -u
+. "$(dirname "${BASH_SOURCE[0]}")/checks.sh"
 
 dmlconf=$1
 source_dir=$2
@@ -13,29 +14,6 @@ work=$3
 rm -rf "$work"
 mkdir -p "$work"
 cd "$work" || exit 1
-passed=0
-failures=0
-
-check() {
-    local what=$1 expected=$2 actual=$3
-    if [ "$actual" -eq "$expected" ]; then
-        passed=$((passed + 1))
-    else
-        echo "FAIL: $what: exit status $actual, expected $expected"
-        failures=$((failures + 1))
-    fi
-}
-
-expect() {
-    local what=$1
-    shift
-    if "$@"; then
-        passed=$((passed + 1))
-    else
-        echo "FAIL: $what"
-        failures=$((failures + 1))
-    fi
-}
 
 # Waits (up to a minute) until a run has finished at least one case.
 wait_for_a_result() {
@@ -165,5 +143,4 @@ DMLCONF_WORKERS=spawn "$dmlconf" run -q --backend oracle -j 2 -o spawned 2>err.t
 check "spawned workers over the corpus" 0 $?
 expect "spawned workers: conformant" test "$(summary spawned "s['verdict']['text']")" = "conformant at level 6_4"
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

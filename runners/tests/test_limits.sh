@@ -7,6 +7,7 @@
 # the memory for them (reports/gpu/).
 # Usage: test_limits.sh DMLCONF SOURCE_DIR WORK_DIR
 set -u
+. "$(dirname "${BASH_SOURCE[0]}")/checks.sh"
 
 dmlconf=$1
 source_dir=$2
@@ -14,29 +15,6 @@ work=$3
 rm -rf "$work"
 mkdir -p "$work"
 cd "$work" || exit 1
-passed=0
-failures=0
-
-check() {
-    local what=$1 expected=$2 actual=$3
-    if [ "$actual" -eq "$expected" ]; then
-        passed=$((passed + 1))
-    else
-        echo "FAIL: $what: exit status $actual, expected $expected"
-        failures=$((failures + 1))
-    fi
-}
-
-expect() {
-    local what=$1
-    shift
-    if "$@"; then
-        passed=$((passed + 1))
-    else
-        echo "FAIL: $what"
-        failures=$((failures + 1))
-    fi
-}
 
 limits="$source_dir/cases/limits"
 
@@ -83,5 +61,4 @@ PY
 expect "every miniature case passed" \
     python3 -c "import json; s=json.load(open('mini-run/summary.json')); assert s['counts']['pass'] == 18, s['counts']"
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -8,6 +8,7 @@
 # alike; shards of a plugin run merge into the same verdict.
 # Usage: test_plugin.sh DMLCONF EXAMPLE_PLUGIN FAULTY_PLUGIN NO_ENTRY_PLUGIN SOURCE_DIR WORK_DIR
 set -u
+. "$(dirname "${BASH_SOURCE[0]}")/checks.sh"
 dmlconf=$1
 example=$2
 faulty=$3
@@ -18,28 +19,6 @@ rm -rf "$work"
 mkdir -p "$work"
 cd "$work" || exit 1
 
-failures=0
-passed=0
-check() {
-    # check DESCRIPTION EXPECTED_STATUS ACTUAL_STATUS
-    if [ "$2" = "$3" ]; then
-        passed=$((passed + 1))
-    else
-        echo "FAIL: $1: exit status $3, expected $2"
-        failures=$((failures + 1))
-    fi
-}
-expect() {
-    # expect DESCRIPTION COMMAND... : the command must succeed
-    local description=$1
-    shift
-    if "$@"; then
-        passed=$((passed + 1))
-    else
-        echo "FAIL: $description"
-        failures=$((failures + 1))
-    fi
-}
 # A field of a report folder's summary.json, by a Python expression on `s`.
 summary() {
     python3 -c "import json,sys; s=json.load(open(sys.argv[1])); print($2)" "$1/summary.json"
@@ -208,5 +187,4 @@ expect "merged: the same verdict" test "$(summary merged "s['verdict']['text']")
 expect "merged: the same gaps" test "$(summary merged "s['verdict']['not_covered']")" = \
     "$(summary spawn "s['verdict']['not_covered']")"
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish
