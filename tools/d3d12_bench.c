@@ -20,14 +20,21 @@
  *   backend and building the kernels costs.
  *
  * Each large scan runs in a child process of its own with its own device
- * (--same-process runs them one after another in one process instead, to
- * show how a long-lived process differs; --release-between frees the
- * backend's buffers after each, --no-copy skips the copy kernel and its
- * two buffers).
+ * (--same-process runs them one after another in one process instead;
+ * --release-between frees the backend's buffers after each, --no-copy
+ * skips the copy kernel and its two buffers).
+ *
+ * GPU clocks: an NVIDIA GPU raises its clocks when a process opens a device
+ * and lowers them step by step once it has been nearly idle for a few
+ * seconds; scans of a millisecond or less between seconds of host work (the
+ * upload, the check) do not raise them again, so in one long-lived process
+ * every scan after the first few ran 2-4x slower. --warm-up-ms N keeps the
+ * GPU busy with copy kernels for N ms before each timed run (default 300
+ * with --same-process, 0 otherwise).
  *
  * Usage: dmlconf_d3d12_bench [--adapter WHICH] [--elements N] [--small N] [--repeat N]
  *                            [--no-torch] [--no-small] [--only TEXT]... [--list]
- *                            [--same-process] [--release-between] [--no-copy]
+ *                            [--same-process] [--release-between] [--no-copy] [--warm-up-ms N]
  * Exit status: 0, or 1 when the backend cannot open or a result is wrong.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -62,6 +69,8 @@ typedef struct bench_options
     bool list;
     bool same_process;    /* every large case in one process, one after another */
     bool copy;            /* measure the copy kernel for each case */
+    unsigned warm_up_ms;  /* keep the GPU busy this long before each run of a large case */
+    bool warm_up_given;   /* --warm-up-ms was given (else the default for the mode) */
     bool release_between; /* --same-process: free the backend's buffers between cases */
 } bench_options;
 
@@ -519,7 +528,19 @@ static void append_text(char *field, size_t size, const char *text)
 
 /* Runs one large case `repeat` times after a warm-up and verifies its last
  * output; prints one line. */
-static case_result run_large(d3d12_backend *b, const large_case *c, unsigned repeat, bool copy)
+/* Keeps the GPU busy with copy kernels over 64 MiB for at least `ms`
+ * milliseconds of wall time, so that its clocks are up when the next job
+ * runs (a GPU idle for seconds slows its clocks down, and sub-millisecond
+ * jobs do not bring them back). */
+static void keep_busy(d3d12_backend *b, unsigned ms)
+{
+    double end = dmlconf_clock_seconds() + ms / 1e3;
+    while (dmlconf_clock_seconds() < end)
+        if (time_copy(b, UINT64_C(64) << 20, 100) < 0)
+            return;
+}
+
+static case_result run_large(d3d12_backend *b, const large_case *c, unsigned repeat, bool copy, unsigned warm_up_ms)
 {
     dmlconf_backend *backend = &b->base;
     case_result result;
@@ -541,7 +562,11 @@ static case_result run_large(d3d12_backend *b, const large_case *c, unsigned rep
     fill_input(c, input, count);
     memset(output, 0, (size_t)bytes);
     if (copy)
+    {
+        if (warm_up_ms)
+            keep_busy(b, warm_up_ms);
         result.copy_seconds = time_copy(b, count * type_bytes(c->type), repeat);
+    }
     dmlconf_job job;
     double best = -1.0;
     for (unsigned r = 0; r <= repeat; ++r)
@@ -553,6 +578,8 @@ static case_result run_large(d3d12_backend *b, const large_case *c, unsigned rep
         job.input_bytes = (size_t)bytes;
         job.output = output;
         job.output_bytes = (size_t)bytes;
+        if (warm_up_ms)
+            keep_busy(b, warm_up_ms);
         backend->ops->execute(backend, &job, 1);
         if (job.outcome != DMLCONF_JOB_DONE)
         {
@@ -618,7 +645,8 @@ static int child_main(void *context, int input_fd, int output_fd)
     {
         if (!work->chosen[i])
             continue;
-        case_result result = run_large(b, &work->cases->items[i], work->options->repeat, work->options->copy);
+        case_result result = run_large(b, &work->cases->items[i], work->options->repeat, work->options->copy,
+                                       work->options->warm_up_ms);
         status |= result.status != 0;
         const char *p = (const char *)&result;
         size_t left = sizeof(result);
@@ -1005,7 +1033,7 @@ static int usage(const char *program)
 {
     fprintf(stderr,
             "usage: %s [--adapter WHICH] [--elements N] [--small N] [--repeat N] [--no-torch] [--no-small]\n"
-            "          [--only TEXT]... [--list] [--same-process] [--release-between] [--no-copy]\n",
+            "          [--only TEXT]... [--list] [--same-process] [--release-between] [--no-copy] [--warm-up-ms N]\n",
             program);
     return 2;
 }
@@ -1044,6 +1072,12 @@ int main(int argc, char **argv)
             options.same_process = true;
         else if (!strcmp(argv[i], "--release-between"))
             options.release_between = true;
+        else if (!strcmp(argv[i], "--warm-up-ms") && i + 1 < argc && parse_count(argv[i + 1], &value) && value <= 600000)
+        {
+            options.warm_up_ms = (unsigned)value;
+            options.warm_up_given = true;
+            ++i;
+        }
         else if (!strcmp(argv[i], "--no-copy"))
             options.copy = false;
         else if (!strcmp(argv[i], "--only") && i + 1 < argc && options.only_count < MAX_ONLY)
@@ -1052,6 +1086,8 @@ int main(int argc, char **argv)
             return usage(argv[0]);
     }
 
+    if (!options.warm_up_given && options.same_process)
+        options.warm_up_ms = 300;
     static case_list cases;
     build_cases(&cases, options.elements);
     bool chosen[sizeof(cases.items) / sizeof(cases.items[0])] = {false};
@@ -1096,6 +1132,9 @@ int main(int argc, char **argv)
         results[i].status = -1;
     if (chosen_count)
     {
+        printf("large scans: %s, the GPU kept busy %u ms before each run\n",
+               options.same_process ? "one after another in one process" : "each in a process of its own",
+               options.warm_up_ms);
         printf("%-44s %9s %12s %14s  [%s]\n", "large scans (best GPU time)", "", "", "", "each pass: kernel ms");
         if (options.same_process)
             status |= run_child(&options, &cases, chosen, results) != 0;

@@ -62,10 +62,16 @@ echo "== the benchmark"
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,temperature.gpu,utilization.gpu --format=csv \
     | tee "$out/clocks.txt"
 "$bin/dmlconf_d3d12_bench" 2>&1 | tee "$out/bench.txt"
-echo "== one job repeated in one process, each dispatch traced (the slowdown seen in long-lived processes)"
-DMLCONF_D3D12_TRACE=1 "$bin/dmlconf_d3d12_bench" --only "float32 2-D axis 0" --repeat 30 >/dev/null \
-    2>"$out/trace-repeat.txt"
-grep -c pass "$out/trace-repeat.txt"
+echo "== one long-lived process, without and with the warm-up; the GPU's clocks sampled every 100 ms"
+nvidia-smi --query-gpu=timestamp,pstate,clocks.sm,clocks.mem,utilization.gpu --format=csv -lms 100 \
+    >"$out/clocks-long-lived.csv" 2>&1 &
+sampler=$!
+for warm in 0 300; do
+    "$bin/dmlconf_d3d12_bench" --no-small --no-torch --repeat 5 --same-process --warm-up-ms "$warm" \
+        --only "cumsum float32 1-D" --only "cumsum int64 1-D" --only "cumsum float32 100x1000x1000 axis 1" \
+        --only "cumsum float32 1000000x100 axis 1" 2>&1 | tee "$out/long-lived-warm-$warm.txt"
+done
+kill "$sampler"
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,temperature.gpu,utilization.gpu --format=csv,noheader \
     | tee -a "$out/clocks.txt"
 tar -czf "$out/corpus.tar.gz" -C "$out" corpus && rm -rf "$out/corpus"
