@@ -645,8 +645,8 @@ static int child_main(void *context, int input_fd, int output_fd)
     {
         if (!work->chosen[i])
             continue;
-        case_result result = run_large(b, &work->cases->items[i], work->options->repeat, work->options->copy,
-                                       work->options->warm_up_ms);
+        case_result result =
+            run_large(b, &work->cases->items[i], work->options->repeat, work->options->copy, work->options->warm_up_ms);
         status |= result.status != 0;
         const char *p = (const char *)&result;
         size_t left = sizeof(result);
@@ -1072,7 +1072,8 @@ int main(int argc, char **argv)
             options.same_process = true;
         else if (!strcmp(argv[i], "--release-between"))
             options.release_between = true;
-        else if (!strcmp(argv[i], "--warm-up-ms") && i + 1 < argc && parse_count(argv[i + 1], &value) && value <= 600000)
+        else if (!strcmp(argv[i], "--warm-up-ms") && i + 1 < argc && parse_count(argv[i + 1], &value) &&
+                 value <= 600000)
         {
             options.warm_up_ms = (unsigned)value;
             options.warm_up_given = true;
