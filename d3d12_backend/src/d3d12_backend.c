@@ -15,8 +15,11 @@
  *   DMLCONF_D3D12_CHUNK=N              cut serial lines, and look-back chunks,
  *                                      into chunks of at most N;
  *   DMLCONF_D3D12_TILE=64x16|32x16|64x8|256x16|64x32   the cooperative kernels' shape;
- *   DMLCONF_D3D12_LOOKBACK=0|1         whether long contiguous lines take the
- *                                      look-back kernel (default 0: slower);
+ *   DMLCONF_D3D12_LOOKBACK=0|1|spans   whether long contiguous lines take the
+ *                                      look-back kernel (default 0: slower;
+ *                                      spans: 1, and its chunks publish spans,
+ *                                      never inclusive prefixes, past the
+ *                                      first, so every look-back jumps);
  *   DMLCONF_D3D12_VIEW_WORDS=N         pretend one buffer view holds N words
  *                                      (at least 32768), to exercise cutting.
  * And, changing no result: DMLCONF_D3D12_TRACE=1 prints each dispatch's
@@ -104,12 +107,13 @@ static int read_knobs(d3d12_backend *b, char *why, size_t why_size)
     const char *lookback = getenv("DMLCONF_D3D12_LOOKBACK");
     if (lookback && *lookback)
     {
-        if (strcmp(lookback, "0") && strcmp(lookback, "1"))
+        if (strcmp(lookback, "0") && strcmp(lookback, "1") && strcmp(lookback, "spans"))
         {
-            snprintf(why, why_size, "DMLCONF_D3D12_LOOKBACK=%s is not 0 or 1", lookback);
+            snprintf(why, why_size, "DMLCONF_D3D12_LOOKBACK=%s is not 0, 1 or spans", lookback);
             return -1;
         }
-        b->limits.lookback = !strcmp(lookback, "1");
+        b->limits.lookback = strcmp(lookback, "0") != 0;
+        b->limits.lookback_spans = !strcmp(lookback, "spans");
         append_knob(b, "lookback", lookback);
     }
     const char *trace = getenv("DMLCONF_D3D12_TRACE");
@@ -177,10 +181,10 @@ static int d3d12_open(const dmlconf_backend_config *config, dmlconf_backend **ou
     b->limits.tile_groups = software ? 4u : 8192u;
     b->limits.tile_min_tiles = software ? 2u : 8u;
     b->limits.group_kind = KERNEL_TILE;
-    /* The one-pass look-back kernel stays off unless asked for: on an H100
-     * it scanned 10^8 float32 in one line in 0.94 ms, the tile kernel's
-     * reduce, totals and rescan in 0.48 ms (float16 0.92 against 0.35,
-     * int64 2.96 against 1.09; reports/gpu/nvidia-h100-speed.md). */
+    /* The one-pass look-back kernel stays off unless asked for: on an H200
+     * it scanned 10^8 float32 in one line in 0.525 ms, the tile kernel's
+     * reduce, totals and rescan in 0.383 ms (float16 0.500 against 0.325,
+     * int64 1.285 against 0.928; reports/gpu/nvidia-h200-lookback.md). */
     b->limits.lookback = false;
     b->limits.short_lines = !software;
     /* From this many lines a thread each keep a GPU's memory busy: no

@@ -16,42 +16,41 @@
  *
  * What a chunk publishes lives at scratch accumulators SCAN_P_STATUS_BASE
  * + 2 * (l * K + k), in 32-bit words that each carry a status in their high
- * 16 bits (1: aggregate, 2: inclusive prefix) and 16 bits of the value in
- * their low 16 bits: two words for a 32-bit value, four for a 64-bit one.
- * Every word is written with one atomic exchange and read with one atomic
- * or, so a reader sees each word either before or after its write; a value
- * counts as published only when all its words carry the same status, and
- * no ordering between the words is needed. The status words and the
- * ticket counter must be zero before the dispatch (a clear pass).
+ * 16 bits and 16 bits of the value in their low 16 bits: two words for a
+ * 32-bit value, four for a 64-bit one. Statuses: 1, the chunk's aggregate;
+ * 2, its inclusive prefix; 3 + s (s >= 1), the chunks k - s .. k combined
+ * (a span). Every word is written with one atomic exchange and read with
+ * one atomic or, so a reader sees each word either before or after a
+ * write; a value counts as published only when all its words carry the
+ * same status (a reader that catches a value between two writes reads it
+ * again), and no ordering between the words is needed. The status words
+ * and the ticket counter must be zero before the dispatch (a clear pass).
  *
- * The look-back reads up to 32 predecessors at once, one per thread, in
- * rounds; thread 0 then combines them in order until a predecessor that
- * has published nothing yet (the next round starts there) or an inclusive
- * prefix (done). A group only ever waits for groups that drew earlier
- * tickets, which are running, so the wait ends; a bound on the rounds keeps
- * a broken device from spinning for ever (the result is then wrong, and the
- * comparator says so).
+ * The look-back is thread 0's alone, without group barriers: it walks back
+ * from chunk k - 1, one predecessor per atomic read, stepping over a whole
+ * span at once, and after each step publishes its own span (all it has
+ * combined, with its aggregate), so a chunk behind it jumps over its walk
+ * instead of repeating it; an inclusive prefix ends the walk. (Reading 32
+ * predecessors a round, one per thread, and combining them through
+ * groupshared memory was 1.1-2.4x slower on an H200:
+ * reports/gpu/nvidia-h200-lookback.md.) A group only ever waits for groups
+ * that drew earlier tickets, which are running, so the wait ends; a bound
+ * on the reads keeps a broken device from spinning for ever (the result is
+ * then wrong, and the comparator says so).
  */
 #include "kernel_tile.h"
 #include "scan_params.h"
 
-/* Predecessors read per round (at most the group size). */
-#define LOOKBACK_WINDOW 32u
-/* Rounds after which the look-back gives up. */
+/* Reads after which the look-back gives up. */
 #define LOOKBACK_ROUNDS (1u << 22)
 
-/* Groupshared g2, in words: the ticket, the look-back's decision and its
- * next predecessor, the prefix so far (two words), then per window entry a
- * status and two value words. */
+/* Groupshared g2, in words: the ticket, then the exclusive prefix the
+ * look-back found (two words). */
 enum
 {
     LB_TICKET = 0,
-    LB_DONE = 1,
-    LB_NEXT = 2,
     LB_PREFIX = 4,
-    LB_ENTRIES = 8,
-    LB_ENTRY_WORDS = 4,
-    LB_WORDS = LB_ENTRIES + LB_ENTRY_WORDS * LOOKBACK_WINDOW,
+    LB_WORDS = 8,
 };
 
 static bool wide_class(kernel_element acc_element)
@@ -68,9 +67,10 @@ static void status_word_address(dxbc_program *p, bool wide, unsigned word)
     op3(p, DXBC_OP_ISHL, D(R_T0, 0), S(R_T0, 0), I(2));
 }
 
-/* Publishes register `value` (x, and y when wide) with `status` for chunk
- * slot R_LOOK.z. Uses R_T0 and R_T1. */
-static void publish(dxbc_program *p, bool wide, unsigned value, uint32_t status)
+/* Publishes register `value` (x, and y when wide) for chunk slot R_LOOK.z
+ * with the status whose value shifted left by 16 is `shifted_status` (an
+ * immediate or a register component). Uses R_T0 and R_T1. */
+static void publish_shifted(dxbc_program *p, bool wide, unsigned value, dxbc_operand shifted_status)
 {
     for (unsigned word = 0; word < (wide ? 4u : 2u); ++word)
     {
@@ -79,11 +79,17 @@ static void publish(dxbc_program *p, bool wide, unsigned value, uint32_t status)
             op3(p, DXBC_OP_USHR, D(R_T1, 0), S(value, component), I(16));
         else
             op3(p, DXBC_OP_AND, D(R_T1, 0), S(value, component), I(0xffffu));
-        op3(p, DXBC_OP_OR, D(R_T1, 0), S(R_T1, 0), I(status << 16));
+        op3(p, DXBC_OP_OR, D(R_T1, 0), S(R_T1, 0), shifted_status);
         status_word_address(p, wide, word);
         dxbc_operand ops[4] = {D(R_T1, 1), dxbc_uav_dst(SCAN_UAV_SCRATCH, DXBC_MASK_X), S(R_T0, 0), S(R_T1, 0)};
         dxbc_emit(p, DXBC_OP_IMM_ATOMIC_EXCH, 0, ops, 4);
     }
+}
+
+/* Publishes register `value` with status `status` for chunk slot R_LOOK.z. */
+static void publish(dxbc_program *p, bool wide, unsigned value, uint32_t status)
+{
+    publish_shifted(p, wide, value, I(status << 16));
 }
 
 /* Reads chunk slot R_LOOK.z's published value into `value` (x, y) and its
@@ -113,19 +119,6 @@ static void read_published(dxbc_program *p, bool wide, unsigned value)
     }
 }
 
-/* Groupshared g2 word `word` (an immediate) from/to a register component. */
-static void shared_load(dxbc_program *p, dxbc_operand dst, dxbc_operand word)
-{
-    op3(p, DXBC_OP_ISHL, D(R_T0, 3), word, I(2));
-    op3(p, DXBC_OP_LD_RAW, dst, S(R_T0, 3), dxbc_tgsm_src(G_SHARED, DXBC_SWIZZLE_XXXX));
-}
-
-static void shared_store(dxbc_program *p, dxbc_operand word, dxbc_operand value)
-{
-    op3(p, DXBC_OP_ISHL, D(R_T0, 3), word, I(2));
-    op3(p, DXBC_OP_STORE_RAW, dxbc_tgsm_dst(G_SHARED, DXBC_MASK_X), S(R_T0, 3), value);
-}
-
 /* A value (x, and y when wide) to or from g2 words from `word` on. */
 static void shared_value_store(dxbc_program *p, bool wide, dxbc_operand word, unsigned value)
 {
@@ -141,92 +134,89 @@ static void shared_value_load(dxbc_program *p, bool wide, dxbc_operand word, uns
         dxbc_tgsm_src(G_SHARED, wide ? DXBC_SWIZZLE_XYXY : DXBC_SWIZZLE_XXXX));
 }
 
-/* The look-back of chunk k > 0 (R_LINE.y) with its aggregate published:
- * leaves the exclusive prefix in R_BASE (every thread). */
+/* Thread 0 of chunk k, walking back with slot j in R_POS.x and R_PREV
+ * holding chunks j + 1 .. k - 1 combined: publishes the span j + 1 .. k
+ * (R_PREV with its aggregate R_ACC), status 3 + (k - j - 1), while that
+ * fits in 16 bits. Uses R_POS.w, R_MODE.w, R_VALUE, R_LOOK.z, R_T0, R_T1. */
+static void publish_span(dxbc_program *p, const kernel_key *key)
+{
+    kernel_element acc_element = kernel_accumulator_element(key->element);
+    op2(p, DXBC_OP_INEG, D(R_POS, 3), S(R_POS, 0));
+    op3(p, DXBC_OP_IADD, D(R_POS, 3), S(R_POS, 1), S(R_POS, 3));
+    op3(p, DXBC_OP_IADD, D(R_POS, 3), S(R_POS, 3), I(2));
+    op3(p, DXBC_OP_ULT, D(R_MODE, 3), S(R_POS, 3), I(0x10000u));
+    emit_if(p, S(R_MODE, 3), true);
+    {
+        op3(p, DXBC_OP_ISHL, D(R_POS, 3), S(R_POS, 3), I(16));
+        emit_copy(p, acc_element, R_VALUE, R_PREV);
+        emit_combine(p, key, R_VALUE, R_ACC, R_T0, R_T1);
+        op2(p, DXBC_OP_MOV, D(R_LOOK, 2), S(R_POS, 1));
+        publish_shifted(p, wide_class(acc_element), R_VALUE, S(R_POS, 3));
+    }
+    emit_endif(p);
+}
+
+/* The look-back by thread 0 alone, without group barriers, jumping over
+ * spans: leaves the exclusive prefix in R_BASE (every thread). Thread 0
+ * walks back from chunk k - 1, combining what each predecessor published:
+ * an aggregate (status 1) steps back one chunk, a span (status 3 + s: the
+ * chunks j - s .. j combined) steps back s + 1, an inclusive prefix
+ * (status 2) ends the walk; nothing yet (0) is read again. After each step
+ * it publishes its own span (what it has combined so far with its own
+ * aggregate, status 3 + s for s + 1 chunks, while s fits in 16 bits), so a
+ * chunk behind it jumps over the whole walk instead of repeating it.
+ * Registers: R_POS x the slot read, y this chunk's slot, z polls, w the
+ * span's status; R_PREV what has been combined; R_ACC this chunk's
+ * aggregate (loaded by the caller); R_VALUE the span published. */
 static void look_back(dxbc_program *p, const kernel_key *key)
 {
     kernel_element acc_element = kernel_accumulator_element(key->element);
     bool wide = wide_class(acc_element);
-    const unsigned window =
-        kernel_tile_group(key->shape) < LOOKBACK_WINDOW ? kernel_tile_group(key->shape) : LOOKBACK_WINDOW;
-    /* Thread 0: nothing combined yet, the first predecessor k - 1. */
     op3(p, DXBC_OP_IEQ, D(R_MODE, 3), S(R_RANGE, 3), I(0));
     emit_if(p, S(R_MODE, 3), true);
-    emit_identity(p, acc_element, key->operation, R_PREV);
-    shared_value_store(p, wide, I(LB_PREFIX), R_PREV);
-    shared_store(p, I(LB_DONE), I(0));
-    op3(p, DXBC_OP_IADD, D(R_T1, 2), S(R_LINE, 1), I(0xffffffffu));
-    shared_store(p, I(LB_NEXT), S(R_T1, 2));
+    {
+        emit_identity(p, acc_element, key->operation, R_PREV);
+        op2(p, DXBC_OP_MOV, D(R_POS, 1), S(R_LINE, 3));
+        op3(p, DXBC_OP_IADD, D(R_POS, 0), S(R_LINE, 3), I(0xffffffffu));
+        op2(p, DXBC_OP_MOV, D(R_POS, 2), I(0));
+        emit_loop(p);
+        {
+            op2(p, DXBC_OP_MOV, D(R_LOOK, 2), S(R_POS, 0));
+            read_published(p, wide, R_OTHER);
+            op3(p, DXBC_OP_IADD, D(R_POS, 2), S(R_POS, 2), I(1));
+            op3(p, DXBC_OP_UGE, D(R_MODE, 3), S(R_POS, 2), I(LOOKBACK_ROUNDS));
+            emit_break_if(p, S(R_MODE, 3));
+            op3(p, DXBC_OP_INE, D(R_MODE, 3), S(R_LOOK, 1), I(0));
+            emit_if(p, S(R_MODE, 3), true);
+            {
+                if (key->spans)
+                {
+                    /* Before an inclusive prefix at chunk j, the span
+                     * j + 1 .. k (chunks past the first publish no
+                     * inclusive prefix in this variant). */
+                    op3(p, DXBC_OP_IEQ, D(R_MODE, 3), S(R_LOOK, 1), I(2));
+                    emit_if(p, S(R_MODE, 3), true);
+                    publish_span(p, key);
+                    emit_endif(p);
+                }
+                emit_combine(p, key, R_PREV, R_OTHER, R_T0, R_T1);
+                op3(p, DXBC_OP_IEQ, D(R_MODE, 3), S(R_LOOK, 1), I(2));
+                emit_break_if(p, S(R_MODE, 3));
+                /* Back 1 chunk past an aggregate, status - 2 past a span. */
+                op3(p, DXBC_OP_IADD, D(R_MODE, 3), S(R_LOOK, 1), I(0xfffffffeu));
+                op3(p, DXBC_OP_IEQ, D(R_POS, 3), S(R_LOOK, 1), I(1));
+                op4(p, DXBC_OP_MOVC, D(R_MODE, 3), S(R_POS, 3), I(1), S(R_MODE, 3));
+                op2(p, DXBC_OP_INEG, D(R_MODE, 3), S(R_MODE, 3));
+                op3(p, DXBC_OP_IADD, D(R_POS, 0), S(R_POS, 0), S(R_MODE, 3));
+                publish_span(p, key);
+            }
+            emit_endif(p);
+        }
+        emit_endloop(p);
+        shared_value_store(p, wide, I(LB_PREFIX), R_PREV);
+    }
     emit_endif(p);
     tile_barrier(p);
-    op2(p, DXBC_OP_MOV, D(R_LOOK, 0), I(0)); /* rounds */
-    emit_loop(p);
-    {
-        /* Threads t < window read predecessor next - t, if it exists. */
-        shared_load(p, D(R_LOOK, 2), I(LB_NEXT));
-        op3(p, DXBC_OP_ULT, D(R_MODE, 3), S(R_RANGE, 3), I(window));
-        op3(p, DXBC_OP_UGE, D(R_T1, 3), S(R_LOOK, 2), S(R_RANGE, 3)); /* t <= next */
-        op3(p, DXBC_OP_AND, D(R_MODE, 3), S(R_MODE, 3), S(R_T1, 3));
-        emit_if(p, S(R_MODE, 3), true);
-        {
-            /* Slot l * K + (next - t) = (R_LINE.w - k) + next - t. */
-            op2(p, DXBC_OP_INEG, D(R_T1, 3), S(R_RANGE, 3));
-            op3(p, DXBC_OP_IADD, D(R_LOOK, 2), S(R_LOOK, 2), S(R_T1, 3));
-            op3(p, DXBC_OP_IADD, D(R_LOOK, 2), S(R_LOOK, 2), S(R_LINE, 3));
-            op2(p, DXBC_OP_INEG, D(R_T1, 3), S(R_LINE, 1));
-            op3(p, DXBC_OP_IADD, D(R_LOOK, 2), S(R_LOOK, 2), S(R_T1, 3));
-            read_published(p, wide, R_OTHER);
-            op4(p, DXBC_OP_IMAD, D(R_T1, 3), S(R_RANGE, 3), I(LB_ENTRY_WORDS), I(LB_ENTRIES));
-            shared_store(p, S(R_T1, 3), S(R_LOOK, 1));
-            op3(p, DXBC_OP_IADD, D(R_T1, 3), S(R_T1, 3), I(1));
-            shared_value_store(p, wide, S(R_T1, 3), R_OTHER);
-        }
-        emit_endif(p);
-        tile_barrier(p);
-
-        /* Thread 0 combines the entries in order. */
-        op3(p, DXBC_OP_IEQ, D(R_MODE, 3), S(R_RANGE, 3), I(0));
-        emit_if(p, S(R_MODE, 3), true);
-        {
-            /* R_ACC (free until the rescan): x entries this round, y the
-             * entry, z done. */
-            shared_value_load(p, wide, I(LB_PREFIX), R_PREV);
-            shared_load(p, D(R_LOOK, 2), I(LB_NEXT));
-            op3(p, DXBC_OP_IADD, D(R_ACC, 0), S(R_LOOK, 2), I(1));
-            op3(p, DXBC_OP_UMIN, D(R_ACC, 0), S(R_ACC, 0), I(window));
-            op2(p, DXBC_OP_MOV, D(R_ACC, 1), I(0));
-            op2(p, DXBC_OP_MOV, D(R_ACC, 2), I(0));
-            emit_loop(p);
-            {
-                op3(p, DXBC_OP_UGE, D(R_T1, 3), S(R_ACC, 1), S(R_ACC, 0));
-                emit_break_if(p, S(R_T1, 3));
-                op4(p, DXBC_OP_IMAD, D(R_T1, 3), S(R_ACC, 1), I(LB_ENTRY_WORDS), I(LB_ENTRIES));
-                shared_load(p, D(R_LOOK, 1), S(R_T1, 3));
-                op3(p, DXBC_OP_IEQ, D(R_T1, 2), S(R_LOOK, 1), I(0));
-                emit_break_if(p, S(R_T1, 2)); /* not published yet: next round from here */
-                op3(p, DXBC_OP_IADD, D(R_T1, 3), S(R_T1, 3), I(1));
-                shared_value_load(p, wide, S(R_T1, 3), R_OTHER);
-                emit_combine(p, key, R_PREV, R_OTHER, R_T0, R_T1);
-                op3(p, DXBC_OP_IADD, D(R_ACC, 1), S(R_ACC, 1), I(1));
-                op3(p, DXBC_OP_IEQ, D(R_ACC, 2), S(R_LOOK, 1), I(2));
-                emit_break_if(p, S(R_ACC, 2)); /* an inclusive prefix: done */
-            }
-            emit_endloop(p);
-            shared_value_store(p, wide, I(LB_PREFIX), R_PREV);
-            op2(p, DXBC_OP_INEG, D(R_T1, 3), S(R_ACC, 1));
-            op3(p, DXBC_OP_IADD, D(R_LOOK, 2), S(R_LOOK, 2), S(R_T1, 3));
-            shared_store(p, I(LB_NEXT), S(R_LOOK, 2));
-            shared_store(p, I(LB_DONE), S(R_ACC, 2));
-        }
-        emit_endif(p);
-        tile_barrier(p);
-        shared_load(p, D(R_MODE, 3), I(LB_DONE));
-        emit_break_if(p, S(R_MODE, 3));
-        op3(p, DXBC_OP_IADD, D(R_LOOK, 0), S(R_LOOK, 0), I(1));
-        op3(p, DXBC_OP_UGE, D(R_MODE, 3), S(R_LOOK, 0), I(LOOKBACK_ROUNDS));
-        emit_break_if(p, S(R_MODE, 3));
-    }
-    emit_endloop(p);
     shared_value_load(p, wide, I(LB_PREFIX), R_BASE);
 }
 
@@ -321,8 +311,8 @@ void generate_lookback_kernel(dxbc_program *p, const kernel_key *key)
     {
         op3(p, DXBC_OP_IEQ, D(R_MODE, 3), S(R_RANGE, 3), I(0));
         emit_if(p, S(R_MODE, 3), true);
-        tile_aggregate(p, key, source, R_OTHER);
-        publish(p, wide, R_OTHER, 1);
+        tile_aggregate(p, key, source, R_ACC);
+        publish(p, wide, R_ACC, 1);
         emit_endif(p);
         look_back(p, key);
         op2(p, DXBC_OP_MOV, D(R_LOOK, 2), S(R_LINE, 3));
@@ -333,7 +323,11 @@ void generate_lookback_kernel(dxbc_program *p, const kernel_key *key)
     tile_aggregate(p, key, source, R_OTHER);
     emit_copy(p, acc_element, R_PREV, R_BASE);
     emit_combine(p, key, R_PREV, R_OTHER, R_T0, R_T1);
+    if (key->spans)
+        emit_if(p, S(R_LINE, 1), false); /* chunk 0 only */
     publish(p, wide, R_PREV, 2);
+    if (key->spans)
+        emit_endif(p);
     emit_endif(p);
 
     /* The rescan from the prefix, and the tile back to memory. */

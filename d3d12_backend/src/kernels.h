@@ -81,11 +81,13 @@ typedef struct kernel_key
     kernel_operation operation;
     kernel_fault fault;
     unsigned shape; /* tile, rake and look-back kernels: 0 .. TILE_SHAPE_COUNT-1; others: 0 */
+    bool spans;     /* look-back kernel only: chunks past the first publish spans, never inclusive
+                     * prefixes, so every look-back jumps (a test of the jumps) */
 } kernel_key;
 
 /* A dense index for a key (0 .. KERNEL_VARIANT_COUNT-1), for caches. */
 #define KERNEL_VARIANT_COUNT                                                                                           \
-    ((size_t)KERNEL_KIND_COUNT * ELEMENT_COUNT * OPERATION_COUNT * FAULT_COUNT * TILE_SHAPE_COUNT)
+    ((size_t)KERNEL_KIND_COUNT * ELEMENT_COUNT * OPERATION_COUNT * FAULT_COUNT * TILE_SHAPE_COUNT * 2)
 size_t kernel_key_index(const kernel_key *key);
 /* The key of a dense index (the inverse of kernel_key_index). */
 kernel_key kernel_key_from_index(size_t index);

@@ -151,6 +151,7 @@ static plan_pass *emit_pass(plan_context *ctx, const problem *p, kernel_kind kin
     if (pass->key.fault == FAULT_CHUNK_CARRY && p->dims.count < 2)
         pass->key.fault = FAULT_NONE;
     pass->key.shape = kind == KERNEL_SERIAL ? 0 : ctx->limits->tile_shape;
+    pass->key.spans = kind == KERNEL_LOOKBACK && ctx->limits->lookback_spans;
     if (!kernel_key_exists(&pass->key))
         pass->key.fault = FAULT_NONE;
     if (p->exclusive)

@@ -37,6 +37,8 @@ typedef struct plan_limits
     uint32_t tile_min_tiles;    /* tile kernel: the fewest tiles a chunk walks, where the line has them */
     bool lookback;              /* lines that need several tile-kernel chunks and move in blocks use the
                                  * look-back kernel instead (one pass) */
+    bool lookback_spans;        /* the look-back kernel's chunks publish spans, never inclusive prefixes
+                                 * past the first chunk (a test knob: every look-back jumps) */
     bool short_lines;           /* short lines packed in memory use the short-line kernel */
     uint32_t single_pass_lines; /* the serial kernel does not cut lines into chunks when there are at
                                  * least this many (0: always by parallel_items) */
