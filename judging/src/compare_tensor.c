@@ -209,6 +209,11 @@ static int read_line_history(void *context, uint64_t first, size_t count, void *
     if (v->buffer)
     {
         const unsigned char *base = v->buffer + (t->in_outer + t->in_inner[h->line]) * size;
+        if (!ctx->reversed && v->axis_stride == 1)
+        {
+            memcpy(bytes, base + first * size, count * size);
+            return 0;
+        }
         for (size_t k = 0; k < count; ++k)
             copy_element(bytes + k * size, base + axis_index(ctx, first + k) * v->axis_stride * size, size);
         return 0;
@@ -380,10 +385,65 @@ typedef struct line_range
     size_t count;
 } line_range;
 
+/* Elements that judge_equal_range checks at once where the output is
+ * contiguous along the line. */
+#define EQUAL_RUN 64u
+
+/* Whether a run of EQUAL_RUN elements of `type` is equal to its expected
+ * values (scan order, packed) and holds no canary `c` (when `canary`): the
+ * output's run starts at `g` and goes forward in memory, or (`back`) ends
+ * there and is read backward. One definition for each element width, with
+ * plain loops over a constant length that the compiler vectorises. */
+#define DEFINE_RUN_IS_EQUAL(name, type)                                                                           \
+    static bool name(const unsigned char *e, const unsigned char *g, bool back, bool canary, type c)             \
+    {                                                                                                              \
+        type want[EQUAL_RUN], got[EQUAL_RUN];                                                                     \
+        memcpy(want, e, sizeof(want));                                                                             \
+        memcpy(got, back ? g - (EQUAL_RUN - 1u) * sizeof(type) : g, sizeof(got));                                \
+        type differ = 0, canaries = 0;                                                                             \
+        if (!back)                                                                                                 \
+        {                                                                                                          \
+            for (size_t k = 0; k < EQUAL_RUN; ++k)                                                                 \
+            {                                                                                                      \
+                differ |= (type)(got[k] ^ want[k]);                                                                \
+                canaries |= (type)(got[k] == c);                                                                   \
+            }                                                                                                      \
+        }                                                                                                          \
+        else                                                                                                       \
+        {                                                                                                          \
+            for (size_t k = 0; k < EQUAL_RUN; ++k)                                                                 \
+            {                                                                                                      \
+                differ |= (type)(got[EQUAL_RUN - 1u - k] ^ want[k]);                                               \
+                canaries |= (type)(got[k] == c);                                                                   \
+            }                                                                                                      \
+        }                                                                                                          \
+        return differ == 0 && !(canary && canaries);                                                               \
+    }
+
+DEFINE_RUN_IS_EQUAL(run_is_equal_16, uint16_t)
+DEFINE_RUN_IS_EQUAL(run_is_equal_32, uint32_t)
+DEFINE_RUN_IS_EQUAL(run_is_equal_64, uint64_t)
+
+static inline bool run_is_equal(const unsigned char *expected, const unsigned char *output, bool backward, size_t size,
+                                bool canary, uint64_t canary_bits)
+{
+    switch (size)
+    {
+    case 2:
+        return run_is_equal_16(expected, output, backward, canary, (uint16_t)canary_bits);
+    case 4:
+        return run_is_equal_32(expected, output, backward, canary, (uint32_t)canary_bits);
+    default:
+        return run_is_equal_64(expected, output, backward, canary, canary_bits);
+    }
+}
+
 /* A line's range when equal bits pass with no error (integers,
  * bit_exact): equal elements are only counted (the summary does not depend
- * on the order), the rest judged one by one. `size` is a constant where
- * this is inlined, so the loads are plain loads. */
+ * on the order), the rest judged one by one. Where the output is
+ * contiguous along the line (either way), runs of EQUAL_RUN elements are
+ * first checked all at once. `size` is a constant where this is inlined, so
+ * the loads are plain loads. */
 static inline void judge_equal_range(const compare_context *ctx, const line_range *r, size_t size,
                                      dmlconf_comparison *out)
 {
@@ -391,26 +451,49 @@ static inline void judge_equal_range(const compare_context *ctx, const line_rang
     uint64_t equal_count = 0, equal_first = UINT64_MAX, equal_bits = 0;
     bool canary = ctx->has_canary;
     uint64_t canary_bits = ctx->canary_bits;
-    for (size_t jj = 0; jj < r->count; ++jj)
+    bool forward = r->out_step == 1u, backward = r->out_step == UINT64_MAX;
+    for (size_t jj = 0; jj < r->count;)
     {
-        uint64_t expected = load_bits(r->expected + jj * size, size);
-        uint64_t got = load_bits(r->output + offset * size, size);
-        if (got == expected && !(canary && got == canary_bits))
+        size_t run = r->count - jj < EQUAL_RUN ? r->count - jj : EQUAL_RUN;
+        if (run == EQUAL_RUN && (forward || backward) &&
+            run_is_equal(r->expected + jj * size, r->output + offset * size, backward, size, canary, canary_bits))
         {
-            if (index < equal_first)
+            /* Indices move by a constant step along the run: its smallest
+             * is at one end. */
+            uint64_t last_index = index + (EQUAL_RUN - 1u) * r->index_step;
+            uint64_t low = index < last_index ? index : last_index;
+            if (low < equal_first)
             {
-                equal_first = index;
-                equal_bits = got;
+                equal_first = low;
+                equal_bits = load_bits(r->expected + (jj + (low == index ? 0u : EQUAL_RUN - 1u)) * size, size);
             }
-            ++equal_count;
+            equal_count += EQUAL_RUN;
+            jj += EQUAL_RUN;
+            offset += EQUAL_RUN * r->out_step;
+            index += EQUAL_RUN * r->index_step;
+            continue;
         }
-        else
+        for (size_t end = jj + run; jj < end; ++jj)
         {
-            unsigned position = (unsigned)((r->j + jj) * DMLCONF_POSITION_BINS / ctx->n);
-            judge_element(ctx, index, expected, got, NULL, position, r->j + jj, out);
+            uint64_t expected = load_bits(r->expected + jj * size, size);
+            uint64_t got = load_bits(r->output + offset * size, size);
+            if (got == expected && !(canary && got == canary_bits))
+            {
+                if (index < equal_first)
+                {
+                    equal_first = index;
+                    equal_bits = got;
+                }
+                ++equal_count;
+            }
+            else
+            {
+                unsigned position = (unsigned)((r->j + jj) * DMLCONF_POSITION_BINS / ctx->n);
+                judge_element(ctx, index, expected, got, NULL, position, r->j + jj, out);
+            }
+            offset += r->out_step;
+            index += r->index_step;
         }
-        offset += r->out_step;
-        index += r->index_step;
     }
     if (equal_count)
         judging_tally_equal(out, equal_count, equal_first, equal_bits, ctx->equal_rule);

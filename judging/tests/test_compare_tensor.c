@@ -545,6 +545,94 @@ START_TEST(test_against_naive)
 }
 END_TEST
 
+/* Contiguous lines judged bit for bit, where runs of equal elements are
+ * checked many at once: one wrong or unwritten (canary) element at every
+ * place of a run (its first, second and last element, in the first, a
+ * middle and the last run, and in the short tail), increasing and
+ * decreasing, 16-, 32- and 64-bit elements: the naive comparator's
+ * results, the worst element (the smallest index of a run of equal ones)
+ * included. */
+START_TEST(test_equal_runs)
+{
+    static const dmlconf_data_type types[] = {DMLCONF_DATA_TYPE_FLOAT16, DMLCONF_DATA_TYPE_FLOAT32,
+                                              DMLCONF_DATA_TYPE_INT32, DMLCONF_DATA_TYPE_UINT64};
+    /* Five runs, then with a tail of 17. */
+    static const uint32_t lengths[] = {64 * 5, 64 * 5 + 17};
+    static const uint32_t places[] = {0, 1, 63, 64, 65, 127, 128, 191, 255, 256, 319, 320, 321, 336};
+    dmlconf_data_type type = types[_i % 4];
+    size_t size = type_size(type);
+    uint64_t state = 77 + (uint64_t)_i;
+    dmlconf_tolerance tol;
+    dmlconf_tolerance_default(type, &tol);
+    tol.bit_exact = true;
+    tol.has_canary = true;
+    tol.canary_bits = size == 2 ? 0x7dffu : size == 4 ? 0x7fbfffffu : UINT64_C(0xa5a5a5a5a5a5a5a5);
+    for (size_t shape = 0; shape < 2; ++shape)
+    {
+        uint32_t n = lengths[shape];
+        dmlconf_scan_desc desc;
+        memset(&desc, 0, sizeof(desc));
+        desc.op = SUM;
+        desc.input.data_type = type;
+        desc.input.dimension_count = 2;
+        desc.input.sizes[0] = 2;
+        desc.input.sizes[1] = n;
+        desc.axis = 1;
+        desc.output = desc.input;
+        size_t bytes = 2u * n * size + 4u;
+        unsigned char *input = malloc(bytes), *actual = malloc(bytes);
+        ck_assert(input && actual);
+        /* Finite sums: floats of magnitude 1 to 2, either sign. */
+        for (uint64_t i = 0; i < 2u * n; ++i)
+        {
+            uint64_t r = next_random(&state);
+            store(input, size, i,
+                  type == DMLCONF_DATA_TYPE_FLOAT16   ? (r & 0x83ffu) | 0x3c00u
+                  : type == DMLCONF_DATA_TYPE_FLOAT32 ? (r & 0x807fffffu) | 0x3f800000u
+                                                      : r);
+        }
+        for (int decreasing = 0; decreasing < 2; ++decreasing)
+        {
+            desc.direction = decreasing ? DMLCONF_AXIS_DIRECTION_DECREASING : DMLCONF_AXIS_DIRECTION_INCREASING;
+            for (size_t p = 0; p < sizeof(places) / sizeof(places[0]) && places[p] < n; ++p)
+            {
+                for (int kind = 0; kind < 3; ++kind)
+                {
+                    ck_assert(dmlconf_compute(&desc, input, bytes, actual, bytes, NULL, NULL) == 0);
+                    /* In the second line; kind 2: nothing wrong. */
+                    uint64_t i = n + places[p];
+                    if (kind == 0)
+                        store(actual, size, i, load(actual, size, i) ^ 1u);
+                    else if (kind == 1)
+                        store(actual, size, i, tol.canary_bits);
+                    dmlconf_comparison naive, got;
+                    naive_compare(&desc, input, NULL, actual, &tol, &naive);
+                    dmlconf_compare_job job;
+                    memset(&job, 0, sizeof(job));
+                    job.desc = &desc;
+                    job.input.buffer = input;
+                    job.input.bytes = bytes;
+                    job.actual = actual;
+                    job.actual_bytes = bytes;
+                    job.tol = &tol;
+                    job.threads = 1;
+                    dmlconf_error err;
+                    ck_assert_msg(dmlconf_compare_tensor(&job, &got, &err) == 0, "%s", err.message);
+                    char what[128];
+                    snprintf(what, sizeof(what), "%s, %u long, %s, place %u, kind %d", dmlconf_data_type_name(type), n,
+                             decreasing ? "decreasing" : "increasing", places[p], kind);
+                    expect_same(&naive, &got, what);
+                    ck_assert_msg(got.mismatches == (kind == 2 ? 0u : 1u), "%s: %" PRIu64 " mismatches", what,
+                                  got.mismatches);
+                }
+            }
+        }
+        free(input);
+        free(actual);
+    }
+}
+END_TEST
+
 /* Long lines (the pipeline, with its rounds and judging parts), mismatches
  * planted in many chunks, float32 sums with side data and int64 products
  * without; 1-D and three long lines side by side, both directions. */
@@ -906,6 +994,7 @@ static Suite *compare_tensor_suite(void)
     TCase *tc = tcase_create("naive");
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, test_against_naive, 0, 8);
+    tcase_add_loop_test(tc, test_equal_runs, 0, 4);
     suite_add_tcase(suite, tc);
     tc = tcase_create("long lines");
     tcase_set_timeout(tc, 600);
