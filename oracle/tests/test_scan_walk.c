@@ -413,8 +413,8 @@ START_TEST(test_exact_sum_array_blocks)
             {
                 uint32_t pick = (uint32_t)test_rng_below(&rng, 300u);
                 uint32_t r = (uint32_t)test_rng_next(&rng);
-                x[i] = pick == 0   ? random_with_field(&rng, bottom > 0u ? bottom - 1u : 0u)
-                       : pick == 1 ? test_f32_from_bits(r & 0x80000000u)
+                x[i] = pick == 0                     ? random_with_field(&rng, bottom > 0u ? bottom - 1u : 0u)
+                       : pick == 1                   ? test_f32_from_bits(r & 0x80000000u)
                        : pick == 2 && round % 4 == 0 ? test_f32_from_bits(r | 0x7f800000u)
                                                      : random_with_field(&rng, top);
                 break;
