@@ -7,11 +7,13 @@
  * prefix sum.
  *
  * The in-process stages call the same library functions with the same
- * thread counts as the runner (execute.c): the generator in slices on every
- * CPU for cases of 2^22 elements or more, dmlconf_compute, dmlconf_scan_walk
- * in chunks, dmlconf_compare_tensor. Each is the best of 3 (the machine may
- * be shared: the CPU time is printed next to the wall time, and a wall time
- * far above it means other work took the CPUs).
+ * thread counts as the runner (execute.c, oracle_backend.c): the generator
+ * in slices on every CPU for cases of 2^22 elements or more, the oracle
+ * backend's computation (runner_oracle_compute, in segments on every CPU;
+ * dmlconf_compute on one thread for comparison), dmlconf_scan_walk in
+ * chunks, dmlconf_compare_tensor. Each is the best of 3 (the machine may be
+ * shared: the CPU time is printed next to the wall time, and a wall time far
+ * above it means other work took the CPUs).
  *
  * Usage: dmlconf_pipeline_bench [ELEMENTS [DMLCONF]]   (default 10^8)
  */
@@ -22,6 +24,8 @@
 #include <dmlconf/datagen.h>
 #include <dmlconf/oracle.h>
 #include <dmlconf/threads.h>
+
+#include "runner.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -119,13 +123,28 @@ static void stage_generate_all(bench *b)
     stage_generate(b, b->threads);
 }
 
-static void stage_backend(bench *b)
+static void stage_backend_one(bench *b)
 {
     dmlconf_error err;
     size_t bytes = (size_t)b->n * sizeof(float);
     if (dmlconf_compute(&b->desc, b->input, bytes, b->output, bytes, NULL, &err))
     {
         fprintf(stderr, "dmlconf_compute: %s\n", err.message);
+        exit(1);
+    }
+}
+
+/* As the oracle backend computes: lines of 2^22 elements or more in
+ * segments on every CPU (at most 32). */
+static void stage_backend(bench *b)
+{
+    dmlconf_error err;
+    size_t bytes = (size_t)b->n * sizeof(float);
+    unsigned cpus = dmlconf_cpu_count();
+    if (runner_oracle_compute(&b->desc, b->input, bytes, b->output, bytes, cpus > 32u ? 32u : cpus, UINT64_C(1) << 22,
+                              &err))
+    {
+        fprintf(stderr, "runner_oracle_compute: %s\n", err.message);
         exit(1);
     }
 }
@@ -388,7 +407,9 @@ int main(int argc, char **argv)
     print_stage(&b, &generate_one, "");
     stage generate = measure("generate (the runner's threads)", &b, stage_generate_all);
     print_stage(&b, &generate, "");
-    stage backend = measure("backend (oracle: dmlconf_compute)", &b, stage_backend);
+    stage backend_one = measure("backend (dmlconf_compute)", &b, stage_backend_one);
+    print_stage(&b, &backend_one, "");
+    stage backend = measure("backend (oracle backend, threads)", &b, stage_backend);
     print_stage(&b, &backend, "");
     stage oracle = measure("oracle (scan walk in chunks)", &b, stage_oracle);
     print_stage(&b, &oracle, "");

@@ -16,8 +16,10 @@
  * With threads, tiles go to workers of their own when there are enough of
  * them; a few long tiles each go through a pipeline of rounds, where the
  * oracle's chunk r, the side data of chunk r - 1 and the judging of chunk
- * r - 2 (split over the remaining threads) run at once. Every worker and
- * every judging part keeps its own summary; summaries merge exactly
+ * r - 2 (split over the remaining threads) run at once; and a very long
+ * line is cut into one segment a thread, each walked from the exact
+ * summary of the line before it (segmented_tile). Every worker, judging
+ * part and segment keeps its own summary; summaries merge exactly
  * (summary.c), so the result does not depend on the threads.
  */
 #include "judging_internal.h"
@@ -42,8 +44,8 @@
 #define PIPELINE_ELEMENTS_PER_JUDGE (1u << 18)
 #define PIPELINE_MIN_ELEMENTS       (1u << 16)
 #define PIPELINE_MAX_ELEMENTS       (1u << 22)
-/* One-line tiles at least this long go in segments (after the pipeline
- * has walked them to where their side data settles). */
+/* One-line tiles at least this long go in segments, one a thread (after
+ * the pipeline has walked them to where their side data settles). */
 #define SEGMENT_MIN_LENGTH (UINT64_C(1) << 22)
 /* At most this many threads (roles) in one round of the pipeline. */
 #define MAX_THREADS 64u
@@ -209,6 +211,11 @@ static int read_line_history(void *context, uint64_t first, size_t count, void *
     if (v->buffer)
     {
         const unsigned char *base = v->buffer + (t->in_outer + t->in_inner[h->line]) * size;
+        if (!ctx->reversed && v->axis_stride == 1)
+        {
+            memcpy(bytes, base + first * size, count * size);
+            return 0;
+        }
         for (size_t k = 0; k < count; ++k)
             copy_element(bytes + k * size, base + axis_index(ctx, first + k) * v->axis_stride * size, size);
         return 0;
@@ -380,10 +387,65 @@ typedef struct line_range
     size_t count;
 } line_range;
 
+/* Elements that judge_equal_range checks at once where the output is
+ * contiguous along the line. */
+#define EQUAL_RUN 64u
+
+/* Whether a run of EQUAL_RUN elements of `type` is equal to its expected
+ * values (scan order, packed) and holds no canary `c` (when `canary`): the
+ * output's run starts at `g` and goes forward in memory, or (`back`) ends
+ * there and is read backward. One definition for each element width, with
+ * plain loops over a constant length that the compiler vectorises. */
+#define DEFINE_RUN_IS_EQUAL(name, type)                                                                                \
+    static bool name(const unsigned char *e, const unsigned char *g, bool back, bool canary, type c)                   \
+    {                                                                                                                  \
+        type want[EQUAL_RUN], got[EQUAL_RUN];                                                                          \
+        memcpy(want, e, sizeof(want));                                                                                 \
+        memcpy(got, back ? g - (EQUAL_RUN - 1u) * sizeof(type) : g, sizeof(got));                                      \
+        type differ = 0, canaries = 0;                                                                                 \
+        if (!back)                                                                                                     \
+        {                                                                                                              \
+            for (size_t k = 0; k < EQUAL_RUN; ++k)                                                                     \
+            {                                                                                                          \
+                differ |= (type)(got[k] ^ want[k]);                                                                    \
+                canaries |= (type)(got[k] == c);                                                                       \
+            }                                                                                                          \
+        }                                                                                                              \
+        else                                                                                                           \
+        {                                                                                                              \
+            for (size_t k = 0; k < EQUAL_RUN; ++k)                                                                     \
+            {                                                                                                          \
+                differ |= (type)(got[EQUAL_RUN - 1u - k] ^ want[k]);                                                   \
+                canaries |= (type)(got[k] == c);                                                                       \
+            }                                                                                                          \
+        }                                                                                                              \
+        return differ == 0 && !(canary && canaries);                                                                   \
+    }
+
+DEFINE_RUN_IS_EQUAL(run_is_equal_16, uint16_t)
+DEFINE_RUN_IS_EQUAL(run_is_equal_32, uint32_t)
+DEFINE_RUN_IS_EQUAL(run_is_equal_64, uint64_t)
+
+static inline bool run_is_equal(const unsigned char *expected, const unsigned char *output, bool backward, size_t size,
+                                bool canary, uint64_t canary_bits)
+{
+    switch (size)
+    {
+    case 2:
+        return run_is_equal_16(expected, output, backward, canary, (uint16_t)canary_bits);
+    case 4:
+        return run_is_equal_32(expected, output, backward, canary, (uint32_t)canary_bits);
+    default:
+        return run_is_equal_64(expected, output, backward, canary, canary_bits);
+    }
+}
+
 /* A line's range when equal bits pass with no error (integers,
  * bit_exact): equal elements are only counted (the summary does not depend
- * on the order), the rest judged one by one. `size` is a constant where
- * this is inlined, so the loads are plain loads. */
+ * on the order), the rest judged one by one. Where the output is
+ * contiguous along the line (either way), runs of EQUAL_RUN elements are
+ * first checked all at once. `size` is a constant where this is inlined, so
+ * the loads are plain loads. */
 static inline void judge_equal_range(const compare_context *ctx, const line_range *r, size_t size,
                                      dmlconf_comparison *out)
 {
@@ -391,26 +453,49 @@ static inline void judge_equal_range(const compare_context *ctx, const line_rang
     uint64_t equal_count = 0, equal_first = UINT64_MAX, equal_bits = 0;
     bool canary = ctx->has_canary;
     uint64_t canary_bits = ctx->canary_bits;
-    for (size_t jj = 0; jj < r->count; ++jj)
+    bool forward = r->out_step == 1u, backward = r->out_step == UINT64_MAX;
+    for (size_t jj = 0; jj < r->count;)
     {
-        uint64_t expected = load_bits(r->expected + jj * size, size);
-        uint64_t got = load_bits(r->output + offset * size, size);
-        if (got == expected && !(canary && got == canary_bits))
+        size_t run = r->count - jj < EQUAL_RUN ? r->count - jj : EQUAL_RUN;
+        if (run == EQUAL_RUN && (forward || backward) &&
+            run_is_equal(r->expected + jj * size, r->output + offset * size, backward, size, canary, canary_bits))
         {
-            if (index < equal_first)
+            /* Indices move by a constant step along the run: its smallest
+             * is at one end. */
+            uint64_t last_index = index + (EQUAL_RUN - 1u) * r->index_step;
+            uint64_t low = index < last_index ? index : last_index;
+            if (low < equal_first)
             {
-                equal_first = index;
-                equal_bits = got;
+                equal_first = low;
+                equal_bits = load_bits(r->expected + (jj + (low == index ? 0u : EQUAL_RUN - 1u)) * size, size);
             }
-            ++equal_count;
+            equal_count += EQUAL_RUN;
+            jj += EQUAL_RUN;
+            offset += EQUAL_RUN * r->out_step;
+            index += EQUAL_RUN * r->index_step;
+            continue;
         }
-        else
+        for (size_t end = jj + run; jj < end; ++jj)
         {
-            unsigned position = (unsigned)((r->j + jj) * DMLCONF_POSITION_BINS / ctx->n);
-            judge_element(ctx, index, expected, got, NULL, position, r->j + jj, out);
+            uint64_t expected = load_bits(r->expected + jj * size, size);
+            uint64_t got = load_bits(r->output + offset * size, size);
+            if (got == expected && !(canary && got == canary_bits))
+            {
+                if (index < equal_first)
+                {
+                    equal_first = index;
+                    equal_bits = got;
+                }
+                ++equal_count;
+            }
+            else
+            {
+                unsigned position = (unsigned)((r->j + jj) * DMLCONF_POSITION_BINS / ctx->n);
+                judge_element(ctx, index, expected, got, NULL, position, r->j + jj, out);
+            }
+            offset += r->out_step;
+            index += r->index_step;
         }
-        offset += r->out_step;
-        index += r->index_step;
     }
     if (equal_count)
         judging_tally_equal(out, equal_count, equal_first, equal_bits, ctx->equal_rule);
@@ -795,33 +880,50 @@ static int pipeline_tile(const compare_context *ctx, tile *t, unsigned threads, 
 
 /* ---- a long line in segments ------------------------------------------------- */
 
-/* One thread's segment [first, end) of a one-line tile. */
-typedef struct segment
+/* What summarising a segment costs against walking and judging it, about
+ * (float32 sums judged bit for bit: 1 ns against 4 an element; with side
+ * data the judging costs far more): the segments after the first are
+ * shorter by that much, since their threads summarise first. Only the
+ * balance depends on it, never a result. */
+#define SUMMARY_COST      0.25
+#define SUMMARY_COST_SIDE 0.0625
+
+/* A summary of the line's elements [first, end) (for the oracle's scan),
+ * and of the side data's counts over [counts_first, end) (when the rule
+ * needs side data). */
+typedef struct summary_job
 {
     const compare_context *ctx;
     const tile *tile;
-    uint64_t first, end;
-    dmlconf_scan_summary summary;  /* pass 1: the oracle's summary of the segment's inputs */
-    dmlconf_side_walk counts;      /* pass 1: the side data's counts over them (a settled walk) */
-    dmlconf_scan_summary prefix;   /* pass 2: everything before the segment */
-    dmlconf_side_walk side;        /* pass 2: the side walk at the segment's start */
-    dmlconf_comparison comparison; /* pass 2 */
-    int pass;
+    uint64_t first, counts_first, end;
+    dmlconf_scan_summary summary;
+    dmlconf_side_walk counts; /* a settled walk: only the counts go on */
     int status;
     dmlconf_error err;
     dmlconf_thread thread;
+    bool started;
+} summary_job;
+
+/* One thread's segment [first, end) of a one-line tile, walked and judged. */
+typedef struct segment
+{
+    const compare_context *ctx;
+    tile *tile;
+    uint64_t first, end;
+    bool continues;              /* the first: goes on with the tile's own walks */
+    dmlconf_scan_summary prefix; /* the others: everything before the segment */
+    dmlconf_side_walk side;      /* and the side walk at its start */
+    dmlconf_comparison comparison;
+    int status;
+    dmlconf_error err;
+    dmlconf_thread thread;
+    bool started;
 } segment;
 
-static int run_segment(void *argument)
+static int run_summary_job(void *argument)
 {
-    segment *g = argument;
+    summary_job *g = argument;
     const compare_context *ctx = g->ctx;
-    /* A copy of the tile whose walks are this thread's own. */
-    tile t = *g->tile;
-    dmlconf_scan_walk walk;
-    t.walks = &walk;
-    t.sides = g->pass == 1 ? &g->counts : &g->side;
-    t.walks_started = 0;
     chunk c;
     g->status = chunk_alloc(ctx, &c, CHUNK_ELEMENTS, ctx->want_side);
     if (g->status)
@@ -830,71 +932,113 @@ static int run_segment(void *argument)
         chunk_free(&c);
         return 0;
     }
-    if (g->pass == 2)
-    {
-        g->status = dmlconf_scan_walk_resume(&walk, &g->prefix, ctx->desc->exclusive, read_line_history,
-                                             &g->tile->histories[0], &g->err);
-        t.walks_started = 1;
-    }
     c.capacity = CHUNK_ELEMENTS;
     char why[DMLCONF_MESSAGE_SIZE] = "";
-    for (uint64_t first = g->first; g->status == 0 && first < g->end; first += c.capacity)
+    for (uint64_t first = g->first; first < g->end; first += c.capacity)
     {
         c.first = first;
         c.count = g->end - first < c.capacity ? (size_t)(g->end - first) : c.capacity;
-        if (g->pass == 1)
+        if (gather(ctx, &ctx->input, g->tile, g->tile->in_outer, g->tile->in_inner, &c, c.in, &c.direct, why,
+                   sizeof(why)))
         {
-            if (gather(ctx, &ctx->input, &t, t.in_outer, t.in_inner, &c, c.in, &c.direct, why, sizeof(why)))
-            {
-                judging_set_error(&g->err, "cannot read the input: %s", why);
-                g->status = -1;
-                break;
-            }
-            dmlconf_scan_summary_add(&g->summary, c.count, line_input(ctx, &c, 0));
-            if (ctx->want_side)
-                dmlconf_side_walk_next(&g->counts, c.count, line_input(ctx, &c, 0), c.side);
-            continue;
+            judging_set_error(&g->err, "cannot read the input: %s", why);
+            g->status = -1;
+            break;
         }
-        g->status = produce(ctx, &t, &c, &g->err);
-        if (g->status == 0)
+        const unsigned char *in = line_input(ctx, &c, 0);
+        if (ctx->use_oracle)
+            dmlconf_scan_summary_add(&g->summary, c.count, in);
+        if (ctx->want_side && first + c.count > g->counts_first)
         {
-            if (ctx->want_side)
-                dmlconf_side_walk_next(&g->side, c.count, line_input(ctx, &c, 0), c.side);
-            judge_range(ctx, &t, &c, c.side, 0, c.count, &g->comparison);
+            size_t skip = first < g->counts_first ? (size_t)(g->counts_first - first) : 0u;
+            dmlconf_side_walk_next(&g->counts, c.count - skip, in + skip * ctx->size, c.side);
         }
     }
-    tile_end(&t);
     chunk_free(&c);
     return 0;
 }
 
-/* Runs every segment's pass on its own thread (this one included); the
- * first error, in segment order, wins. */
-static int run_segments(segment *segments, size_t count, int pass, dmlconf_error *err)
+static int run_segment(void *argument)
 {
-    bool started[MAX_THREADS + 1u] = {false};
-    for (size_t k = 0; k < count; ++k)
-        segments[k].pass = pass;
+    segment *g = argument;
+    const compare_context *ctx = g->ctx;
+    /* The first segment goes on with the tile's walks; the others with a
+     * copy of the tile whose walks are this thread's own, resumed from the
+     * prefix. */
+    tile own = *g->tile;
+    dmlconf_scan_walk walk;
+    tile *t = g->tile;
+    chunk c;
+    g->status = chunk_alloc(ctx, &c, CHUNK_ELEMENTS, ctx->want_side);
+    if (g->status)
+    {
+        judging_set_error(&g->err, "out of memory for the comparator's chunks");
+        chunk_free(&c);
+        return 0;
+    }
+    if (!g->continues)
+    {
+        own.walks = &walk;
+        own.sides = &g->side;
+        own.walks_started = 0;
+        t = &own;
+        if (ctx->use_oracle)
+        {
+            g->status = dmlconf_scan_walk_resume(&walk, &g->prefix, ctx->desc->exclusive, read_line_history,
+                                                 &g->tile->histories[0], &g->err);
+            own.walks_started = 1;
+        }
+    }
+    c.capacity = CHUNK_ELEMENTS;
+    for (uint64_t first = g->first; g->status == 0 && first < g->end; first += c.capacity)
+    {
+        c.first = first;
+        c.count = g->end - first < c.capacity ? (size_t)(g->end - first) : c.capacity;
+        g->status = produce(ctx, t, &c, &g->err);
+        if (g->status == 0)
+        {
+            if (ctx->want_side)
+                dmlconf_side_walk_next(&t->sides[0], c.count, line_input(ctx, &c, 0), c.side);
+            judge_range(ctx, t, &c, c.side, 0, c.count, &g->comparison);
+        }
+    }
+    if (!g->continues)
+        tile_end(&own);
+    chunk_free(&c);
+    return 0;
+}
+
+/* Runs the summary jobs on threads of their own, the first here, and
+ * waits for them (a job whose thread does not start runs here too). */
+static void run_summary_jobs(summary_job *jobs, size_t count)
+{
     for (size_t k = 1; k < count; ++k)
-        started[k] = dmlconf_thread_start(&segments[k].thread, run_segment, &segments[k]) == 0;
-    run_segment(&segments[0]);
+        jobs[k].started = dmlconf_thread_start(&jobs[k].thread, run_summary_job, &jobs[k]) == 0;
+    if (count)
+        run_summary_job(&jobs[0]);
     for (size_t k = 1; k < count; ++k)
     {
-        if (started[k])
+        if (jobs[k].started)
+            dmlconf_thread_join(&jobs[k].thread);
+        else
+            run_summary_job(&jobs[k]);
+    }
+}
+
+/* The same for segments. */
+static void run_segments(segment *segments, size_t count)
+{
+    for (size_t k = 1; k < count; ++k)
+        segments[k].started = dmlconf_thread_start(&segments[k].thread, run_segment, &segments[k]) == 0;
+    if (count)
+        run_segment(&segments[0]);
+    for (size_t k = 1; k < count; ++k)
+    {
+        if (segments[k].started)
             dmlconf_thread_join(&segments[k].thread);
         else
             run_segment(&segments[k]);
     }
-    for (size_t k = 0; k < count; ++k)
-    {
-        if (segments[k].status)
-        {
-            if (err)
-                *err = segments[k].err;
-            return -1;
-        }
-    }
-    return 0;
 }
 
 /* Adds the counts of a settled side walk over a run of the line to
@@ -908,13 +1052,16 @@ static void add_counts(dmlconf_side_data *current, const dmlconf_side_data *run)
     current->significand_bits += run->significand_bits;
 }
 
-/* A one-line tile on `threads` threads in segments: the pipeline walks the
- * line until its side data settles (from the start, when the rule needs no
- * side data); the rest is cut into one segment a thread. Each segment is
- * summarised on its thread (the oracle's scan, the side data's counts), the
- * summaries before each are combined in order, and each segment is then
- * walked and judged on its thread from there: the same values as one walk
- * over the line, on every thread at once. */
+/* A one-line tile on `threads` threads (at least 2) in segments: the
+ * pipeline walks the line until its side data settles (from the start,
+ * when the rule needs no side data); the rest is cut into one segment a
+ * thread. The first segment's thread walks and judges it at once, going on
+ * with the tile's walks; meanwhile the other threads summarise the line up
+ * to the end of every segment but the last (the oracle's scan, the side
+ * data's counts), each a part; then each of them walks and judges a later
+ * segment from the summaries before it. The first segment is longer, by
+ * what the others spend summarising: the same values as one walk over the
+ * line, on every thread at once. */
 static int segmented_tile(const compare_context *ctx, tile *t, unsigned threads, dmlconf_comparison *out,
                           dmlconf_error *err)
 {
@@ -927,49 +1074,106 @@ static int segmented_tile(const compare_context *ctx, tile *t, unsigned threads,
             return 0;
     }
     size_t count = threads < MAX_THREADS ? threads : MAX_THREADS;
-    segment *segments = calloc(count + 1u, sizeof(*segments));
-    if (!segments)
+    segment *segments = calloc(count, sizeof(*segments));
+    summary_job *jobs = calloc(count - 1u, sizeof(*jobs));
+    if (!segments || !jobs)
     {
+        free(segments);
+        free(jobs);
         judging_set_error(err, "out of memory for the comparator's segments");
         return -1;
     }
-    /* Segment 0 is the part already walked, [0, start): summarised only. */
+    /* Segment lengths: the first L, the others L (1 - c) - c w each, where
+     * c is the summary's relative cost and w the part already walked (which
+     * the oracle's first summary reads too), so that every thread ends at
+     * about the same time. */
+    double cost = ctx->want_side ? SUMMARY_COST_SIDE : ctx->use_oracle ? SUMMARY_COST : 0.0;
+    double walked = ctx->use_oracle ? (double)start : 0.0;
+    double rest = (double)(ctx->n - start), others = (double)(count - 1u);
+    double first_length = (rest + others * cost * walked) / (1.0 + others * (1.0 - cost));
+    uint64_t second = start + (first_length < rest ? (uint64_t)first_length : ctx->n - start);
     int status = 0;
-    for (size_t k = 0; k <= count && status == 0; ++k)
+    for (size_t k = 0; k < count; ++k)
     {
         segment *g = &segments[k];
         g->ctx = ctx;
         g->tile = t;
-        g->first = k == 0 ? 0 : start + (ctx->n - start) * (k - 1u) / count;
-        g->end = k == 0 ? start : start + (ctx->n - start) * k / count;
-        status = dmlconf_scan_summary_init(&g->summary, ctx->desc->op, ctx->desc->input.data_type, err);
+        g->first = k == 0 ? start : second + (ctx->n - second) * (k - 1u) / (count - 1u);
+        g->end = k == 0 ? second : second + (ctx->n - second) * k / (count - 1u);
+        g->continues = k == 0;
+    }
+    /* Summary job k: up to the end of segment k, from the end of the one
+     * before (the first from the line's start, its counts from `start`). */
+    for (size_t k = 0; k + 1u < count && status == 0; ++k)
+    {
+        summary_job *j = &jobs[k];
+        j->ctx = ctx;
+        j->tile = t;
+        j->first = k == 0 && ctx->use_oracle ? 0 : segments[k].first;
+        j->counts_first = segments[k].first;
+        j->end = segments[k].end;
+        status = dmlconf_scan_summary_init(&j->summary, ctx->desc->op, ctx->desc->input.data_type, err);
         if (status == 0 && ctx->want_side)
         {
-            status = dmlconf_side_walk_init(&g->counts, ctx->desc->op, ctx->desc->input.data_type, false, err);
-            g->counts.settled = true;
+            status = dmlconf_side_walk_init(&j->counts, ctx->desc->op, ctx->desc->input.data_type, false, err);
+            j->counts.settled = true;
         }
     }
-    if (status == 0)
-        status = run_segments(segments, count + 1u, 1, err);
+    if (status)
+    {
+        free(segments);
+        free(jobs);
+        return -1;
+    }
+    /* The side walk where the first segment starts, before its thread moves
+     * it on. With expected values and no side data, nothing is summarised. */
+    dmlconf_side_walk side = ctx->want_side ? t->sides[0] : jobs[0].counts;
+    segments[0].started = dmlconf_thread_start(&segments[0].thread, run_segment, &segments[0]) == 0;
+    if (ctx->use_oracle || ctx->want_side)
+        run_summary_jobs(jobs, count - 1u);
+    for (size_t k = 0; k + 1u < count && status == 0; ++k)
+    {
+        if (jobs[k].status)
+        {
+            status = -1;
+            if (err)
+                *err = jobs[k].err;
+        }
+    }
     if (status == 0)
     {
-        /* The prefixes, in order; the side walks continue from the settled
-         * one at `start`, counts added. */
-        dmlconf_scan_summary prefix = segments[0].summary;
-        dmlconf_side_walk side = ctx->want_side ? t->sides[0] : segments[0].counts;
-        for (size_t k = 1; k <= count; ++k)
+        /* The prefixes, in order; the side walks go on from the settled one
+         * at `start`, counts added. */
+        dmlconf_scan_summary prefix = jobs[0].summary;
+        for (size_t k = 1; k < count; ++k)
         {
+            if (k > 1u)
+                dmlconf_scan_summary_combine(&prefix, &jobs[k - 1u].summary);
             segments[k].prefix = prefix;
-            segments[k].side = side;
-            dmlconf_scan_summary_combine(&prefix, &segments[k].summary);
             if (ctx->want_side)
-                add_counts(&side.current, &segments[k].counts.current);
+                add_counts(&side.current, &jobs[k - 1u].counts.current);
+            segments[k].side = side;
         }
-        status = run_segments(segments + 1, count, 2, err);
+        run_segments(segments + 1, count - 1u);
     }
-    for (size_t k = 1; status == 0 && k <= count; ++k)
+    if (segments[0].started)
+        dmlconf_thread_join(&segments[0].thread);
+    else
+        run_segment(&segments[0]);
+    /* The first error in segment order. */
+    for (size_t k = 0; k < count && status == 0; ++k)
+    {
+        if (segments[k].status)
+        {
+            status = -1;
+            if (err)
+                *err = segments[k].err;
+        }
+    }
+    for (size_t k = 0; status == 0 && k < count; ++k)
         judging_merge(out, &segments[k].comparison);
     free(segments);
+    free(jobs);
     return status;
 }
 
@@ -1134,7 +1338,7 @@ int dmlconf_compare_tensor(const dmlconf_compare_job *job, dmlconf_comparison *o
             tile t;
             status = tile_begin(ctx, number, &memory, &t, err);
             if (status == 0)
-                status = t.lines == 1 && ctx->n >= SEGMENT_MIN_LENGTH && threads > 2u
+                status = t.lines == 1 && ctx->n >= SEGMENT_MIN_LENGTH
                              ? segmented_tile(ctx, &t, threads, out, err)
                              : pipeline_tile(ctx, &t, threads, false, NULL, out, err);
             tile_end(&t);

@@ -545,6 +545,94 @@ START_TEST(test_against_naive)
 }
 END_TEST
 
+/* Contiguous lines judged bit for bit, where runs of equal elements are
+ * checked many at once: one wrong or unwritten (canary) element at every
+ * place of a run (its first, second and last element, in the first, a
+ * middle and the last run, and in the short tail), increasing and
+ * decreasing, 16-, 32- and 64-bit elements: the naive comparator's
+ * results, the worst element (the smallest index of a run of equal ones)
+ * included. */
+START_TEST(test_equal_runs)
+{
+    static const dmlconf_data_type types[] = {DMLCONF_DATA_TYPE_FLOAT16, DMLCONF_DATA_TYPE_FLOAT32,
+                                              DMLCONF_DATA_TYPE_INT32, DMLCONF_DATA_TYPE_UINT64};
+    /* Five runs, then with a tail of 17. */
+    static const uint32_t lengths[] = {64 * 5, 64 * 5 + 17};
+    static const uint32_t places[] = {0, 1, 63, 64, 65, 127, 128, 191, 255, 256, 319, 320, 321, 336};
+    dmlconf_data_type type = types[_i % 4];
+    size_t size = type_size(type);
+    uint64_t state = 77 + (uint64_t)_i;
+    dmlconf_tolerance tol;
+    dmlconf_tolerance_default(type, &tol);
+    tol.bit_exact = true;
+    tol.has_canary = true;
+    tol.canary_bits = size == 2 ? 0x7dffu : size == 4 ? 0x7fbfffffu : UINT64_C(0xa5a5a5a5a5a5a5a5);
+    for (size_t shape = 0; shape < 2; ++shape)
+    {
+        uint32_t n = lengths[shape];
+        dmlconf_scan_desc desc;
+        memset(&desc, 0, sizeof(desc));
+        desc.op = SUM;
+        desc.input.data_type = type;
+        desc.input.dimension_count = 2;
+        desc.input.sizes[0] = 2;
+        desc.input.sizes[1] = n;
+        desc.axis = 1;
+        desc.output = desc.input;
+        size_t bytes = 2u * n * size + 4u;
+        unsigned char *input = malloc(bytes), *actual = malloc(bytes);
+        ck_assert(input && actual);
+        /* Finite sums: floats of magnitude 1 to 2, either sign. */
+        for (uint64_t i = 0; i < 2u * n; ++i)
+        {
+            uint64_t r = next_random(&state);
+            store(input, size, i,
+                  type == DMLCONF_DATA_TYPE_FLOAT16   ? (r & 0x83ffu) | 0x3c00u
+                  : type == DMLCONF_DATA_TYPE_FLOAT32 ? (r & 0x807fffffu) | 0x3f800000u
+                                                      : r);
+        }
+        for (int decreasing = 0; decreasing < 2; ++decreasing)
+        {
+            desc.direction = decreasing ? DMLCONF_AXIS_DIRECTION_DECREASING : DMLCONF_AXIS_DIRECTION_INCREASING;
+            for (size_t p = 0; p < sizeof(places) / sizeof(places[0]) && places[p] < n; ++p)
+            {
+                for (int kind = 0; kind < 3; ++kind)
+                {
+                    ck_assert(dmlconf_compute(&desc, input, bytes, actual, bytes, NULL, NULL) == 0);
+                    /* In the second line; kind 2: nothing wrong. */
+                    uint64_t i = n + places[p];
+                    if (kind == 0)
+                        store(actual, size, i, load(actual, size, i) ^ 1u);
+                    else if (kind == 1)
+                        store(actual, size, i, tol.canary_bits);
+                    dmlconf_comparison naive, got;
+                    naive_compare(&desc, input, NULL, actual, &tol, &naive);
+                    dmlconf_compare_job job;
+                    memset(&job, 0, sizeof(job));
+                    job.desc = &desc;
+                    job.input.buffer = input;
+                    job.input.bytes = bytes;
+                    job.actual = actual;
+                    job.actual_bytes = bytes;
+                    job.tol = &tol;
+                    job.threads = 1;
+                    dmlconf_error err;
+                    ck_assert_msg(dmlconf_compare_tensor(&job, &got, &err) == 0, "%s", err.message);
+                    char what[128];
+                    snprintf(what, sizeof(what), "%s, %u long, %s, place %u, kind %d", dmlconf_data_type_name(type), n,
+                             decreasing ? "decreasing" : "increasing", places[p], kind);
+                    expect_same(&naive, &got, what);
+                    ck_assert_msg(got.mismatches == (kind == 2 ? 0u : 1u), "%s: %" PRIu64 " mismatches", what,
+                                  got.mismatches);
+                }
+            }
+        }
+        free(input);
+        free(actual);
+    }
+}
+END_TEST
+
 /* Long lines (the pipeline, with its rounds and judging parts), mismatches
  * planted in many chunks, float32 sums with side data and int64 products
  * without; 1-D and three long lines side by side, both directions. */
@@ -764,8 +852,11 @@ END_TEST
 
 /* Lines long enough to be judged in segments (after the pipeline has
  * walked them to where their side data settles, or from the start when the
- * rule needs none): the same results on one thread and on several, with
- * mismatches in every segment. */
+ * rule needs none): the same results on one thread and on 2, 3 and 8, with
+ * mismatches in every segment, for every type, both operators, both
+ * directions, inclusive and exclusive, with and without side data, and
+ * with the case's own expected values (nothing summarised). A wrong carry
+ * into a segment would change every element of it. */
 START_TEST(test_segmented_long_lines)
 {
     enum
@@ -776,14 +867,21 @@ START_TEST(test_segmented_long_lines)
     {
         dmlconf_operator op;
         dmlconf_data_type type;
-        bool exclusive, decreasing, half_accumulation, bit_exact;
+        bool exclusive, decreasing, half_accumulation, bit_exact, expected;
     } variants[] = {
-        {SUM, DMLCONF_DATA_TYPE_INT32, false, false, false, false},
-        {PROD, DMLCONF_DATA_TYPE_INT64, true, true, false, false},
-        {SUM, DMLCONF_DATA_TYPE_FLOAT16, true, false, true, false},
-        {PROD, DMLCONF_DATA_TYPE_FLOAT16, false, true, true, false},
-        {SUM, DMLCONF_DATA_TYPE_FLOAT32, true, true, false, true},
-        {PROD, DMLCONF_DATA_TYPE_FLOAT32, false, false, false, true},
+        {SUM, DMLCONF_DATA_TYPE_INT32, false, false, false, false, false},
+        {PROD, DMLCONF_DATA_TYPE_INT64, true, true, false, false, false},
+        {SUM, DMLCONF_DATA_TYPE_FLOAT16, true, false, true, false, false},
+        {PROD, DMLCONF_DATA_TYPE_FLOAT16, false, true, true, false, false},
+        {SUM, DMLCONF_DATA_TYPE_FLOAT32, true, true, false, true, false},
+        {PROD, DMLCONF_DATA_TYPE_FLOAT32, false, false, false, true, false},
+        {SUM, DMLCONF_DATA_TYPE_FLOAT32, false, false, false, true, false},
+        {SUM, DMLCONF_DATA_TYPE_FLOAT32, false, true, false, false, false},
+        {SUM, DMLCONF_DATA_TYPE_UINT64, true, false, false, false, false},
+        {PROD, DMLCONF_DATA_TYPE_UINT32, false, true, false, false, false},
+        {SUM, DMLCONF_DATA_TYPE_FLOAT16, false, true, false, true, false},
+        {SUM, DMLCONF_DATA_TYPE_FLOAT32, false, false, false, true, true},
+        {SUM, DMLCONF_DATA_TYPE_FLOAT32, true, false, false, false, true},
     };
     uint64_t state = 21 + (uint64_t)_i;
     dmlconf_scan_desc desc;
@@ -798,14 +896,51 @@ START_TEST(test_segmented_long_lines)
     size_t size = type_size(desc.input.data_type);
     void *input = malloc(N * size + 8), *actual = malloc(N * size + 8);
     ck_assert(input && actual);
+    /* Data whose prefixes stay finite and not zero to the end, so that
+     * every carry matters: integers (odd for products, which never become
+     * 0), float sums of magnitude about 1 with random signs, float products
+     * of +-1 with now and then a factor 1 +- 2^-7. The float16 lines
+     * judged with float16 accumulation (whose bound is infinite past 2049
+     * terms) take any values, specials included. */
+    bool is_float =
+        desc.input.data_type == DMLCONF_DATA_TYPE_FLOAT32 || desc.input.data_type == DMLCONF_DATA_TYPE_FLOAT16;
+    bool half = desc.input.data_type == DMLCONF_DATA_TYPE_FLOAT16;
     for (uint64_t i = 0; i < N; ++i)
     {
-        uint64_t bits = random_bits(&state, desc.input.data_type);
-        if (desc.input.data_type == DMLCONF_DATA_TYPE_INT64 && desc.op == PROD)
-            bits |= 1u; /* odd: products never become 0 */
+        uint64_t r = next_random(&state);
+        uint64_t bits = r >> (r % 16u);
+        if (!is_float && desc.op == PROD)
+            bits |= 1u;
+        if (is_float && desc.op == SUM)
+            bits = half ? (r & 0x83ffu) | ((13u + (r >> 20) % 5u) << 10)
+                        : (r & 0x807fffffu) | ((124u + (uint32_t)((r >> 40) % 7u)) << 23);
+        if (is_float && desc.op == PROD)
+        {
+            unsigned pick = (unsigned)((r >> 8) % 64u);
+            bits = half ? (pick == 0   ? 0x3c08u
+                           : pick == 1 ? 0x3bf0u
+                                       : 0x3c00u) |
+                              (r & 0x8000u)
+                        : (pick == 0   ? 0x3f810000u
+                           : pick == 1 ? 0x3f7e0000u
+                                       : 0x3f800000u) |
+                              (r & 0x80000000u);
+        }
+        if (variants[_i].half_accumulation)
+            bits = random_bits(&state, desc.input.data_type);
         store(input, size, i, bits);
     }
     ck_assert(dmlconf_compute(&desc, input, N * size + 8, actual, N * size + 8, NULL, NULL) == 0);
+    /* The case's own expected values: the oracle's, a few changed. */
+    void *expected = NULL;
+    if (variants[_i].expected)
+    {
+        expected = malloc(N * size);
+        ck_assert_ptr_nonnull(expected);
+        memcpy(expected, actual, N * size);
+        for (int p = 0; p < 10; ++p)
+            store(expected, size, below(&state, N), load(expected, size, below(&state, N)));
+    }
     for (int p = 0; p < 30; ++p)
     {
         uint64_t i = below(&state, N);
@@ -822,6 +957,8 @@ START_TEST(test_segmented_long_lines)
     job.desc = &desc;
     job.input.buffer = input;
     job.input.bytes = N * size;
+    job.expected.buffer = expected;
+    job.expected.bytes = expected ? N * size : 0;
     job.actual = actual;
     job.actual_bytes = N * size + 8;
     job.tol = &tol;
@@ -830,8 +967,10 @@ START_TEST(test_segmented_long_lines)
     ck_assert_msg(dmlconf_compare_tensor(&job, &one, &err) == 0, "%s", err.message);
     ck_assert_uint_eq(one.elements, N);
     ck_assert_uint_ge(one.mismatches, 1);
-    for (unsigned threads = 3; threads <= 8; threads += 5)
+    static const unsigned thread_counts[] = {2, 3, 8};
+    for (size_t k = 0; k < 3; ++k)
     {
+        unsigned threads = thread_counts[k];
         job.threads = threads;
         ck_assert_msg(dmlconf_compare_tensor(&job, &many, &err) == 0, "%s", err.message);
         char what[64];
@@ -840,6 +979,7 @@ START_TEST(test_segmented_long_lines)
     }
     free(input);
     free(actual);
+    free(expected);
 }
 END_TEST
 
@@ -906,13 +1046,14 @@ static Suite *compare_tensor_suite(void)
     TCase *tc = tcase_create("naive");
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, test_against_naive, 0, 8);
+    tcase_add_loop_test(tc, test_equal_runs, 0, 4);
     suite_add_tcase(suite, tc);
     tc = tcase_create("long lines");
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_pipeline_long_lines);
     tcase_add_test(tc, test_fallback_reads_history);
     tcase_add_test(tc, test_settled_side_data);
-    tcase_add_loop_test(tc, test_segmented_long_lines, 0, 6);
+    tcase_add_loop_test(tc, test_segmented_long_lines, 0, 13);
     suite_add_tcase(suite, tc);
     tc = tcase_create("errors");
     tcase_add_test(tc, test_errors);

@@ -129,51 +129,159 @@ void exact_acc_add_f32(exact_acc *acc, float x)
     add_f32_bits(acc, bits, (bits >> 31) != 0);
 }
 
-void exact_acc_add_f32_array(exact_acc *acc, size_t n, const float *x)
+/* ---- arrays ------------------------------------------------------------------ */
+
+/* Elements of a block that the array addition first tries to sum in one
+ * double, and how many exponent fields below the block's largest its
+ * elements may be for that: see block_sum. */
+#define BLOCK_ELEMENTS 256u
+#define BLOCK_FIELDS   21u
+/* Partial sums a block is summed in (independent additions). */
+#define BLOCK_LANES 16u
+/* Elements of the exponent bins between two flushes into the limbs (a bin's
+ * double holds the sum of up to 2^29 of its elements exactly). */
+#define BINS_ELEMENTS (UINT32_C(1) << 20)
+
+/* Sums a block of BLOCK_ELEMENTS elements into *sum when that is exact in
+ * a double, and says whether it was.
+ *
+ * Let F be the largest exponent field of the block and m the smallest of
+ * max(field, 1) over its elements that are not zero. Every element is an
+ * integer multiple of u = 2^(m - 150) (a field f >= 1 gives multiples of
+ * 2^(f - 150), the subnormals of 2^-149) below 2^(F - 126) in magnitude, so
+ * below 2^(24 + F - m) u. When F - m <= BLOCK_FIELDS (21) and there is no NaN
+ * or infinity (F < 255), that is 2^45 u, and any sum of at most 256 = 2^8
+ * elements, every partial sum in any order included, is an integer multiple
+ * of u below 2^53 u: a double, so every addition is exact. Zeros are
+ * multiples of everything. The sum is a multiple of 2^-149 below 2^136, as
+ * exact_acc_add_f64 needs. The first loop only reads the fields, the
+ * second only adds, both over a constant length: plain enough for the
+ * compiler to vectorise. */
+static bool block_sum(const float *x, double *sum)
 {
-    /* Bins by exponent field: every float32 with field e is a multiple of
-     * 2^(max(e, 1) - 150) below 2^24 such units, so a double holds the sum
-     * of up to 2^29 of them exactly. Four sets of bins take turns, so that
-     * neighbouring elements of one magnitude do not wait on each other's
-     * additions; a block of at most 2^20 elements, far below 2^29 a bin,
-     * then goes into the limbs bin by bin. A NaN or an infinity adds 0 to
-     * its bin and is recorded apart. */
-    enum
+    uint32_t bits[BLOCK_ELEMENTS];
+    memcpy(bits, x, sizeof(bits));
+    uint32_t top = 0, bottom = 0xffu;
+    for (size_t i = 0; i < BLOCK_ELEMENTS; ++i)
     {
-        SETS = 4,
-        BLOCK = 1 << 20
-    };
-    double bins[SETS][256];
-    for (size_t first = 0; first < n; first += BLOCK)
+        uint32_t field = (bits[i] >> 23) & 0xffu;
+        /* A zero counts as the largest field for the smallest, a subnormal
+         * as field 1. */
+        uint32_t low = (bits[i] & 0x7fffffffu) == 0 ? 0xffu : field < 1u ? 1u : field;
+        top = field > top ? field : top;
+        bottom = low < bottom ? low : bottom;
+    }
+    if (top == 0xffu || (top > bottom && top - bottom > BLOCK_FIELDS))
+        return false;
+    double lanes[BLOCK_LANES] = {0.0};
+    for (size_t i = 0; i < BLOCK_ELEMENTS; i += BLOCK_LANES)
     {
-        size_t count = n - first < BLOCK ? n - first : BLOCK;
-        memset(bins, 0, sizeof(bins));
-        uint32_t special = 0;
+        for (size_t k = 0; k < BLOCK_LANES; ++k)
+            lanes[k] += (double)x[i + k];
+    }
+    double total = 0.0;
+    for (size_t k = 0; k < BLOCK_LANES; ++k)
+        total += lanes[k];
+    *sum = total;
+    return true;
+}
+
+/* Exponent bins for the blocks that block_sum cannot take: every float32
+ * with field e is a multiple of 2^(max(e, 1) - 150) below 2^24 such units,
+ * so a double holds the sum of up to 2^29 of them exactly. Four sets of
+ * bins take turns, so that neighbouring elements of one magnitude do not
+ * wait on each other's additions. A NaN or an infinity adds 0 to its bin
+ * and is recorded in the accumulator. */
+typedef struct exponent_bins
+{
+    double bins[4][256];
+    uint32_t elements; /* added since the last flush (0: the bins are not cleared yet) */
+} exponent_bins;
+
+static void bins_flush(exact_acc *acc, exponent_bins *b)
+{
+    for (int set = 0; set < 4; ++set)
+        for (int field = 0; field < 255; ++field)
+            if (b->bins[set][field] != 0.0)
+                exact_acc_add_f64(acc, b->bins[set][field]);
+    b->elements = 0;
+}
+
+static void bins_add(exact_acc *acc, exponent_bins *b, size_t count, const float *x)
+{
+    if (b->elements == 0)
+        memset(b->bins, 0, sizeof(b->bins));
+    uint32_t special = 0;
+    for (size_t i = 0; i < count; ++i)
+    {
+        float value = x[i];
+        uint32_t bits = f32_bits(value);
+        uint32_t field = (bits >> 23) & 0xffu;
+        uint32_t finite = field != 0xffu;
+        special |= finite ^ 1u;
+        b->bins[i % 4u][field] += finite ? (double)value : 0.0;
+    }
+    if (special)
+    {
         for (size_t i = 0; i < count; ++i)
         {
-            float value = x[first + i];
-            uint32_t bits = f32_bits(value);
-            uint32_t field = (bits >> 23) & 0xffu;
-            uint32_t finite = field != 0xffu;
-            special |= finite ^ 1u;
-            bins[i % SETS][field] += finite ? (double)value : 0.0;
-        }
-        for (int set = 0; set < SETS; ++set)
-            for (int field = 0; field < 255; ++field)
-                if (bins[set][field] != 0.0)
-                    exact_acc_add_f64(acc, bins[set][field]);
-        if (special)
-        {
-            for (size_t i = 0; i < count; ++i)
-            {
-                uint32_t bits = f32_bits(x[first + i]);
-                if ((bits & 0x7f800000u) == 0x7f800000u)
-                    acc->specials |= (bits & 0x7fffffu)  ? DMLCONF_SPECIAL_NAN
-                                     : (bits >> 31) != 0 ? DMLCONF_SPECIAL_NEG_INF
-                                                         : DMLCONF_SPECIAL_POS_INF;
-            }
+            uint32_t bits = f32_bits(x[i]);
+            if ((bits & 0x7f800000u) == 0x7f800000u)
+                acc->specials |= (bits & 0x7fffffu)  ? DMLCONF_SPECIAL_NAN
+                                 : (bits >> 31) != 0 ? DMLCONF_SPECIAL_NEG_INF
+                                                     : DMLCONF_SPECIAL_POS_INF;
         }
     }
+    b->elements += (uint32_t)count;
+    if (b->elements >= BINS_ELEMENTS)
+        bins_flush(acc, b);
+}
+
+void exact_acc_add_f32_array(exact_acc *acc, size_t n, const float *x)
+{
+    /* Block by block: one exact double sum where the block's magnitudes
+     * are close enough (almost always, for data of one scale), the
+     * exponent bins otherwise (and element by element when the array is
+     * too short to be worth clearing the bins for). A handful of elements
+     * go one by one. */
+    if (n < 16u)
+    {
+        for (size_t i = 0; i < n; ++i)
+            exact_acc_add_f32(acc, x[i]);
+        return;
+    }
+    exponent_bins bins;
+    bins.elements = 0;
+    for (size_t first = 0; first < n; first += BLOCK_ELEMENTS)
+    {
+        size_t count = n - first < BLOCK_ELEMENTS ? n - first : BLOCK_ELEMENTS;
+        /* A short last block is padded with zeros. */
+        const float *block = x + first;
+        float padded[BLOCK_ELEMENTS];
+        if (count < BLOCK_ELEMENTS)
+        {
+            memset(padded, 0, sizeof(padded));
+            memcpy(padded, block, count * sizeof(*block));
+            block = padded;
+        }
+        double sum;
+        if (block_sum(block, &sum))
+        {
+            if (sum != 0.0)
+                exact_acc_add_f64(acc, sum);
+        }
+        else if (n < 64u)
+        {
+            for (size_t i = 0; i < count; ++i)
+                exact_acc_add_f32(acc, x[first + i]);
+        }
+        else
+        {
+            bins_add(acc, &bins, count, x + first);
+        }
+    }
+    if (bins.elements)
+        bins_flush(acc, &bins);
 }
 
 void exact_acc_add_acc(exact_acc *acc, const exact_acc *other)

@@ -42,9 +42,10 @@ void exact_acc_init(exact_acc *acc);
 void exact_acc_add_f32(exact_acc *acc, float x);
 
 /* Adds n float32 values exactly, as n calls of exact_acc_add_f32 would
- * (the same value and specials), several times faster: each is added to a
- * double bin of its exponent (exact for up to 2^29 of them), and the bins
- * go into the limbs once per block. */
+ * (the same value and specials), many times faster: a block of 256 whose
+ * exponents lie within 21 of each other is summed exactly in one double,
+ * any other block goes into double bins by exponent (exact for up to 2^29
+ * elements a bin), and those doubles go into the limbs. */
 void exact_acc_add_f32_array(exact_acc *acc, size_t n, const float *x);
 
 /* Adds another accumulator's value exactly (and its specials). */

@@ -354,6 +354,92 @@ START_TEST(test_exact_sum_array)
 }
 END_TEST
 
+/* A float32 with a random sign and significand and the exponent field
+ * `field`. */
+static float random_with_field(test_rng *rng, uint32_t field)
+{
+    uint32_t r = (uint32_t)test_rng_next(rng);
+    return test_f32_from_bits((r & 0x807fffffu) | (field << 23));
+}
+
+/* The array addition's blocks summed in one double: data of one scale,
+ * blocks whose fields span exactly the most a block sum takes (21) and one
+ * more, significands all at their largest with one sign (the sums closest
+ * to 2^53 units), the largest finite fields, subnormals, zeros among large
+ * values, a lone outlier or special in a block, and arrays of every length
+ * around the block size, in pieces at odd offsets: the same limbs and
+ * specials as the scalar additions. */
+START_TEST(test_exact_sum_array_blocks)
+{
+    enum
+    {
+        N = 4099
+    };
+    static float x[N];
+    test_rng rng;
+    test_rng_seed(&rng, 0xb10cu + (uint64_t)_i);
+    for (int round = 0; round < 40; ++round)
+    {
+        uint32_t top = 1u + (uint32_t)test_rng_below(&rng, 254u);
+        uint32_t span = (uint32_t)test_rng_below(&rng, 3u) + 20u; /* 20, 21 or 22 */
+        uint32_t bottom = top > span ? top - span : 0u;
+        for (size_t i = 0; i < N; ++i)
+        {
+            switch (_i)
+            {
+            case 0: /* one scale, both signs */
+                x[i] = random_with_field(&rng, top - (uint32_t)test_rng_below(&rng, top < 3u ? top : 3u));
+                break;
+            case 1: /* the span's two ends, and between */
+            {
+                uint32_t pick = (uint32_t)test_rng_below(&rng, 4u);
+                x[i] = random_with_field(&rng, pick == 0 ? top : pick == 1 ? bottom : bottom + (top - bottom) / 2u);
+                break;
+            }
+            case 2: /* the largest significand of one sign: sums near 2^53 units */
+                x[i] = test_f32_from_bits((test_rng_below(&rng, 2u) ? top : bottom) << 23 | 0x7fffffu |
+                                          (round % 2 ? 0x80000000u : 0u));
+                break;
+            case 3: /* subnormals and small normals, with zeros of both signs */
+            {
+                uint32_t r = (uint32_t)test_rng_next(&rng);
+                uint32_t pick = (uint32_t)test_rng_below(&rng, 8u);
+                x[i] = test_f32_from_bits(pick == 0   ? (r & 0x80000000u)
+                                          : pick < 4u ? (r & 0x807fffffu)
+                                                      : (r & 0x807fffffu) | ((1u + r % 22u) << 23));
+                break;
+            }
+            default: /* one scale, with a rare outlier, zero or special */
+            {
+                uint32_t pick = (uint32_t)test_rng_below(&rng, 300u);
+                uint32_t r = (uint32_t)test_rng_next(&rng);
+                x[i] = pick == 0                     ? random_with_field(&rng, bottom > 0u ? bottom - 1u : 0u)
+                       : pick == 1                   ? test_f32_from_bits(r & 0x80000000u)
+                       : pick == 2 && round % 4 == 0 ? test_f32_from_bits(r | 0x7f800000u)
+                                                     : random_with_field(&rng, top);
+                break;
+            }
+            }
+        }
+        size_t n = round < 20 ? (size_t)round * 13u + 240u : N - (size_t)test_rng_below(&rng, 300u);
+        size_t cut = (size_t)test_rng_below(&rng, n + 1u);
+        exact_acc scalar, array;
+        exact_acc_init(&scalar);
+        exact_acc_init(&array);
+        for (size_t i = 0; i < n; ++i)
+            exact_acc_add_f32(&scalar, x[i]);
+        exact_acc_add_f32_array(&array, cut, x);
+        exact_acc_add_f32_array(&array, n - cut, x + cut);
+        ck_assert_uint_eq(scalar.specials, array.specials);
+        exact_acc_is_zero(&scalar); /* normalises */
+        exact_acc_is_zero(&array);
+        ck_assert_msg(memcmp(scalar.limb, array.limb, sizeof(scalar.limb)) == 0,
+                      "kind %d round %d: %zu elements (cut at %zu), fields %u to %u: the limbs differ", _i, round, n,
+                      cut, bottom, top);
+    }
+}
+END_TEST
+
 /* A line cut into segments: each summarised on its own, the summaries of
  * the segments before each combined, a walk resumed there (in pieces of
  * its own): the whole line's outputs and carried values, bit for bit. */
@@ -510,6 +596,7 @@ static Suite *scan_walk_suite(void)
     tcase_add_test(tc, test_product_fallback_reads_earlier_pieces);
     tcase_add_test(tc, test_reader_failure_is_an_error);
     tcase_add_loop_test(tc, test_exact_sum_array, 0, 4);
+    tcase_add_loop_test(tc, test_exact_sum_array_blocks, 0, 5);
     tcase_add_test(tc, test_init_errors);
     suite_add_tcase(suite, tc);
     return suite;

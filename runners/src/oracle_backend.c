@@ -3,7 +3,8 @@
  * self-check: every case must pass bit for bit (a case whose expected values
  * were written by hand with a tolerance of their own, such as a peer suite's
  * golden values, within that tolerance), and every negative case must be
- * refused with the oracle's own reason.
+ * refused with the oracle's own reason. Long lines are computed on every
+ * CPU (oracle_segments.c), with the same bits.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -11,11 +12,24 @@
 
 #include <dmlconf/backend.h>
 #include <dmlconf/clock.h>
+#include <dmlconf/threads.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+/* Lines at least this long are computed on every CPU (at most
+ * MAX_THREADS), in segments: the size from which the runner fills and
+ * judges a case on every CPU too. */
+#define SEGMENT_MIN_LENGTH (UINT64_C(1) << 22)
+#define MAX_THREADS        32u
+
+static unsigned oracle_threads(void)
+{
+    unsigned cpus = dmlconf_cpu_count();
+    return cpus > MAX_THREADS ? MAX_THREADS : cpus;
+}
 
 typedef struct oracle_backend
 {
@@ -82,7 +96,8 @@ static int oracle_execute(dmlconf_backend *backend, dmlconf_job *jobs, size_t co
         }
         dmlconf_error err;
         double start = dmlconf_clock_seconds();
-        if (dmlconf_compute(job->desc, job->input, job->input_bytes, job->output, job->output_bytes, NULL, &err))
+        if (runner_oracle_compute(job->desc, job->input, job->input_bytes, job->output, job->output_bytes,
+                                  oracle_threads(), SEGMENT_MIN_LENGTH, &err))
         {
             job->outcome = DMLCONF_JOB_FAILED;
             snprintf(job->message, sizeof(job->message), "%s", err.message);

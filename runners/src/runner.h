@@ -28,6 +28,16 @@ const dmlconf_backend_ops *dmlconf_backend_find(const char *name);
 /* The oracle as a backend: exact, every type, every level. */
 extern const dmlconf_backend_ops dmlconf_oracle_backend_ops;
 
+/* ---- the oracle backend's computation (oracle_segments.c) -------------------- */
+
+/* Computes a job as dmlconf_compute does (no side data), the same bits;
+ * with `threads` > 1, lines of at least `min_length` elements that are
+ * contiguous and increasing in both buffers, out of place, are each cut
+ * into one segment a thread and computed on all of them at once. Returns 0,
+ * or -1 with err (may be NULL) set, as dmlconf_compute. */
+int runner_oracle_compute(const dmlconf_scan_desc *desc, const void *input, size_t input_bytes, void *output,
+                          size_t output_bytes, unsigned threads, uint64_t min_length, dmlconf_error *err);
+
 /* A backend as the command line names it: one compiled in, or a native
  * plugin ("plugin:PATH") loaded for it. */
 typedef struct runner_backend_choice

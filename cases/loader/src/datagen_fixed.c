@@ -790,6 +790,76 @@ static inline void fill_iota(const fixed_plan *plan, uint64_t index, unsigned ch
     store_le(out, plan->t.inf_bits | (negative ? plan->t.sign_bit : 0u), plan->t.bytes);
 }
 
+/* Elements of a float32 fill decided together in double arithmetic. */
+#define BLOCK_ELEMENTS 64u
+
+/* Decides count <= BLOCK_ELEMENTS float32 elements from their variables
+ * x[k] (BLOCK_ELEMENTS of them, those past count ignored) as
+ * approximate_affine and decide would, one by one: writes every element's
+ * candidate bits to out and sets decided[k]; returns whether all
+ * BLOCK_ELEMENTS were (false leaves the first count to look at). The same
+ * double and float operations in the same order, element by
+ * element, so the same bits; written as float comparisons over a block so
+ * that the compiler vectorises them: equal floats whose magnitude lies in
+ * [FLT_MIN, FLT_MAX] are equal normal values, the same bits (decide's equal
+ * bits with a field neither 0 nor 255). */
+static bool approximate_affine_f32_block(const fixed_plan *plan, const double *x, size_t count, unsigned char *out,
+                                         int32_t *decided)
+{
+    float high[BLOCK_ELEMENTS];
+    double base = plan->base_double, factor = plan->factor_double, slack = plan->slack;
+    int32_t all = 1;
+    /* Over the whole block (x beyond count is ignored), a constant length. */
+    for (size_t k = 0; k < BLOCK_ELEMENTS; ++k)
+    {
+        double p = factor * x[k];
+        double v = base + p;
+        double err = (slack + fabs(p) + fabs(v)) * 0x1p-51;
+        float a = (float)(v - err);
+        float b = (float)(v + err);
+        float magnitude = fabsf(b);
+        decided[k] = (int32_t)(a == b) & (int32_t)(magnitude >= FLT_MIN) & (int32_t)(magnitude <= FLT_MAX);
+        all &= decided[k];
+        high[k] = b;
+    }
+    memcpy(out, high, count * sizeof(*high)); /* the host is little-endian, as the loader requires */
+    return all != 0;
+}
+
+/* A uniform float32 fill with the double approximation, a block at a time:
+ * the random words and their variables, the block decided at once, and
+ * every element it left undecided rounded from the fixed-point value. */
+static void fill_uniform_f32(const fixed_plan *plan, uint64_t first_index, uint64_t count, unsigned char *bytes)
+{
+    double x[BLOCK_ELEMENTS];
+    int32_t decided[BLOCK_ELEMENTS];
+    for (uint64_t first = 0; first < count; first += BLOCK_ELEMENTS)
+    {
+        size_t block = count - first < BLOCK_ELEMENTS ? (size_t)(count - first) : BLOCK_ELEMENTS;
+        if (block < BLOCK_ELEMENTS)
+            memset(x, 0, sizeof(x));
+        for (size_t k = 0; k < block; ++k)
+        {
+            datagen_stream s;
+            datagen_stream_init(&s, plan->spec->seed, first_index + first + k);
+            x[k] = (double)(int64_t)(s.base >> 11);
+        }
+        unsigned char *out = bytes + first * 4u;
+        if (approximate_affine_f32_block(plan, x, block, out, decided))
+            continue;
+        for (size_t k = 0; k < block; ++k)
+        {
+            if (decided[k])
+                continue;
+            uint64_t index = first_index + first + k;
+            datagen_stream s;
+            datagen_stream_init(&s, plan->spec->seed, index);
+            if (!store_affine(plan, s.base, false, out + k * 4u))
+                datagen_fill_exact(plan->spec, index, 1, out + k * 4u); /* never after the checks */
+        }
+    }
+}
+
 bool datagen_fill_fixed(const dmlconf_datagen_spec *spec, uint64_t first_index, uint64_t count, void *out)
 {
     fixed_plan plan;
@@ -803,6 +873,11 @@ bool datagen_fill_fixed(const dmlconf_datagen_spec *spec, uint64_t first_index, 
     switch (spec->kind)
     {
     case DMLCONF_DATAGEN_UNIFORM:
+        if (plan.approximate && size == 4u)
+        {
+            fill_uniform_f32(&plan, first_index, count, bytes);
+            return true;
+        }
         for (uint64_t i = 0; i < count; ++i)
             if (!fill_uniform(&plan, first_index + i, bytes + i * size))
                 datagen_fill_exact(spec, first_index + i, 1, bytes + i * size); /* never after the checks */
