@@ -43,7 +43,8 @@ grep -E 'Verdict|^\| (pass|fail|skip|error|crash|timeout) ' "$out/corpus/summary
 
 echo "== the corpus with each kernel and the cutting paths forced"
 for knob in DMLCONF_D3D12_KERNEL=tile DMLCONF_D3D12_KERNEL=rake DMLCONF_D3D12_KERNEL=serial "DMLCONF_D3D12_KERNEL=serial DMLCONF_D3D12_CHUNK=2" \
-    DMLCONF_D3D12_KERNEL=lookback DMLCONF_D3D12_KERNEL=lines DMLCONF_D3D12_VIEW_WORDS=32768; do
+    DMLCONF_D3D12_KERNEL=lookback "DMLCONF_D3D12_KERNEL=lookback DMLCONF_D3D12_LOOKBACK=spans DMLCONF_D3D12_CHUNK=16" \
+    DMLCONF_D3D12_KERNEL=lines DMLCONF_D3D12_VIEW_WORDS=32768; do
     env $knob "$bin/dmlconf" run --backend d3d12 -l 5_0 -q -o "/tmp/knob" "${corpus[@]}"
     knob_status=$?
     echo "$knob: exit status $knob_status $(grep Verdict /tmp/knob/summary.md)" | tee -a "$out/corpus-time.txt"
