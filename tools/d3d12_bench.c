@@ -94,6 +94,18 @@ static bool parse_count(const char *text, uint64_t *value)
     return true;
 }
 
+/* Parses a whole number of milliseconds, 0 to 600000. */
+static bool parse_milliseconds(const char *text, unsigned *value)
+{
+    char *end = NULL;
+    errno = 0;
+    unsigned long parsed = strtoul(text, &end, 10);
+    if (errno || !end || end == text || *end || text[0] == '-' || parsed > 600000)
+        return false;
+    *value = (unsigned)parsed;
+    return true;
+}
+
 /* ---- the cases ------------------------------------------------------------ */
 
 typedef struct large_case
@@ -1072,10 +1084,9 @@ int main(int argc, char **argv)
             options.same_process = true;
         else if (!strcmp(argv[i], "--release-between"))
             options.release_between = true;
-        else if (!strcmp(argv[i], "--warm-up-ms") && i + 1 < argc && parse_count(argv[i + 1], &value) &&
-                 value <= 600000)
+        else if (!strcmp(argv[i], "--warm-up-ms") && i + 1 < argc &&
+                 parse_milliseconds(argv[i + 1], &options.warm_up_ms))
         {
-            options.warm_up_ms = (unsigned)value;
             options.warm_up_given = true;
             ++i;
         }
