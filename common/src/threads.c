@@ -80,6 +80,32 @@ void dmlconf_mutex_destroy(dmlconf_mutex *mutex)
     mutex->handle = NULL;
 }
 
+int dmlconf_condition_init(dmlconf_condition *condition)
+{
+    CONDITION_VARIABLE *variable = malloc(sizeof(*variable));
+    if (!variable)
+        return -1;
+    InitializeConditionVariable(variable);
+    condition->handle = variable;
+    return 0;
+}
+
+void dmlconf_condition_wait(dmlconf_condition *condition, dmlconf_mutex *mutex)
+{
+    SleepConditionVariableCS((CONDITION_VARIABLE *)condition->handle, (CRITICAL_SECTION *)mutex->handle, INFINITE);
+}
+
+void dmlconf_condition_broadcast(dmlconf_condition *condition)
+{
+    WakeAllConditionVariable((CONDITION_VARIABLE *)condition->handle);
+}
+
+void dmlconf_condition_destroy(dmlconf_condition *condition)
+{
+    free(condition->handle); /* a Windows condition variable holds no other resources */
+    condition->handle = NULL;
+}
+
 unsigned dmlconf_cpu_count(void)
 {
     DWORD_PTR process_mask = 0, system_mask = 0;
@@ -153,6 +179,39 @@ void dmlconf_mutex_destroy(dmlconf_mutex *mutex)
     mtx_destroy((mtx_t *)mutex->handle);
     free(mutex->handle);
     mutex->handle = NULL;
+}
+
+int dmlconf_condition_init(dmlconf_condition *condition)
+{
+    cnd_t *handle = malloc(sizeof(*handle));
+    if (!handle)
+        return -1;
+    if (cnd_init(handle) != thrd_success)
+    {
+        free(handle);
+        return -1;
+    }
+    condition->handle = handle;
+    return 0;
+}
+
+void dmlconf_condition_wait(dmlconf_condition *condition, dmlconf_mutex *mutex)
+{
+    cnd_wait((cnd_t *)condition->handle, (mtx_t *)mutex->handle);
+}
+
+void dmlconf_condition_broadcast(dmlconf_condition *condition)
+{
+    cnd_broadcast((cnd_t *)condition->handle);
+}
+
+void dmlconf_condition_destroy(dmlconf_condition *condition)
+{
+    if (!condition->handle)
+        return;
+    cnd_destroy((cnd_t *)condition->handle);
+    free(condition->handle);
+    condition->handle = NULL;
 }
 
 unsigned dmlconf_cpu_count(void)

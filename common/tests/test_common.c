@@ -502,6 +502,64 @@ START_TEST(test_threads)
 }
 END_TEST
 
+/* A relay: each thread waits for its turn, takes it and hands the next turn
+ * on; wrong wake-ups would lose a turn (a hang the test's timeout catches)
+ * or let two threads in at once (a wrong order). */
+typedef struct relay
+{
+    dmlconf_mutex lock;
+    dmlconf_condition changed;
+    int turn;
+    int order[64];
+    int taken;
+} relay;
+
+typedef struct relay_runner
+{
+    relay *r;
+    int index;
+} relay_runner;
+
+static int run_relay(void *argument)
+{
+    relay_runner *runner = argument;
+    relay *r = runner->r;
+    for (int lap = 0; lap < 16; ++lap)
+    {
+        dmlconf_mutex_lock(&r->lock);
+        while (r->turn % 4 != runner->index)
+            dmlconf_condition_wait(&r->changed, &r->lock);
+        r->order[r->taken++] = runner->index;
+        r->turn++;
+        dmlconf_condition_broadcast(&r->changed);
+        dmlconf_mutex_unlock(&r->lock);
+    }
+    return 0;
+}
+
+START_TEST(test_condition)
+{
+    relay r = {.turn = 0, .taken = 0};
+    ck_assert_int_eq(dmlconf_mutex_init(&r.lock), 0);
+    ck_assert_int_eq(dmlconf_condition_init(&r.changed), 0);
+    dmlconf_thread threads[4];
+    relay_runner runners[4];
+    for (int i = 3; i >= 0; --i)
+    {
+        runners[i] = (relay_runner){&r, i};
+        ck_assert_int_eq(dmlconf_thread_start(&threads[i], run_relay, &runners[i]), 0);
+    }
+    for (int i = 0; i < 4; ++i)
+        dmlconf_thread_join(&threads[i]);
+    ck_assert_int_eq(r.taken, 64);
+    for (int i = 0; i < 64; ++i)
+        ck_assert_int_eq(r.order[i], i % 4);
+    dmlconf_condition_destroy(&r.changed);
+    dmlconf_condition_destroy(&r.changed); /* safe twice */
+    dmlconf_mutex_destroy(&r.lock);
+}
+END_TEST
+
 START_TEST(test_clock)
 {
     double a = dmlconf_clock_seconds();
@@ -631,6 +689,7 @@ static Suite *common_suite(void)
     suite_add_tcase(suite, processes);
     TCase *threads = tcase_create("threads");
     tcase_add_test(threads, test_threads);
+    tcase_add_test(threads, test_condition);
     tcase_add_test(threads, test_clock);
     suite_add_tcase(suite, threads);
     TCase *dynlib = tcase_create("dynlib");

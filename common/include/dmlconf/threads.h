@@ -38,6 +38,24 @@ void dmlconf_mutex_lock(dmlconf_mutex *mutex);
 void dmlconf_mutex_unlock(dmlconf_mutex *mutex);
 void dmlconf_mutex_destroy(dmlconf_mutex *mutex);
 
+/* A condition variable, used with a dmlconf_mutex; initialise with
+ * dmlconf_condition_init and destroy with dmlconf_condition_destroy. The
+ * fields are private. */
+typedef struct dmlconf_condition
+{
+    void *handle;
+} dmlconf_condition;
+
+/* Returns 0, or -1 when the system is out of resources. */
+int dmlconf_condition_init(dmlconf_condition *condition);
+/* Releases `mutex` (held by the caller), waits until the condition is
+ * signalled (or spuriously wakes) and takes `mutex` again: callers wait in a
+ * loop over their predicate. */
+void dmlconf_condition_wait(dmlconf_condition *condition, dmlconf_mutex *mutex);
+/* Wakes every thread waiting on the condition. */
+void dmlconf_condition_broadcast(dmlconf_condition *condition);
+void dmlconf_condition_destroy(dmlconf_condition *condition);
+
 /* The number of CPUs this process may run on (at least 1). */
 unsigned dmlconf_cpu_count(void);
 
