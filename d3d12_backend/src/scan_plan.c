@@ -150,7 +150,8 @@ static plan_pass *emit_pass(plan_context *ctx, const problem *p, kernel_kind kin
      * folded dimensions. */
     if (pass->key.fault == FAULT_CHUNK_CARRY && p->dims.count < 2)
         pass->key.fault = FAULT_NONE;
-    pass->key.shape = kind == KERNEL_SERIAL ? 0 : ctx->limits->tile_shape;
+    /* The serial and short-line kernels have one shape. */
+    pass->key.shape = kind == KERNEL_SERIAL || kind == KERNEL_LINES ? 0 : ctx->limits->tile_shape;
     pass->key.spans = kind == KERNEL_LOOKBACK && ctx->limits->lookback_spans;
     if (!kernel_key_exists(&pass->key))
         pass->key.fault = FAULT_NONE;
@@ -699,4 +700,64 @@ int plan_job(const dmlconf_scan_desc *desc, const plan_limits *limits, job_plan 
     }
     plan->scratch_bytes = ctx.scratch_next * kernel_accumulator_bytes(element);
     return 0;
+}
+
+/* Appends a key when it exists and is not listed yet. */
+static void add_reachable(kernel_key key, kernel_key *out, size_t max, size_t *count)
+{
+    if (!kernel_key_exists(&key))
+        return;
+    for (size_t i = 0; i < *count; ++i)
+    {
+        if (kernel_key_index(&out[i]) == kernel_key_index(&key))
+            return;
+    }
+    if (*count < max)
+        out[(*count)++] = key;
+}
+
+size_t plan_kernels_in_reach(const plan_limits *limits, kernel_key *out, size_t max)
+{
+    static const kernel_element elements[] = {ELEMENT_F32, ELEMENT_I32,   ELEMENT_F16,
+                                              ELEMENT_I64, ELEMENT_F16X2, ELEMENT_F32X2};
+    /* The cooperative kernels first: a driver takes several times longer
+     * to build them than the serial kernel (0.2-0.6 s against 0.05-0.1 s
+     * on an H200), which a run's first jobs can afford to build on use. */
+    kernel_kind kinds[5];
+    size_t kind_count = 0;
+    bool forced = limits->forced;
+    if (forced ? limits->forced_kind == KERNEL_TILE || limits->forced_kind == KERNEL_RAKE
+               : limits->tile_min_length != UINT32_MAX)
+        kinds[kind_count++] = forced ? limits->forced_kind : limits->group_kind;
+    if (limits->lookback || (forced && limits->forced_kind == KERNEL_LOOKBACK))
+        kinds[kind_count++] = KERNEL_LOOKBACK;
+    if (forced ? limits->forced_kind == KERNEL_LINES : limits->short_lines)
+        kinds[kind_count++] = KERNEL_LINES;
+    kinds[kind_count++] = KERNEL_SERIAL;
+    if (limits->lookback || (forced && limits->forced_kind == KERNEL_LOOKBACK))
+        kinds[kind_count++] = KERNEL_CLEAR;
+    size_t count = 0;
+    for (size_t k = 0; k < kind_count; ++k)
+    {
+        for (size_t e = 0; e < sizeof(elements) / sizeof(elements[0]); ++e)
+        {
+            for (unsigned o = 0; o < OPERATION_COUNT; ++o)
+            {
+                kernel_key key = {.kind = kinds[k], .element = elements[e], .operation = (kernel_operation)o};
+                key.shape = kinds[k] == KERNEL_SERIAL || kinds[k] == KERNEL_LINES || kinds[k] == KERNEL_CLEAR
+                                ? 0
+                                : limits->tile_shape;
+                key.spans = kinds[k] == KERNEL_LOOKBACK && limits->lookback_spans;
+                /* Passes over scratch (the totals) never carry the fault. */
+                if (limits->fault != FAULT_NONE)
+                {
+                    kernel_key faulty = key;
+                    faulty.fault = limits->fault;
+                    add_reachable(faulty, out, max, &count);
+                }
+                add_reachable(key, out, max, &count);
+            }
+        }
+    }
+    return count;
 }

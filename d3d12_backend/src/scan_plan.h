@@ -93,4 +93,15 @@ int plan_job(const dmlconf_scan_desc *desc, const plan_limits *limits, job_plan 
 /* Frees the passes. */
 void plan_release(job_plan *plan);
 
+/* The most kernel variants plan_kernels_in_reach lists. */
+#define PLAN_MAX_KERNELS 128u
+
+/* The kernel variants that plans under `limits` can use, the costliest to
+ * build first (the cooperative, look-back and short-line kernels, then the
+ * serial and clear kernels; float32 and sums first within each), for
+ * building pipelines ahead of use. Every key plan_job puts in a pass is among them (a test
+ * holds it to that). Writes at most `max` keys into `out` and returns how
+ * many it wrote. */
+size_t plan_kernels_in_reach(const plan_limits *limits, kernel_key *out, size_t max);
+
 #endif /* DMLCONF_SCAN_PLAN_H */

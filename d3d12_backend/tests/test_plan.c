@@ -311,6 +311,19 @@ static uint64_t buffer_bytes(const dmlconf_tensor_desc *tensor)
     return (bytes + 3) / 4 * 4;
 }
 
+/* Whether plan_kernels_in_reach lists `key` under `limits`. */
+static bool in_reach(const plan_limits *limits, const kernel_key *key)
+{
+    kernel_key reach[PLAN_MAX_KERNELS];
+    size_t count = plan_kernels_in_reach(limits, reach, PLAN_MAX_KERNELS);
+    for (size_t i = 0; i < count; ++i)
+    {
+        if (kernel_key_index(&reach[i]) == kernel_key_index(key))
+            return true;
+    }
+    return false;
+}
+
 /* Plans and models one desc; returns false with a message on a mismatch. */
 static bool check_desc(const dmlconf_scan_desc *desc, const plan_limits *limits, uint64_t seed, char *why,
                        size_t why_size)
@@ -348,6 +361,14 @@ static bool check_desc(const dmlconf_scan_desc *desc, const plan_limits *limits,
         {
             snprintf(why, why_size, "pass %zu asks for a kernel that is never built (kind %d, element %d, fault %d)", p,
                      (int)pass->key.kind, (int)pass->key.element, (int)pass->key.fault);
+            ok = false;
+            break;
+        }
+        if (!in_reach(limits, &pass->key))
+        {
+            char name[64];
+            kernel_key_name(&pass->key, name, sizeof(name));
+            snprintf(why, why_size, "pass %zu uses %s, which plan_kernels_in_reach does not list", p, name);
             ok = false;
             break;
         }
@@ -474,6 +495,57 @@ START_TEST(test_random_plans)
 }
 END_TEST
 
+/* With a fault knob (whose kernels the model does not run), every kernel
+ * a plan uses is still among those plan_kernels_in_reach lists, so that
+ * building ahead covers the self-test runs too; and the list holds only
+ * variants that exist, each once. */
+START_TEST(test_kernels_in_reach_with_faults)
+{
+    for (int which = 0; which < 6; ++which)
+    {
+        for (unsigned fault = FAULT_NONE; fault < FAULT_COUNT; ++fault)
+        {
+            plan_limits limits = limits_for(which);
+            limits.fault = (kernel_fault)fault;
+            limits.lookback_spans = which == 5 && fault == FAULT_NONE;
+            if (which == 4)
+                limits.tile_shape = 1; /* short lines under a tile shape other than the default */
+            kernel_key reach[PLAN_MAX_KERNELS];
+            size_t count = plan_kernels_in_reach(&limits, reach, PLAN_MAX_KERNELS);
+            ck_assert_uint_gt(count, 0);
+            ck_assert_uint_lt(count, PLAN_MAX_KERNELS);
+            for (size_t i = 0; i < count; ++i)
+            {
+                ck_assert(kernel_key_exists(&reach[i]));
+                for (size_t j = 0; j < i; ++j)
+                    ck_assert_uint_ne(kernel_key_index(&reach[i]), kernel_key_index(&reach[j]));
+            }
+            uint64_t state = UINT64_C(0x9e3779b97f4a7c15) + (uint64_t)(which * 16 + (int)fault);
+            for (unsigned trial = 0; trial < 300; ++trial)
+            {
+                dmlconf_scan_desc desc;
+                random_desc(&state, types[trial % 3], &desc);
+                job_plan plan = {0};
+                char why[256];
+                ck_assert_msg(!plan_job(&desc, &limits, &plan, why, sizeof(why)), "%s", why);
+                for (size_t p = 0; p < plan.count; ++p)
+                {
+                    char name[64];
+                    kernel_key_name(&plan.passes[p].key, name, sizeof(name));
+                    ck_assert_msg(kernel_key_exists(&plan.passes[p].key),
+                                  "limits %d, fault %u, trial %u: pass %zu "
+                                  "asks for a kernel that is never built",
+                                  which, fault, trial, p);
+                    ck_assert_msg(in_reach(&limits, &plan.passes[p].key),
+                                  "limits %d, fault %u, trial %u: %s is not in reach", which, fault, trial, name);
+                }
+                plan_release(&plan);
+            }
+        }
+    }
+}
+END_TEST
+
 /* The benchmark's shapes in miniature under a GPU's defaults: a float16
  * matrix along axis 0 is scanned in neighbouring pairs of lines, whose
  * chunk totals are short packed lines the short-line kernel does not take. */
@@ -553,6 +625,7 @@ int main(void)
     tcase_set_timeout(random, 120);
     tcase_add_loop_test(random, test_random_plans, 0, 6);
     tcase_add_test(random, test_gpu_shapes);
+    tcase_add_test(random, test_kernels_in_reach_with_faults);
     suite_add_tcase(suite, random);
     TCase *folding = tcase_create("folding");
     tcase_add_test(folding, test_folding);
