@@ -31,6 +31,8 @@
 
 #include <dmlconf/dynlib.h>
 
+#include <dmlconf/threads.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,6 +118,18 @@ static int read_knobs(d3d12_backend *b, char *why, size_t why_size)
         b->limits.lookback_spans = !strcmp(lookback, "spans");
         append_knob(b, "lookback", lookback);
     }
+    const char *ahead = getenv("DMLCONF_D3D12_BUILD_AHEAD");
+    if (ahead && *ahead)
+    {
+        unsigned long long threads;
+        if (!parse_number(ahead, &threads) || threads > SCAN_PIPELINES_MAX_THREADS)
+        {
+            snprintf(why, why_size, "DMLCONF_D3D12_BUILD_AHEAD=%s is not a number of threads from 0 to %u", ahead,
+                     SCAN_PIPELINES_MAX_THREADS);
+            return -1;
+        }
+        b->build_ahead_threads = (unsigned)threads;
+    }
     const char *trace = getenv("DMLCONF_D3D12_TRACE");
     b->trace = trace && *trace && strcmp(trace, "0");
     unsigned long long value;
@@ -190,6 +204,8 @@ static int d3d12_open(const dmlconf_backend_config *config, dmlconf_backend **ou
     /* From this many lines a thread each keep a GPU's memory busy: no
      * chunks, so the data is read once (16 loads in flight a thread). */
     b->limits.single_pass_lines = software ? 0u : 65536u;
+    unsigned cpus = dmlconf_cpu_count();
+    b->build_ahead_threads = software ? 0u : cpus / 4 < 4u ? cpus / 4 : 4u;
     if (read_knobs(b, why, why_size))
     {
         scan_pipelines_release(&b->pipelines);
@@ -197,6 +213,14 @@ static int d3d12_open(const dmlconf_backend_config *config, dmlconf_backend **ou
         free(b);
         return -1;
     }
+    /* The kernels a run may use are built ahead on spare CPUs, while the
+     * first jobs run: a GPU driver compiles each for tens of milliseconds
+     * (on an H200, two thirds of a cold corpus run), lavapipe for long
+     * enough that on a machine of few CPUs it stays off. */
+    kernel_key reach[PLAN_MAX_KERNELS];
+    size_t reach_count = plan_kernels_in_reach(&b->limits, reach, PLAN_MAX_KERNELS);
+    b->pipelines.trace = b->trace;
+    scan_pipelines_build_ahead(&b->pipelines, reach, reach_count, b->build_ahead_threads);
     b->view_bytes = b->view_bytes / (128 * KIB) * (128 * KIB);
     b->arena_limit = b->view_bytes < 256 * MIB ? b->view_bytes : 256 * MIB;
     *out = &b->base;

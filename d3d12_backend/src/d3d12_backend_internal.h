@@ -27,10 +27,11 @@ typedef struct d3d12_backend
     d3d12_device device;
     scan_pipelines pipelines;
     plan_limits limits;
-    uint64_t view_bytes;  /* one view, a multiple of 128 KiB (lowered by DMLCONF_D3D12_VIEW_WORDS) */
-    uint64_t arena_limit; /* the shared arena's largest size (at most one view) */
-    char knobs[120];      /* test knobs in effect, for the report; "" when none */
-    bool trace;           /* DMLCONF_D3D12_TRACE: each dispatch's time to stderr */
+    uint64_t view_bytes;          /* one view, a multiple of 128 KiB (lowered by DMLCONF_D3D12_VIEW_WORDS) */
+    uint64_t arena_limit;         /* the shared arena's largest size (at most one view) */
+    char knobs[120];              /* test knobs in effect, for the report; "" when none */
+    bool trace;                   /* DMLCONF_D3D12_TRACE: each dispatch's time to stderr */
+    unsigned build_ahead_threads; /* threads building pipelines ahead of use (DMLCONF_D3D12_BUILD_AHEAD) */
 
     /* Reused from batch to batch, grown on demand. */
     view_buffer arena;             /* parameter blocks and the regions of small jobs */

@@ -208,7 +208,11 @@ static int record_pass(d3d12_backend *b, job_state *s, size_t index, uint32_t *q
     constants[SCAN_ROOT_ROW_ITEMS] = groups_x * per_group;
 
     ID3D12GraphicsCommandList *list = d->list;
-    ID3D12GraphicsCommandList_SetPipelineState(list, b->pipelines.pipelines[kernel_key_index(&pass->key)]);
+    /* Built before recording began (execute_batch), so this only looks it up. */
+    ID3D12PipelineState *pipeline = scan_pipelines_get(&b->pipelines, &pass->key, why, why_size);
+    if (!pipeline)
+        return -1;
+    ID3D12GraphicsCommandList_SetPipelineState(list, pipeline);
     ID3D12GraphicsCommandList_SetComputeRoot32BitConstants(list, SCAN_ROOT_PARAMETER_CONSTANTS, SCAN_ROOT_CONSTANTS,
                                                            constants, 0);
     for (unsigned u = 0; u < 3; ++u)
@@ -345,7 +349,7 @@ static int run_batch(d3d12_backend *b, job_state *states, size_t count)
     {
         for (size_t p = 0; p < states[i].plan.count; ++p)
         {
-            if (!scan_pipelines_get(&b->pipelines, d, &states[i].plan.passes[p].key, why, sizeof(why)))
+            if (!scan_pipelines_get(&b->pipelines, &states[i].plan.passes[p].key, why, sizeof(why)))
                 goto fail;
         }
     }

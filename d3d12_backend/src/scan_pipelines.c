@@ -1,9 +1,18 @@
 /*
- * The scan kernels' root signature and pipelines.
+ * The scan kernels' root signature and pipelines, built on first use or
+ * ahead of it.
+ *
+ * Each variant's slot goes ABSENT -> BUILDING -> READY under the lock; the
+ * thread that moves it to BUILDING builds it with the lock released, so
+ * that several pipelines compile at once (ID3D12Device is free-threaded).
+ * A caller that needs a variant a background thread is building waits for
+ * that build instead of starting a second one.
  */
 #include "scan_pipelines.h"
 
 #include "scan_params.h"
+
+#include <dmlconf/clock.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +21,18 @@
 int scan_pipelines_create(scan_pipelines *p, d3d12_device *d, char *why, size_t why_size)
 {
     memset(p, 0, sizeof(*p));
+    p->device = d;
+    if (dmlconf_mutex_init(&p->lock))
+    {
+        snprintf(why, why_size, "out of memory for a lock");
+        return -1;
+    }
+    if (dmlconf_condition_init(&p->built))
+    {
+        dmlconf_mutex_destroy(&p->lock);
+        snprintf(why, why_size, "out of memory for a condition variable");
+        return -1;
+    }
     D3D12_ROOT_PARAMETER parameters[SCAN_ROOT_PARAMETER_UAV0 + SCAN_UAV_COUNT];
     memset(parameters, 0, sizeof(parameters));
     D3D12_ROOT_PARAMETER *constants = &parameters[SCAN_ROOT_PARAMETER_CONSTANTS];
@@ -28,37 +49,130 @@ int scan_pipelines_create(scan_pipelines *p, d3d12_device *d, char *why, size_t 
     }
     D3D12_ROOT_SIGNATURE_DESC desc = {SCAN_ROOT_PARAMETER_UAV0 + SCAN_UAV_COUNT, parameters, 0, NULL,
                                       D3D12_ROOT_SIGNATURE_FLAG_NONE};
-    return d3d12_device_create_root_signature(d, &desc, &p->root_signature, why, why_size);
-}
-
-void scan_pipelines_release(scan_pipelines *p)
-{
-    for (size_t i = 0; i < KERNEL_VARIANT_COUNT; ++i)
+    if (d3d12_device_create_root_signature(d, &desc, &p->root_signature, why, why_size))
     {
-        if (p->pipelines[i])
-            ID3D12PipelineState_Release(p->pipelines[i]);
+        dmlconf_condition_destroy(&p->built);
+        dmlconf_mutex_destroy(&p->lock);
+        memset(p, 0, sizeof(*p));
+        return -1;
     }
-    if (p->root_signature)
-        ID3D12RootSignature_Release(p->root_signature);
-    memset(p, 0, sizeof(*p));
+    return 0;
 }
 
-ID3D12PipelineState *scan_pipelines_get(scan_pipelines *p, d3d12_device *d, const kernel_key *key, char *why,
-                                        size_t why_size)
+/* Generates and builds one variant, with the lock released (`ahead`: on a
+ * background thread, for the trace). Returns the pipeline, or NULL with
+ * `why`. */
+static ID3D12PipelineState *build(scan_pipelines *p, const kernel_key *key, bool ahead, char *why, size_t why_size)
 {
-    size_t index = kernel_key_index(key);
-    if (p->pipelines[index])
-        return p->pipelines[index];
     void *blob;
     size_t size;
     if (kernel_generate(key, &blob, &size, why, why_size))
         return NULL;
     char name[64], reason[200];
     kernel_key_name(key, name, sizeof(name));
-    if (d3d12_device_create_pipeline(d, p->root_signature, blob, size, &p->pipelines[index], reason, sizeof(reason)))
+    ID3D12PipelineState *pipeline = NULL;
+    double start = dmlconf_clock_seconds();
+    if (d3d12_device_create_pipeline(p->device, p->root_signature, blob, size, &pipeline, reason, sizeof(reason)))
         snprintf(why, why_size, "kernel %s: %s", name, reason);
+    if (p->trace)
+        fprintf(stderr, "d3d12: kernel %s (%zu bytes of DXBC) built %s in %.1f ms%s\n", name, size,
+                ahead ? "ahead" : "on use", (dmlconf_clock_seconds() - start) * 1e3, pipeline ? "" : ", failed");
     free(blob);
-    return p->pipelines[index];
+    return pipeline;
+}
+
+/* Ends a build begun by moving the slot to BUILDING (the lock is held). */
+static void finish_build(scan_pipelines *p, size_t index, ID3D12PipelineState *pipeline)
+{
+    p->pipelines[index] = pipeline;
+    p->state[index] = pipeline ? PIPELINE_READY : PIPELINE_ABSENT;
+    dmlconf_condition_broadcast(&p->built);
+}
+
+static int build_ahead_thread(void *argument)
+{
+    scan_pipelines *p = argument;
+    dmlconf_mutex_lock(&p->lock);
+    while (!p->stopping && p->ahead_next < p->ahead_count)
+    {
+        kernel_key key = p->ahead[p->ahead_next++];
+        size_t index = kernel_key_index(&key);
+        if (p->state[index] != PIPELINE_ABSENT)
+            continue;
+        p->state[index] = PIPELINE_BUILDING;
+        dmlconf_mutex_unlock(&p->lock);
+        char why[256];
+        ID3D12PipelineState *pipeline = build(p, &key, true, why, sizeof(why));
+        dmlconf_mutex_lock(&p->lock);
+        finish_build(p, index, pipeline);
+        if (pipeline)
+            p->built_ahead++;
+    }
+    dmlconf_mutex_unlock(&p->lock);
+    return 0;
+}
+
+unsigned scan_pipelines_build_ahead(scan_pipelines *p, const kernel_key *keys, size_t count, unsigned threads)
+{
+    if (!threads || !count || p->thread_count || !p->root_signature)
+        return 0;
+    if (threads > SCAN_PIPELINES_MAX_THREADS)
+        threads = SCAN_PIPELINES_MAX_THREADS;
+    p->ahead = malloc(count * sizeof(*keys));
+    if (!p->ahead)
+        return 0;
+    memcpy(p->ahead, keys, count * sizeof(*keys));
+    p->ahead_count = count;
+    p->ahead_next = 0;
+    while (p->thread_count < threads && !dmlconf_thread_start(&p->threads[p->thread_count], build_ahead_thread, p))
+        p->thread_count++;
+    return p->thread_count;
+}
+
+void scan_pipelines_release(scan_pipelines *p)
+{
+    if (p->thread_count)
+    {
+        dmlconf_mutex_lock(&p->lock);
+        p->stopping = true;
+        dmlconf_mutex_unlock(&p->lock);
+        for (unsigned t = 0; t < p->thread_count; ++t)
+            dmlconf_thread_join(&p->threads[t]);
+    }
+    free(p->ahead);
+    for (size_t i = 0; i < KERNEL_VARIANT_COUNT; ++i)
+    {
+        if (p->pipelines[i])
+            ID3D12PipelineState_Release(p->pipelines[i]);
+    }
+    if (p->root_signature)
+    {
+        ID3D12RootSignature_Release(p->root_signature);
+        dmlconf_condition_destroy(&p->built);
+        dmlconf_mutex_destroy(&p->lock);
+    }
+    memset(p, 0, sizeof(*p));
+}
+
+ID3D12PipelineState *scan_pipelines_get(scan_pipelines *p, const kernel_key *key, char *why, size_t why_size)
+{
+    size_t index = kernel_key_index(key);
+    dmlconf_mutex_lock(&p->lock);
+    while (p->state[index] == PIPELINE_BUILDING)
+        dmlconf_condition_wait(&p->built, &p->lock);
+    if (p->state[index] == PIPELINE_READY)
+    {
+        ID3D12PipelineState *ready = p->pipelines[index];
+        dmlconf_mutex_unlock(&p->lock);
+        return ready;
+    }
+    p->state[index] = PIPELINE_BUILDING;
+    dmlconf_mutex_unlock(&p->lock);
+    ID3D12PipelineState *pipeline = build(p, key, false, why, why_size);
+    dmlconf_mutex_lock(&p->lock);
+    finish_build(p, index, pipeline);
+    dmlconf_mutex_unlock(&p->lock);
+    return pipeline;
 }
 
 void scan_pipelines_bind(const scan_pipelines *p, d3d12_device *d)

@@ -6,6 +6,11 @@
 #                 environment and must appear in the report's runtime line)
 #   fault=NAME    with DMLCONF_D3D12_FAULT=NAME the run must fail, the
 #                 comparator reporting elements outside tolerance
+#   build-ahead   one worker with pipelines built ahead on background
+#                 threads (and the trace on): the run must pass, some
+#                 kernels must have been built ahead, none twice; and a
+#                 bad DMLCONF_D3D12_BUILD_AHEAD must stop the backend with
+#                 a sentence
 #   fallback      with no Vulkan driver reachable the backend is unavailable
 #                 with a sentence, and the default run falls back to the oracle
 set -u
@@ -52,6 +57,27 @@ fault=*)
     grep -q 'elements outside tolerance' "$work/out/results.jsonl" \
         || fail "the failures are not the comparator's mismatches"
     echo "the $fault kernel: $failed cases failed, caught by the comparator"
+    ;;
+build-ahead)
+    DMLCONF_D3D12_BUILD_AHEAD=8 DMLCONF_D3D12_TRACE=1 "$dmlconf" run --backend d3d12 -j 1 -l 5_0 -q \
+        -o "$work/out" "${corpus[@]}" 2>"$work/stderr.txt"
+    status=$?
+    [ "$status" -eq 0 ] || { tail -20 "$work/stderr.txt"; fail "the corpus run exited with $status"; }
+    grep -q 'Verdict: conformant at level 5_0' "$work/out/summary.md" || fail "the run is not conformant"
+    grep -E '^d3d12: kernel [^ ]+ \(' "$work/stderr.txt" | sed -E 's/^d3d12: kernel ([^ ]+) \(.* built (ahead|on use).*/\2 \1/' \
+        | sort >"$work/builds.txt"
+    ahead=$(grep -c '^ahead ' "$work/builds.txt")
+    on_use=$(grep -c '^on use ' "$work/builds.txt")
+    echo "pipelines built ahead: $ahead, on use: $on_use"
+    [ "$ahead" -gt 0 ] || fail "no pipeline was built ahead"
+    twice=$(sed -E 's/^(ahead|on use) //' "$work/builds.txt" | sort | uniq -d)
+    [ -z "$twice" ] || fail "pipelines built twice by one backend: $twice"
+    DMLCONF_D3D12_BUILD_AHEAD=9 "$dmlconf" run --backend d3d12 -q -o "$work/bad" "$source_dir/cases/doc" \
+        >"$work/bad.txt" 2>&1
+    status=$?
+    [ "$status" -ne 0 ] || fail "DMLCONF_D3D12_BUILD_AHEAD=9 was accepted"
+    grep -q 'DMLCONF_D3D12_BUILD_AHEAD=9 is not a number of threads from 0 to 8' "$work/bad.txt" \
+        || fail "DMLCONF_D3D12_BUILD_AHEAD=9 was refused without its sentence: $(cat "$work/bad.txt")"
     ;;
 fallback)
     VK_ICD_FILENAMES=/nonexistent/icd.json "$dmlconf" adapters >"$work/adapters.txt" 2>&1
