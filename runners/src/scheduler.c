@@ -190,6 +190,7 @@ typedef struct worker
     uint32_t batch_count; /* cases in flight (0: idle) */
     uint32_t received;    /* results of the batch read so far */
     double deadline;      /* when the batch (or the hello) is late */
+    bool told_to_stop;    /* sent the stop message (count 0) */
     /* Bytes received and not yet delivered, read in large pieces. */
     char *inbox;
     size_t inbox_used;
@@ -246,6 +247,14 @@ static int start_worker(scheduler *s, worker *w, char *why, size_t why_size)
     return 0;
 }
 
+/* Sends a worker the message to close its backend and exit. */
+static void tell_to_stop(worker *w)
+{
+    uint32_t zero = 0;
+    (void)dmlconf_process_write(w->process, &zero, sizeof(zero));
+    w->told_to_stop = true;
+}
+
 /* Stops a worker: kill_it ends it at once, else it is told to stop and
  * given time to close its backend. */
 static void stop_worker(worker *w, bool kill_it, dmlconf_exit *ended)
@@ -254,13 +263,11 @@ static void stop_worker(worker *w, bool kill_it, dmlconf_exit *ended)
         return;
     if (kill_it)
         dmlconf_process_kill(w->process);
-    else
-    {
-        uint32_t zero = 0;
-        (void)dmlconf_process_write(w->process, &zero, sizeof(zero));
-    }
+    else if (!w->told_to_stop)
+        tell_to_stop(w);
     dmlconf_process_finish(w->process, EXIT_GRACE, ended);
     w->process = NULL;
+    w->told_to_stop = false;
     free(w->inbox);
     w->inbox = NULL;
     w->inbox_used = w->inbox_capacity = 0;
@@ -658,6 +665,14 @@ int runner_schedule_run(const runner_schedule *schedule, const dmlconf_case *con
     }
 
 stop:
+    /* Every worker is told first, so that they close their backends (tens
+     * of milliseconds for a GPU device) at the same time. */
+    for (unsigned i = 0; i < s.worker_count; ++i)
+    {
+        worker *w = &s.workers[i];
+        if (w->process && !(w->batch_count > 0 || interrupted(schedule)))
+            tell_to_stop(w);
+    }
     for (unsigned i = 0; i < s.worker_count; ++i)
     {
         worker *w = &s.workers[i];
