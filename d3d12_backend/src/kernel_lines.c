@@ -15,6 +15,11 @@
 #include "kernel_tile.h"
 #include "scan_params.h"
 
+/* Elements a thread scans per step of its line (a multiple of 4), and the
+ * registers that hold their values and groupshared addresses. */
+#define LINES_UNROLL 8u
+#define R_ADDRESSES  (R_VALUES + LINES_UNROLL)
+
 unsigned kernel_lines_block(kernel_element element)
 {
     return kernel_accumulator_bytes(element) == 8 ? 2048u : 4096u;
@@ -29,7 +34,7 @@ void generate_lines_kernel(dxbc_program *p, const kernel_key *key)
     dxbc_program_begin(p, DXBC_PROGRAM_COMPUTE, 5, 0);
     emit_scan_declarations(p, true);
     dxbc_dcl_tgsm_raw(p, G_TILE, tile_block_bytes(acc_element, slots));
-    dxbc_dcl_temps(p, R_COUNT);
+    dxbc_dcl_temps(p, R_ADDRESSES + LINES_UNROLL / 4);
     dxbc_dcl_thread_group(p, group, 1, 1);
 
     /* The work item (group) w, the block's words; past the end, return. */
@@ -88,6 +93,35 @@ void generate_lines_kernel(dxbc_program *p, const kernel_key *key)
         op4(p, DXBC_OP_IMAD, D(R_POS, 0), S(R_LINE, 3), S(R_AXIS, 0), S(R_LOOK, 1)); /* slot */
         op3(p, DXBC_OP_OR, D(R_POS, 3), S(R_MODE, 2), I(1));                         /* +1 or -1 */
         op2(p, DXBC_OP_MOV, D(R_POS, 1), I(0));                                      /* i */
+        /* LINES_UNROLL elements at a time while that many are left: their
+         * groupshared loads are in flight together, where one at a time
+         * each waited for the last; then the rest one by one. */
+        emit_loop(p);
+        {
+            op3(p, DXBC_OP_IADD, D(R_T1, 0), S(R_POS, 1), I(LINES_UNROLL));
+            op3(p, DXBC_OP_ULT, D(R_T1, 0), S(R_AXIS, 0), S(R_T1, 0));
+            emit_break_if(p, S(R_T1, 0));
+            for (unsigned u = 0; u < LINES_UNROLL; ++u)
+            {
+                dxbc_operand address = D(R_ADDRESSES + u / 4, u % 4);
+                op4(p, DXBC_OP_IMAD, address, S(R_POS, 3), I(u), S(R_POS, 0));
+                tile_slot_address(p, acc_element, address, S(R_ADDRESSES + u / 4, u % 4));
+                emit_load_shared_at(p, acc_element, G_TILE, S(R_ADDRESSES + u / 4, u % 4), R_VALUES + u);
+            }
+            for (unsigned u = 0; u < LINES_UNROLL; ++u)
+            {
+                if (key->fault == FAULT_DROP_ELEMENT)
+                {
+                    op3(p, DXBC_OP_IADD, D(R_T1, 1), S(R_POS, 1), I(u));
+                    tile_drop_element_fault(p, key, S(R_T1, 1), R_VALUES + u);
+                }
+                tile_rescan_value(p, key, R_VALUES + u);
+                emit_store_shared_at(p, acc_element, G_TILE, S(R_ADDRESSES + u / 4, u % 4), R_VALUES + u);
+            }
+            op4(p, DXBC_OP_IMAD, D(R_POS, 0), S(R_POS, 3), I(LINES_UNROLL), S(R_POS, 0));
+            op3(p, DXBC_OP_IADD, D(R_POS, 1), S(R_POS, 1), I(LINES_UNROLL));
+        }
+        emit_endloop(p);
         emit_loop(p);
         {
             op3(p, DXBC_OP_UGE, D(R_T1, 0), S(R_POS, 1), S(R_AXIS, 0));
