@@ -377,6 +377,8 @@ static void plan_problem(plan_context *ctx, const problem *p)
             uint64_t per_line = p->lines >= limits->tile_groups ? 1 : divide_up(limits->tile_groups, p->lines);
             uint64_t walk = divide_up(tiles, per_line);
             uint64_t least = limits->tile_min_tiles < tiles ? limits->tile_min_tiles : tiles;
+            if (p->n <= limits->tile_one_chunk)
+                least = tiles;
             chunk *= walk > least ? walk : least;
         }
         chunks = divide_up(p->n, chunk);

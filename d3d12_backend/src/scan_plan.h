@@ -35,6 +35,8 @@ typedef struct plan_limits
     unsigned tile_shape;        /* their shape (kernels.h) */
     uint32_t tile_groups;       /* tile kernel: work items that fill the device (0: a chunk is one tile) */
     uint32_t tile_min_tiles;    /* tile kernel: the fewest tiles a chunk walks, where the line has them */
+    uint32_t tile_one_chunk;    /* tile kernel: lines at most this long are walked by one group, in one
+                                 * chunk (0: no such rule) */
     bool lookback;              /* lines that need several tile-kernel chunks and move in blocks use the
                                  * look-back kernel instead (one pass) */
     bool lookback_spans;        /* the look-back kernel's chunks publish spans, never inclusive prefixes

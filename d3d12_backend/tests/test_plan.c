@@ -441,6 +441,7 @@ static plan_limits limits_for(int which)
         limits.min_chunk = 4;
         limits.tile_groups = 4;
         limits.tile_min_tiles = 2;
+        limits.tile_one_chunk = 20;
         limits.lookback = true;
         limits.short_lines = true;
         limits.single_pass_lines = 64;
@@ -586,6 +587,49 @@ START_TEST(test_gpu_shapes)
 }
 END_TEST
 
+/* A 10^8-element 1-D scan under an H200's limits: reduce, the chunk
+ * totals and the rescan, three passes for 32- and 64-bit elements alike
+ * (a 64-bit tile holds half as many elements, so without tile_one_chunk
+ * its 8192 totals took two chunks and two more passes). */
+START_TEST(test_long_line_passes)
+{
+    static const dmlconf_data_type line_types[] = {DMLCONF_DATA_TYPE_FLOAT32, DMLCONF_DATA_TYPE_UINT64,
+                                                   DMLCONF_DATA_TYPE_FLOAT16};
+    for (size_t t = 0; t < sizeof(line_types) / sizeof(line_types[0]); ++t)
+    {
+        for (int rule = 0; rule < 2; ++rule)
+        {
+            plan_limits limits;
+            memset(&limits, 0, sizeof(limits));
+            limits.parallel_items = 262144;
+            limits.min_chunk = 128;
+            limits.tile_min_length = 4096;
+            limits.group_kind = KERNEL_TILE;
+            limits.tile_groups = 8192;
+            limits.tile_min_tiles = 8;
+            limits.tile_one_chunk = rule ? 8192 : 0;
+            limits.max_span_bytes = UINT64_MAX;
+            dmlconf_scan_desc desc;
+            memset(&desc, 0, sizeof(desc));
+            desc.op = DMLCONF_OPERATOR_CUMULATIVE_SUMMATION;
+            desc.input.data_type = line_types[t];
+            desc.input.dimension_count = 1;
+            desc.input.sizes[0] = 100000000u;
+            desc.output = desc.input;
+            job_plan plan = {0};
+            char why[256];
+            ck_assert_msg(!plan_job(&desc, &limits, &plan, why, sizeof(why)), "%s", why);
+            size_t expected = rule || line_types[t] != DMLCONF_DATA_TYPE_UINT64 ? 3 : 5;
+            ck_assert_msg(plan.count == expected, "%s, tile_one_chunk %u: %zu passes, expected %zu",
+                          dmlconf_data_type_name(line_types[t]), limits.tile_one_chunk, plan.count, expected);
+            for (size_t p = 0; p < plan.count && rule; ++p)
+                ck_assert_int_eq(plan.passes[p].key.kind, KERNEL_TILE);
+            plan_release(&plan);
+        }
+    }
+}
+END_TEST
+
 START_TEST(test_folding)
 {
     /* A packed [2, 3, 4, 5] scanned along axis 1: the two outer-inner
@@ -626,6 +670,7 @@ int main(void)
     tcase_add_loop_test(random, test_random_plans, 0, 6);
     tcase_add_test(random, test_gpu_shapes);
     tcase_add_test(random, test_kernels_in_reach_with_faults);
+    tcase_add_test(random, test_long_line_passes);
     suite_add_tcase(suite, random);
     TCase *folding = tcase_create("folding");
     tcase_add_test(folding, test_folding);
