@@ -93,7 +93,7 @@ static void prepare_job(d3d12_backend *b, job_state *s)
     s->bytes[REGION_OUTPUT] = align_up(job->output_bytes, 4);
     plan_limits limits = b->limits;
     bool wide = s->bytes[REGION_INPUT] > b->view_bytes || s->bytes[REGION_OUTPUT] > b->view_bytes;
-    limits.max_span_bytes = wide ? b->view_bytes / 2 : UINT64_MAX;
+    limits.max_span_bytes = wide ? view_buffer_max_range(b->view_bytes) : UINT64_MAX;
     char why[200];
     if (plan_job(desc, &limits, &s->plan, why, sizeof(why)))
     {

@@ -9,6 +9,26 @@
 
 /* Buffers are placed at multiples of 64 KiB. */
 #define PLACEMENT_ALIGNMENT (UINT64_C(1) << 16)
+/* Windows start every 1/WINDOW_PARTS of a view (fewer where the view is
+ * too short for that at 64 KiB steps, but at least every half view). */
+#define WINDOW_PARTS 8u
+
+/* The view length windows use and the distance between their starts; 0
+ * when the view is too short to window. */
+static void window_layout(uint64_t view_bytes, uint64_t *view, uint64_t *stride)
+{
+    uint64_t parts = view_bytes / PLACEMENT_ALIGNMENT;
+    parts = parts > WINDOW_PARTS ? WINDOW_PARTS : parts;
+    *view = parts >= 2 ? view_bytes / (parts * PLACEMENT_ALIGNMENT) * (parts * PLACEMENT_ALIGNMENT) : 0;
+    *stride = *view / (parts >= 2 ? parts : 1);
+}
+
+uint64_t view_buffer_max_range(uint64_t view_bytes)
+{
+    uint64_t view, stride;
+    window_layout(view_bytes, &view, &stride);
+    return view - stride;
+}
 
 static int place(d3d12_device *d, ID3D12Heap *heap, uint64_t offset, uint64_t bytes, D3D12_RESOURCE_STATES state,
                  d3d12_buffer *out, char *why, size_t why_size)
@@ -47,7 +67,8 @@ int view_buffer_create(d3d12_device *d, uint64_t bytes, uint64_t view_bytes, vie
     if (bytes <= view_bytes)
         return d3d12_buffer_create(d, D3D12_HEAP_TYPE_DEFAULT, bytes, &out->whole, why, why_size);
 
-    uint64_t view = view_bytes / (2 * PLACEMENT_ALIGNMENT) * (2 * PLACEMENT_ALIGNMENT);
+    uint64_t view, stride;
+    window_layout(view_bytes, &view, &stride);
     if (!view)
     {
         snprintf(why, why_size, "a buffer view of %llu bytes is too small to window", (unsigned long long)view_bytes);
@@ -69,7 +90,7 @@ int view_buffer_create(d3d12_device *d, uint64_t bytes, uint64_t view_bytes, vie
     }
     if (place(d, out->heap, 0, heap_bytes, D3D12_RESOURCE_STATE_COPY_DEST, &out->whole, why, why_size))
         goto fail;
-    out->stride = view / 2;
+    out->stride = stride;
     out->window_count = (size_t)((heap_bytes + out->stride - 1) / out->stride);
     out->windows = calloc(out->window_count, sizeof(*out->windows));
     if (!out->windows)

@@ -7,9 +7,11 @@
  * maxTexelBufferElements words. A buffer no larger than that is one
  * committed resource. A larger one is a heap with one resource placed over
  * all of it (for copies) and overlapping "window" resources placed every
- * half view, each one view long: any byte range of at most half a view lies
+ * eighth of a view (every half view for views under 512 KiB), each one view
+ * long: any byte range of at most seven eighths of a view (one half) lies
  * inside one window, and the planner cuts passes so that each binding's
- * range is that short.
+ * range is that short (view_buffer_max_range). The longer the ranges, the
+ * fewer pieces a large scan is cut into, each with its own passes.
  */
 #ifndef DMLCONF_VIEW_BUFFER_H
 #define DMLCONF_VIEW_BUFFER_H
@@ -31,6 +33,11 @@ typedef struct view_buffer
  * Returns 0, or -1 with `why`. */
 int view_buffer_create(d3d12_device *d, uint64_t bytes, uint64_t view_bytes, view_buffer *out, char *why,
                        size_t why_size);
+
+/* The longest byte range that always lies inside one window of buffers
+ * whose views are `view_bytes` long (0 when such a view cannot be
+ * windowed). */
+uint64_t view_buffer_max_range(uint64_t view_bytes);
 
 /* Releases the buffer's resources (safe on a zeroed one). */
 void view_buffer_release(view_buffer *buffer);
