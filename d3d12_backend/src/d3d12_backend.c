@@ -301,7 +301,8 @@ static size_t d3d12_boundaries(dmlconf_backend *backend, dmlconf_boundary *out, 
     const d3d12_backend *b = (const d3d12_backend *)backend;
     const plan_limits *limits = &b->limits;
     size_t count = 0;
-    declare(out, max, &count, DMLCONF_BOUNDARY_AXIS_LENGTH, 0, 8, "serial kernel's unrolled loop (8 elements a round)");
+    declare(out, max, &count, DMLCONF_BOUNDARY_AXIS_LENGTH, 0, 8,
+            "serial and short-line kernels' unrolled loops (8 elements a round)");
     declare(out, max, &count, DMLCONF_BOUNDARY_AXIS_LENGTH, 0, limits->min_chunk, "serial kernel's shortest chunk");
     declare(out, max, &count, DMLCONF_BOUNDARY_AXIS_LENGTH, 0, 2 * (uint64_t)limits->min_chunk,
             "lines cut into chunks (fewer lines than fill the device)");
