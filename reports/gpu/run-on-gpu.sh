@@ -41,10 +41,22 @@ echo "corpus: exit status $status in $(( (end - start) / 1000000 )) ms ($(nproc)
     | tee "$out/corpus-time.txt"
 grep -E 'Verdict|^\| (pass|fail|skip|error|crash|timeout) ' "$out/corpus/summary.md"
 
+echo "== the corpus three times with the driver's shader cache cleared before each (cold), three times warm"
+for state in cold cold cold warm warm warm; do
+    [ "$state" = cold ] && rm -rf "${XDG_CACHE_HOME:-$HOME/.cache}/nvidia"
+    start=$(date +%s%N)
+    "$bin/dmlconf" run --backend d3d12 -l 5_0 -q -o /tmp/timed "${corpus[@]}"
+    timed_status=$?
+    end=$(date +%s%N)
+    echo "$state: exit status $timed_status in $(( (end - start) / 1000000 )) ms; $(grep -o 'the run took [0-9.]* s' /tmp/timed/summary.md)" \
+        | tee -a "$out/corpus-cold-warm.txt"
+done
+
 echo "== the corpus with each kernel and the cutting paths forced"
 for knob in DMLCONF_D3D12_KERNEL=tile DMLCONF_D3D12_KERNEL=rake DMLCONF_D3D12_KERNEL=serial "DMLCONF_D3D12_KERNEL=serial DMLCONF_D3D12_CHUNK=2" \
     DMLCONF_D3D12_KERNEL=lookback "DMLCONF_D3D12_KERNEL=lookback DMLCONF_D3D12_LOOKBACK=spans DMLCONF_D3D12_CHUNK=16" \
-    DMLCONF_D3D12_KERNEL=lines DMLCONF_D3D12_VIEW_WORDS=32768; do
+    DMLCONF_D3D12_KERNEL=lines "DMLCONF_D3D12_KERNEL=lines DMLCONF_D3D12_TILE=32x16" DMLCONF_D3D12_VIEW_WORDS=32768 \
+    DMLCONF_D3D12_VIEW_WORDS=131072 DMLCONF_D3D12_BUILD_AHEAD=0; do
     env $knob "$bin/dmlconf" run --backend d3d12 -l 5_0 -q -o "/tmp/knob" "${corpus[@]}"
     knob_status=$?
     echo "$knob: exit status $knob_status $(grep Verdict /tmp/knob/summary.md)" | tee -a "$out/corpus-time.txt"
