@@ -106,6 +106,17 @@ static int read_knobs(d3d12_backend *b, char *why, size_t why_size)
         }
         append_knob(b, "tile", shape);
     }
+    b->limits.totals_shape = b->limits.tile_shape;
+    const char *totals = getenv("DMLCONF_D3D12_TOTALS_TILE");
+    if (totals && *totals)
+    {
+        if (!kernel_tile_shape_from_name(totals, &b->limits.totals_shape))
+        {
+            snprintf(why, why_size, "DMLCONF_D3D12_TOTALS_TILE=%s is not 64x16, 32x16, 64x8, 256x16 or 64x32", totals);
+            return -1;
+        }
+        append_knob(b, "totals tile", totals);
+    }
     const char *lookback = getenv("DMLCONF_D3D12_LOOKBACK");
     if (lookback && *lookback)
     {
@@ -143,6 +154,17 @@ static int read_knobs(d3d12_backend *b, char *why, size_t why_size)
         }
         b->limits.max_chunk = (uint32_t)value;
         append_knob(b, "chunk", chunk);
+    }
+    const char *groups = getenv("DMLCONF_D3D12_TILE_GROUPS");
+    if (groups && *groups)
+    {
+        if (!parse_number(groups, &value) || value < 1 || value > UINT32_MAX)
+        {
+            snprintf(why, why_size, "DMLCONF_D3D12_TILE_GROUPS=%s is not a number of thread groups", groups);
+            return -1;
+        }
+        b->limits.tile_groups = (uint32_t)value;
+        append_knob(b, "tile groups", groups);
     }
     const char *view = getenv("DMLCONF_D3D12_VIEW_WORDS");
     if (view && *view)

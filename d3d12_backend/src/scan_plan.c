@@ -135,6 +135,13 @@ static void touched_range(const line_dims *dims, bool input, int64_t first, int6
     *hi = (*hi + 3) / 4 * 4;
 }
 
+/* The cooperative kernels' shape for a problem: lines of chunk totals
+ * (in scratch) have their own. */
+static unsigned problem_shape(const plan_context *ctx, const problem *p)
+{
+    return p->in_region == REGION_SCRATCH ? ctx->limits->totals_shape : ctx->limits->tile_shape;
+}
+
 static plan_pass *emit_pass(plan_context *ctx, const problem *p, kernel_kind kind, uint64_t chunks, uint64_t chunk,
                             uint32_t flags, uint64_t init_base, uint64_t final_base)
 {
@@ -151,7 +158,10 @@ static plan_pass *emit_pass(plan_context *ctx, const problem *p, kernel_kind kin
     if (pass->key.fault == FAULT_CHUNK_CARRY && p->dims.count < 2)
         pass->key.fault = FAULT_NONE;
     /* The serial and short-line kernels have one shape. */
-    pass->key.shape = kind == KERNEL_SERIAL || kind == KERNEL_LINES ? 0 : ctx->limits->tile_shape;
+    if (kind == KERNEL_SERIAL || kind == KERNEL_LINES)
+        pass->key.shape = 0;
+    else
+        pass->key.shape = kind == KERNEL_LOOKBACK ? ctx->limits->tile_shape : problem_shape(ctx, p);
     pass->key.spans = kind == KERNEL_LOOKBACK && ctx->limits->lookback_spans;
     if (!kernel_key_exists(&pass->key))
         pass->key.fault = FAULT_NONE;
@@ -370,7 +380,7 @@ static void plan_problem(plan_context *ctx, const problem *p)
          * the device, each at least `tile_min_tiles` long, so that fewer
          * totals are left to scan (a line that short is scanned in one
          * pass, reading its data once). */
-        chunk = kernel_tile_elements(p->element, limits->tile_shape);
+        chunk = kernel_tile_elements(p->element, problem_shape(ctx, p));
         uint64_t tiles = divide_up(p->n, chunk);
         if (kind == KERNEL_TILE && limits->tile_groups)
         {
@@ -758,6 +768,14 @@ size_t plan_kernels_in_reach(const plan_limits *limits, kernel_key *out, size_t 
                     add_reachable(faulty, out, max, &count);
                 }
                 add_reachable(key, out, max, &count);
+                /* Lines of chunk totals (accumulators, without the fault). */
+                if ((kinds[k] == KERNEL_TILE || kinds[k] == KERNEL_RAKE) && limits->totals_shape != limits->tile_shape)
+                {
+                    kernel_key totals = key;
+                    totals.shape = limits->totals_shape;
+                    if (totals.element != ELEMENT_F16)
+                        add_reachable(totals, out, max, &count);
+                }
             }
         }
     }

@@ -33,6 +33,7 @@ typedef struct plan_limits
     uint32_t tile_min_length;   /* lines at least this long and contiguous use `group_kind` */
     kernel_kind group_kind;     /* the cooperative kernel for those: KERNEL_TILE or KERNEL_RAKE */
     unsigned tile_shape;        /* their shape (kernels.h) */
+    unsigned totals_shape;      /* the tile kernel's shape for lines of chunk totals */
     uint32_t tile_groups;       /* tile kernel: work items that fill the device (0: a chunk is one tile) */
     uint32_t tile_min_tiles;    /* tile kernel: the fewest tiles a chunk walks, where the line has them */
     uint32_t tile_one_chunk;    /* tile kernel: lines at most this long are walked by one group, in one

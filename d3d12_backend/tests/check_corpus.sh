@@ -8,9 +8,9 @@
 #                 comparator reporting elements outside tolerance
 #   build-ahead   one worker with pipelines built ahead on background
 #                 threads (and the trace on): the run must pass, some
-#                 kernels must have been built ahead, none twice; and a
-#                 bad DMLCONF_D3D12_BUILD_AHEAD must stop the backend with
-#                 a sentence
+#                 kernels must have been built ahead, none twice
+#   bad-knobs     each test knob given a bad value stops the backend with
+#                 a sentence naming the knob and the value
 #   fallback      with no Vulkan driver reachable the backend is unavailable
 #                 with a sentence, and the default run falls back to the oracle
 set -u
@@ -39,7 +39,8 @@ conformance)
     grep -q 'Verdict: conformant at level 5_0' "$work/out/summary.md" \
         || fail "the report does not say conformant at level 5_0: $(grep Verdict "$work/out/summary.md")"
     grep -q '^| Backend | d3d12 |' "$work/out/summary.md" || fail "the report does not name the d3d12 backend"
-    for knob in DMLCONF_D3D12_KERNEL DMLCONF_D3D12_CHUNK DMLCONF_D3D12_VIEW_WORDS; do
+    for knob in DMLCONF_D3D12_KERNEL DMLCONF_D3D12_CHUNK DMLCONF_D3D12_VIEW_WORDS DMLCONF_D3D12_TOTALS_TILE \
+        DMLCONF_D3D12_TILE_GROUPS; do
         if [ -n "${!knob:-}" ]; then
             grep -q 'test knobs:' "$work/out/summary.md" || fail "$knob is set but the report does not say so"
         fi
@@ -72,12 +73,17 @@ build-ahead)
     [ "$ahead" -gt 0 ] || fail "no pipeline was built ahead"
     twice=$(sed -E 's/^(ahead|on use) //' "$work/builds.txt" | sort | uniq -d)
     [ -z "$twice" ] || fail "pipelines built twice by one backend: $twice"
-    DMLCONF_D3D12_BUILD_AHEAD=9 "$dmlconf" run --backend d3d12 -q -o "$work/bad" "$source_dir/cases/doc" \
-        >"$work/bad.txt" 2>&1
-    status=$?
-    [ "$status" -ne 0 ] || fail "DMLCONF_D3D12_BUILD_AHEAD=9 was accepted"
-    grep -q 'DMLCONF_D3D12_BUILD_AHEAD=9 is not a number of threads from 0 to 8' "$work/bad.txt" \
-        || fail "DMLCONF_D3D12_BUILD_AHEAD=9 was refused without its sentence: $(cat "$work/bad.txt")"
+    ;;
+bad-knobs)
+    for knob in DMLCONF_D3D12_BUILD_AHEAD=9 DMLCONF_D3D12_TOTALS_TILE=99x1 DMLCONF_D3D12_TILE_GROUPS=0 \
+        DMLCONF_D3D12_TILE=1x1 DMLCONF_D3D12_CHUNK=0 DMLCONF_D3D12_VIEW_WORDS=5 DMLCONF_D3D12_LOOKBACK=2 \
+        DMLCONF_D3D12_KERNEL=clear DMLCONF_D3D12_FAULT=none-such; do
+        env "$knob" "$dmlconf" run --backend d3d12 -q -o "$work/bad" "$source_dir/cases/doc" >"$work/bad.txt" 2>&1
+        status=$?
+        [ "$status" -ne 0 ] || fail "$knob was accepted"
+        grep -q "$knob is not" "$work/bad.txt" || fail "$knob was refused without its sentence: $(cat "$work/bad.txt")"
+        echo "$knob: $(grep -o "$knob is not.*" "$work/bad.txt" | head -1)"
+    done
     ;;
 fallback)
     VK_ICD_FILENAMES=/nonexistent/icd.json "$dmlconf" adapters >"$work/adapters.txt" 2>&1
