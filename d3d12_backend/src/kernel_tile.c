@@ -291,6 +291,130 @@ static void tile_transfer(dxbc_program *p, const kernel_key *key, unsigned tile,
     emit_endif(p);
 }
 
+/* R_MODE.w = whether a float16 tile takes the word path: a full tile of a
+ * scan that moves in blocks, whose lowest slot starts a word in both
+ * tensors (the same for the whole group). */
+static void f16_word_path_flag(dxbc_program *p)
+{
+    op3(p, DXBC_OP_OR, D(R_MODE, 3), S(R_IO, 0), S(R_IO, 1));
+    op3(p, DXBC_OP_AND, D(R_MODE, 3), S(R_MODE, 3), I(1));
+    op3(p, DXBC_OP_IEQ, D(R_MODE, 3), S(R_MODE, 3), I(0));
+    op3(p, DXBC_OP_AND, D(R_MODE, 3), S(R_MODE, 3), S(R_MODE, 0));
+    op3(p, DXBC_OP_AND, D(R_MODE, 3), S(R_MODE, 3), S(R_LOOK, 0));
+}
+
+/* R_POS.z = the groupshared byte address of packed word R_POS.z (on entry)
+ * of the tile: word w at w + w / 8, so that a thread's 8 consecutive words
+ * and a row of coalesced words both fall in different banks. */
+static void packed_word_address(dxbc_program *p)
+{
+    op3(p, DXBC_OP_USHR, D(R_T1, 3), S(R_POS, 2), I(3));
+    op3(p, DXBC_OP_IADD, D(R_POS, 2), S(R_POS, 2), S(R_T1, 3));
+    op3(p, DXBC_OP_ISHL, D(R_POS, 2), S(R_POS, 2), I(2));
+}
+
+/* Moves the tile's group * items / 2 words between memory (from word
+ * R_IO[base] / 2) and groupshared memory, packed, in coalesced rows. */
+static void packed_transfer(dxbc_program *p, unsigned group, unsigned words, unsigned base, bool store)
+{
+    op3(p, DXBC_OP_USHR, D(R_POS, 0), S(R_IO, base), I(1));
+    for (unsigned r = 0; r < words; ++r)
+    {
+        op3(p, DXBC_OP_IADD, D(R_POS, 2), S(R_RANGE, 3), I(r * group));
+        op3(p, DXBC_OP_IADD, D(R_POS, 3), S(R_POS, 2), S(R_POS, 0));
+        op3(p, DXBC_OP_ISHL, D(R_POS, 3), S(R_POS, 3), I(2));
+        packed_word_address(p);
+        if (store)
+        {
+            op3(p, DXBC_OP_LD_RAW, D(R_VALUE, 0), S(R_POS, 2), dxbc_tgsm_src(G_TILE, DXBC_SWIZZLE_XXXX));
+            op3(p, DXBC_OP_STORE_RAW, dxbc_uav_dst(SCAN_UAV_OUTPUT, DXBC_MASK_X), S(R_POS, 3), S(R_VALUE, 0));
+        }
+        else
+        {
+            op3(p, DXBC_OP_LD_RAW, D(R_VALUE, 0), S(R_POS, 3), dxbc_uav_src(SCAN_UAV_INPUT, DXBC_SWIZZLE_XXXX));
+            op3(p, DXBC_OP_STORE_RAW, dxbc_tgsm_dst(G_TILE, DXBC_MASK_X), S(R_POS, 2), S(R_VALUE, 0));
+        }
+    }
+}
+
+/* The float16 word path for one tile: the tile moves between memory and
+ * groupshared memory as packed words (two elements each) in coalesced
+ * rows, each thread unpacks its `items` consecutive elements from items / 2
+ * words, scans them in registers from its offset after the scan of the
+ * thread totals, and packs them back. A float16 element costs half the
+ * groupshared traffic of the general path, which holds each as a float32. */
+static void f16_word_tile(dxbc_program *p, const kernel_key *key, unsigned items)
+{
+    const unsigned group = kernel_tile_group(key->shape);
+    const unsigned words = items / 2;
+    /* The thread's k-th word in scan order is word A + k * B of the tile,
+     * its first element in the half at `first` bits and its second at
+     * `second`: increasing, A = lane * words, B = 1, the low half first; a
+     * decreasing scan walks the tile's slots from the other end (slot T - 1
+     * - p), so A = (group - lane) * words - 1, B = -1, the high half first.
+     * R_LOOK.y = A, R_LOOK.z = B, R_LOOK.w = first, R_MODE.w = second. */
+    op3(p, DXBC_OP_INE, D(R_LOOK, 3), S(R_MODE, 2), I(0));
+    op4(p, DXBC_OP_IMUL, dxbc_null_dst(), D(R_LOOK, 1), S(R_RANGE, 3), I(words));
+    op2(p, DXBC_OP_INEG, D(R_T0, 0), S(R_LOOK, 1));
+    op3(p, DXBC_OP_IADD, D(R_T0, 0), S(R_T0, 0), I(group * words - 1));
+    {
+        dxbc_operand ops[4] = {D(R_LOOK, 1), S(R_LOOK, 3), S(R_T0, 0), S(R_LOOK, 1)};
+        dxbc_emit(p, DXBC_OP_MOVC, 0, ops, 4);
+    }
+    op3(p, DXBC_OP_AND, D(R_LOOK, 3), S(R_LOOK, 3), I(16));
+    op3(p, DXBC_OP_XOR, D(R_MODE, 3), S(R_LOOK, 3), I(16));
+    op3(p, DXBC_OP_USHR, D(R_LOOK, 2), S(R_LOOK, 3), I(3));
+    op2(p, DXBC_OP_INEG, D(R_LOOK, 2), S(R_LOOK, 2));
+    op3(p, DXBC_OP_IADD, D(R_LOOK, 2), S(R_LOOK, 2), I(1));
+    packed_transfer(p, group, words, 0, false);
+    tile_barrier(p);
+    for (unsigned k = 0; k < words; ++k)
+    {
+        op4(p, DXBC_OP_IMAD, D(R_POS, 2), S(R_LOOK, 2), I(k), S(R_LOOK, 1));
+        packed_word_address(p);
+        op3(p, DXBC_OP_LD_RAW, D(R_VALUE, 0), S(R_POS, 2), dxbc_tgsm_src(G_TILE, DXBC_SWIZZLE_XXXX));
+        op3(p, DXBC_OP_USHR, D(R_T0, 0), S(R_VALUE, 0), S(R_LOOK, 3));
+        op2(p, DXBC_OP_F16TOF32, D(R_VALUES + 2 * k, 0), S(R_T0, 0));
+        op3(p, DXBC_OP_USHR, D(R_T0, 0), S(R_VALUE, 0), S(R_MODE, 3));
+        op2(p, DXBC_OP_F16TOF32, D(R_VALUES + 2 * k + 1, 0), S(R_T0, 0));
+    }
+    if (key->fault == FAULT_DROP_ELEMENT)
+    {
+        /* Position lane * items + r of the tile is index i0 + that. */
+        op4(p, DXBC_OP_IMAD, D(R_POS, 3), S(R_RANGE, 3), I(items), S(R_RANGE, 1));
+        for (unsigned r = 0; r < items; ++r)
+        {
+            op3(p, DXBC_OP_IADD, D(R_POS, 2), S(R_POS, 3), I(r));
+            tile_drop_element_fault(p, key, S(R_POS, 2), R_VALUES + r);
+        }
+    }
+    emit_identity(p, ELEMENT_F32, key->operation, R_ACC);
+    for (unsigned r = 0; r < items; ++r)
+        emit_combine(p, key, R_ACC, R_VALUES + r, R_T0, R_T1);
+    emit_store_shared(p, ELEMENT_F32, G_TOTALS, S(R_RANGE, 3), R_ACC, R_T0);
+    tile_barrier(p);
+    tile_advance_base(p, key, tile_scan_thread_totals(p, key));
+    for (unsigned r = 0; r < items; ++r)
+        tile_rescan_value(p, key, R_VALUES + r);
+    /* Each thread rewrites only the words it read. */
+    for (unsigned k = 0; k < words; ++k)
+    {
+        op2(p, DXBC_OP_F32TOF16, D(R_VALUE, 0), S(R_VALUES + 2 * k, 0));
+        op3(p, DXBC_OP_ISHL, D(R_VALUE, 0), S(R_VALUE, 0), S(R_LOOK, 3));
+        op2(p, DXBC_OP_F32TOF16, D(R_T0, 0), S(R_VALUES + 2 * k + 1, 0));
+        op3(p, DXBC_OP_ISHL, D(R_T0, 0), S(R_T0, 0), S(R_MODE, 3));
+        op3(p, DXBC_OP_OR, D(R_VALUE, 0), S(R_VALUE, 0), S(R_T0, 0));
+        op4(p, DXBC_OP_IMAD, D(R_POS, 2), S(R_LOOK, 2), I(k), S(R_LOOK, 1));
+        packed_word_address(p);
+        op3(p, DXBC_OP_STORE_RAW, dxbc_tgsm_dst(G_TILE, DXBC_MASK_X), S(R_POS, 2), S(R_VALUE, 0));
+    }
+    tile_barrier(p);
+    packed_transfer(p, group, words, 1, true);
+    /* The next tile overwrites the tile and the thread totals only after
+     * every thread is past this point. */
+    tile_barrier(p);
+}
+
 /* Moves R_RANGE.y (the tile's first index) and the offsets in R_WALK to
  * the next tile of the chunk; R_ITEM.z = whether the chunk is done. */
 static void next_tile(dxbc_program *p, unsigned tile)
@@ -364,6 +488,14 @@ void generate_tile_kernel(dxbc_program *p, const kernel_key *key)
         /* 1: the tile into groupshared memory in memory order; slots past
          * the line's end hold the identity. */
         tile_io(p, tile);
+        bool word_path = element == ELEMENT_F16 && items % 2 == 0;
+        if (word_path)
+        {
+            f16_word_path_flag(p);
+            emit_if(p, S(R_MODE, 3), true);
+            f16_word_tile(p, key, items);
+            emit_else(p);
+        }
         tile_transfer(p, key, tile, false);
         tile_barrier(p);
 
@@ -390,6 +522,8 @@ void generate_tile_kernel(dxbc_program *p, const kernel_key *key)
          * this one. */
         tile_transfer(p, key, tile, true);
         tile_barrier(p);
+        if (word_path)
+            emit_endif(p);
         next_tile(p, tile);
         emit_endloop(p);
     }
