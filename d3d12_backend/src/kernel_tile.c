@@ -291,6 +291,44 @@ static void tile_transfer(dxbc_program *p, const kernel_key *key, unsigned tile,
     emit_endif(p);
 }
 
+/* For the reduce pass: R_MODE.w = whether a float16 tile is read as whole
+ * words (a full tile of a line that moves in blocks, its lowest position on
+ * a word boundary); R_OTHER.x = the word of its lowest position. */
+static void f16_reduce_words_flag(dxbc_program *p, unsigned tile)
+{
+    op3(p, DXBC_OP_AND, D(R_MODE, 3), S(R_MORE, 1), I(SCAN_FLAG_BLOCKS));
+    op3(p, DXBC_OP_INE, D(R_MODE, 3), S(R_MODE, 3), I(0));
+    op3(p, DXBC_OP_AND, D(R_MODE, 3), S(R_MODE, 3), S(R_MODE, 0));
+    /* The lowest position: the tile's first, or its last when decreasing. */
+    op3(p, DXBC_OP_IEQ, D(R_OTHER, 0), S(R_AXIS, 2), I(0xffffffffu));
+    op3(p, DXBC_OP_AND, D(R_OTHER, 0), S(R_OTHER, 0), I(1u - tile));
+    op3(p, DXBC_OP_IADD, D(R_OTHER, 0), S(R_OTHER, 0), S(R_WALK, 1));
+    op3(p, DXBC_OP_AND, D(R_T0, 0), S(R_OTHER, 0), I(1));
+    op3(p, DXBC_OP_IEQ, D(R_T0, 0), S(R_T0, 0), I(0));
+    op3(p, DXBC_OP_AND, D(R_MODE, 3), S(R_MODE, 3), S(R_T0, 0));
+    op3(p, DXBC_OP_USHR, D(R_OTHER, 0), S(R_OTHER, 0), I(1));
+}
+
+/* The reduce pass over a float16 tile read as whole words in coalesced
+ * rows, both halves combined (any order will do): half the loads of one
+ * element at a time. */
+static void f16_reduce_words(dxbc_program *p, const kernel_key *key, unsigned items)
+{
+    const unsigned group = kernel_tile_group(key->shape);
+    for (unsigned r = 0; r < items / 2; ++r)
+    {
+        op3(p, DXBC_OP_IADD, D(R_POS, 3), S(R_RANGE, 3), I(r * group));
+        op3(p, DXBC_OP_IADD, D(R_POS, 3), S(R_POS, 3), S(R_OTHER, 0));
+        op3(p, DXBC_OP_ISHL, D(R_POS, 3), S(R_POS, 3), I(2));
+        op3(p, DXBC_OP_LD_RAW, D(R_VALUE, 0), S(R_POS, 3), dxbc_uav_src(SCAN_UAV_INPUT, DXBC_SWIZZLE_XXXX));
+        op3(p, DXBC_OP_USHR, D(R_VALUE, 1), S(R_VALUE, 0), I(16));
+        op2(p, DXBC_OP_F16TOF32, dxbc_temp_dst(R_VALUE, DXBC_MASK_XY), dxbc_temp_src(R_VALUE, DXBC_SWIZZLE_XYXY));
+        emit_combine(p, key, R_ACC, R_VALUE, R_T0, R_T1);
+        op2(p, DXBC_OP_MOV, D(R_VALUE, 0), S(R_VALUE, 1));
+        emit_combine(p, key, R_ACC, R_VALUE, R_T0, R_T1);
+    }
+}
+
 /* R_MODE.w = whether a float16 tile takes the word path: a full tile of a
  * scan that moves in blocks, whose lowest slot starts a word in both
  * tensors (the same for the whole group). */
@@ -462,6 +500,14 @@ void generate_tile_kernel(dxbc_program *p, const kernel_key *key)
          * tile (the common case) needs no bounds checks. */
         emit_identity(p, acc_element, key->operation, R_ACC);
         begin_tile_loop(p, tile);
+        bool reduce_words = element == ELEMENT_F16 && key->fault != FAULT_DROP_ELEMENT;
+        if (reduce_words)
+        {
+            f16_reduce_words_flag(p, tile);
+            emit_if(p, S(R_MODE, 3), true);
+            f16_reduce_words(p, key, items);
+            emit_else(p);
+        }
         for (int guarded = 0; guarded < 2; ++guarded)
         {
             if (!guarded)
@@ -475,6 +521,8 @@ void generate_tile_kernel(dxbc_program *p, const kernel_key *key)
             }
         }
         emit_endif(p);
+        if (reduce_words)
+            emit_endif(p);
         next_tile(p, tile);
         emit_endloop(p);
         emit_store_shared(p, acc_element, G_TOTALS, S(R_RANGE, 3), R_ACC, R_T0);
