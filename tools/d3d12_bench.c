@@ -607,9 +607,9 @@ static case_result run_large(d3d12_backend *b, const large_case *c, unsigned rep
             result.passes[0] = '\0';
             for (size_t p = 0; p < b->last_pass_count; ++p)
             {
-                char name[64], text[96];
-                kernel_key_name(&b->last_passes[p].key, name, sizeof(name));
-                snprintf(text, sizeof(text), "%s%s %.3f", p ? " + " : "", name, b->last_passes[p].seconds * 1e3);
+                char text[96];
+                snprintf(text, sizeof(text), "%s%s %.3f", p ? " + " : "", b->last_passes[p].name,
+                         b->last_passes[p].seconds * 1e3);
                 append_text(result.passes, sizeof(result.passes), text);
             }
         }

@@ -9,17 +9,23 @@
  *   DMLCONF_D3D12_FAULT=chunk-carry|broadcast-in-place
  *       faults at boundaries the corpus does not reach (kernels.h), which
  *       `dmlconf explore` must find;
- *   DMLCONF_D3D12_KERNEL=serial|tile|rake|lookback|lines   use only that
- *       kernel (lookback: wherever lines step by +1 or -1, lines: wherever
- *       short lines are packed; the others serial);
+ *   DMLCONF_D3D12_KERNEL=serial|tile|rake|lookback|chained|lines   use only
+ *       that kernel (lookback: wherever lines step by +1 or -1; chained:
+ *       the tile kernel, in chained passes wherever lines step by +1 or -1;
+ *       lines: wherever short lines are packed; the others serial);
  *   DMLCONF_D3D12_CHUNK=N              cut serial lines, and look-back chunks,
  *                                      into chunks of at most N;
  *   DMLCONF_D3D12_TILE=64x16|32x16|64x8|256x16|64x32   the cooperative kernels' shape;
- *   DMLCONF_D3D12_LOOKBACK=0|1|spans   whether long contiguous lines take the
- *                                      look-back kernel (default 0: slower;
- *                                      spans: 1, and its chunks publish spans,
- *                                      never inclusive prefixes, past the
- *                                      first, so every look-back jumps);
+ *   DMLCONF_D3D12_LOOKBACK=0|1|spans   whether long contiguous lines are
+ *                                      scanned in one pass by looking back
+ *                                      (default 1 on a GPU; spans: 1, and the
+ *                                      chunks publish spans, never inclusive
+ *                                      prefixes, past the first, so every
+ *                                      look-back jumps);
+ *   DMLCONF_D3D12_LOOKBACK_TILES=N     that pass's chunks: 1, the look-back
+ *                                      kernel (a tile a chunk); 2 to 64,
+ *                                      chained tile-kernel passes of N tiles
+ *                                      (default: 3 to 6 by element size);
  *   DMLCONF_D3D12_VIEW_WORDS=N         pretend one buffer view holds N words
  *                                      (at least 32768), to exercise cutting.
  * And, changing no result: DMLCONF_D3D12_TRACE=1 prints each dispatch's
@@ -82,14 +88,23 @@ static int read_knobs(d3d12_backend *b, char *why, size_t why_size)
     }
     static const char *const kinds[] = {"serial", "tile", "rake", "lookback", "clear", "lines"};
     const char *kernel = getenv("DMLCONF_D3D12_KERNEL");
-    if (kernel && *kernel)
+    if (kernel && !strcmp(kernel, "chained"))
+    {
+        b->limits.forced = true;
+        b->limits.forced_kind = KERNEL_TILE;
+        b->limits.lookback = true;
+        b->limits.chained_always = true;
+        append_knob(b, "kernel", kernel);
+    }
+    else if (kernel && *kernel)
     {
         size_t i = 0;
         while (i < sizeof(kinds) / sizeof(kinds[0]) && (i == KERNEL_CLEAR || strcmp(kernel, kinds[i])))
             ++i;
         if (i == sizeof(kinds) / sizeof(kinds[0]))
         {
-            snprintf(why, why_size, "DMLCONF_D3D12_KERNEL=%s is not serial, tile, rake, lookback or lines", kernel);
+            snprintf(why, why_size, "DMLCONF_D3D12_KERNEL=%s is not serial, tile, rake, lookback, chained or lines",
+                     kernel);
             return -1;
         }
         b->limits.forced = true;
@@ -128,6 +143,18 @@ static int read_knobs(d3d12_backend *b, char *why, size_t why_size)
         b->limits.lookback = strcmp(lookback, "0") != 0;
         b->limits.lookback_spans = !strcmp(lookback, "spans");
         append_knob(b, "lookback", lookback);
+    }
+    const char *tiles = getenv("DMLCONF_D3D12_LOOKBACK_TILES");
+    if (tiles && *tiles)
+    {
+        unsigned long long count;
+        if (!parse_number(tiles, &count) || count < 1 || count > 64)
+        {
+            snprintf(why, why_size, "DMLCONF_D3D12_LOOKBACK_TILES=%s is not a number of tiles from 1 to 64", tiles);
+            return -1;
+        }
+        b->limits.lookback_tiles = (uint32_t)count;
+        append_knob(b, "lookback tiles", tiles);
     }
     const char *ahead = getenv("DMLCONF_D3D12_BUILD_AHEAD");
     if (ahead && *ahead)
@@ -222,11 +249,15 @@ static int d3d12_open(const dmlconf_backend_config *config, dmlconf_backend **ou
      * a barrier (0.05 ms of 0.31 per piece of an int64 scan on an H200). */
     b->limits.tile_one_chunk = software ? 0u : 8192u;
     b->limits.group_kind = KERNEL_TILE;
-    /* The one-pass look-back kernel stays off unless asked for: on an H200
-     * it scanned 10^8 float32 in one line in 0.525 ms, the tile kernel's
-     * reduce, totals and rescan in 0.383 ms (float16 0.500 against 0.325,
-     * int64 1.285 against 0.928; reports/gpu/nvidia-h200-lookback.md). */
-    b->limits.lookback = false;
+    /* Lines of several tile-kernel chunks are scanned in one pass: chained
+     * tile-kernel passes, each chunk of a few tiles reduced, its prefix
+     * found by looking back, and scanned again from the cache. On an H100
+     * that took a 10^8-element int32 scan from 0.469 to 0.371 ms (int64
+     * 0.972 -> 0.823, float16 0.289 -> 0.241; reports/gpu/
+     * nvidia-h100-chained.md); the look-back kernel, a tile a chunk, was
+     * slower than two passes (reports/gpu/nvidia-h200-lookback.md). Not on
+     * lavapipe, where the tile kernel runs only when forced. */
+    b->limits.lookback = !software;
     b->limits.short_lines = !software;
     /* From this many lines a thread each keep a GPU's memory busy: no
      * chunks, so the data is read once (16 loads in flight a thread). */

@@ -17,6 +17,7 @@
 typedef struct d3d12_pass_time
 {
     kernel_key key;
+    char name[64]; /* plan_pass_name */
     uint32_t work_items;
     double seconds;
 } d3d12_pass_time;

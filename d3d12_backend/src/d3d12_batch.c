@@ -245,6 +245,7 @@ static void record_pass_times(d3d12_backend *b, const job_state *s, const uint64
     {
         d3d12_pass_time *t = &b->last_passes[p];
         t->key = s->plan.passes[p].key;
+        plan_pass_name(&s->plan.passes[p], t->name, sizeof(t->name));
         t->work_items = s->plan.passes[p].params[SCAN_P_WORK_ITEMS];
         t->seconds = (double)(ticks[2 * p + 1] - ticks[2 * p]) / (double)b->device.timestamp_frequency;
     }
@@ -473,7 +474,7 @@ static int run_batch(d3d12_backend *b, job_state *states, size_t count)
                     {
                         const plan_pass *pass = &states[j].plan.passes[step];
                         char name[64];
-                        kernel_key_name(&pass->key, name, sizeof(name));
+                        plan_pass_name(pass, name, sizeof(name));
                         fprintf(stderr, "d3d12: pass %zu %s, %u work items: %.3f ms\n", step, name,
                                 pass->params[SCAN_P_WORK_ITEMS],
                                 (double)elapsed / (double)d->timestamp_frequency * 1e3);

@@ -117,6 +117,11 @@ void emit_scan_prologue(dxbc_program *p, bool per_group);
  * kernel declares groupshared g2 of at least one word. */
 void emit_scan_prologue_ticket(dxbc_program *p, unsigned acc_bytes);
 
+/* The same, drawing a ticket only when the block's flags hold
+ * SCAN_FLAG_CHAINED (the tile kernel; see scan_params.h); the work item is
+ * the thread group otherwise. */
+void emit_scan_prologue_chained(dxbc_program *p, unsigned acc_bytes);
+
 /* The kernels. Each begins, declares and finishes `p` itself. */
 void generate_serial_kernel(dxbc_program *p, const kernel_key *key);
 void generate_tile_kernel(dxbc_program *p, const kernel_key *key);

@@ -50,7 +50,7 @@ enum
 {
     LB_TICKET = 0,
     LB_PREFIX = 4,
-    LB_WORDS = 8,
+    LB_WORDS = TILE_SHARED_WORDS,
 };
 
 static bool wide_class(kernel_element acc_element)
@@ -220,12 +220,72 @@ static void look_back(dxbc_program *p, const kernel_key *key)
     shared_value_load(p, wide, I(LB_PREFIX), R_BASE);
 }
 
+void lookback_load_status_base(dxbc_program *p, bool wide)
+{
+    op3(p, DXBC_OP_IADD, D(R_T0, 0), S(R_ITEM, 1), I(4 * SCAN_P_STATUS_BASE));
+    op3(p, DXBC_OP_LD_RAW, D(R_LOOK, 3), S(R_T0, 0), dxbc_uav_src(SCAN_UAV_PARAMS, DXBC_SWIZZLE_XXXX));
+    if (wide)
+        op3(p, DXBC_OP_ISHL, D(R_LOOK, 3), S(R_LOOK, 3), I(1));
+}
+
 /* The chunk's aggregate into `dst`: the last thread total of the scanned
  * totals (at `source` in G_TOTALS). */
 static void tile_aggregate(dxbc_program *p, const kernel_key *key, unsigned source, unsigned dst)
 {
     kernel_element acc_element = kernel_accumulator_element(key->element);
     emit_load_shared(p, acc_element, G_TOTALS, I(source + kernel_tile_group(key->shape) - 1), dst, R_T0);
+}
+
+void lookback_chunk_prefix(dxbc_program *p, const kernel_key *key, unsigned source)
+{
+    kernel_element acc_element = kernel_accumulator_element(key->element);
+    bool wide = wide_class(acc_element);
+    op2(p, DXBC_OP_MOV, D(R_LOOK, 2), S(R_LINE, 3));
+    emit_identity(p, acc_element, key->operation, R_BASE);
+    emit_if(p, S(R_LINE, 1), false);
+    {
+        emit_if(p, S(R_FLAGS, 2), true);
+        op3(p, DXBC_OP_IADD, D(R_ITEM, 3), S(R_MORE, 2), S(R_LINE, 2));
+        emit_load_element(p, acc_element, SCAN_UAV_SCRATCH, S(R_ITEM, 3), R_BASE, R_T0);
+        emit_endif(p);
+    }
+    emit_else(p);
+    {
+        op3(p, DXBC_OP_IEQ, D(R_MODE, 3), S(R_RANGE, 3), I(0));
+        emit_if(p, S(R_MODE, 3), true);
+        tile_aggregate(p, key, source, R_ACC);
+        publish(p, wide, R_ACC, 1);
+        emit_endif(p);
+        look_back(p, key);
+        op2(p, DXBC_OP_MOV, D(R_LOOK, 2), S(R_LINE, 3));
+    }
+    emit_endif(p);
+    op3(p, DXBC_OP_IEQ, D(R_MODE, 3), S(R_RANGE, 3), I(0));
+    emit_if(p, S(R_MODE, 3), true);
+    tile_aggregate(p, key, source, R_OTHER);
+    emit_copy(p, acc_element, R_PREV, R_BASE);
+    emit_combine(p, key, R_PREV, R_OTHER, R_T0, R_T1);
+    if (key->spans)
+        emit_if(p, S(R_LINE, 1), false); /* chunk 0 only */
+    publish(p, wide, R_PREV, 2);
+    if (key->spans)
+        emit_endif(p);
+    emit_endif(p);
+}
+
+void lookback_store_line_total(dxbc_program *p, const kernel_key *key)
+{
+    kernel_element acc_element = kernel_accumulator_element(key->element);
+    const unsigned group = kernel_tile_group(key->shape);
+    op3(p, DXBC_OP_IADD, D(R_T1, 0), S(R_HEAD, 2), I(0xffffffffu));
+    op3(p, DXBC_OP_IEQ, D(R_T1, 0), S(R_LINE, 1), S(R_T1, 0));
+    op3(p, DXBC_OP_IEQ, D(R_T1, 1), S(R_RANGE, 3), I(group - 1));
+    op3(p, DXBC_OP_AND, D(R_T1, 0), S(R_T1, 0), S(R_T1, 1));
+    op3(p, DXBC_OP_AND, D(R_T1, 0), S(R_T1, 0), S(R_FLAGS, 3));
+    emit_if(p, S(R_T1, 0), true);
+    op3(p, DXBC_OP_IADD, D(R_ITEM, 3), S(R_MORE, 3), S(R_LINE, 2));
+    emit_store_element(p, acc_element, SCAN_UAV_SCRATCH, S(R_ITEM, 3), R_BASE, R_T0);
+    emit_endif(p);
 }
 
 void generate_lookback_kernel(dxbc_program *p, const kernel_key *key)
@@ -247,11 +307,7 @@ void generate_lookback_kernel(dxbc_program *p, const kernel_key *key)
     dxbc_dcl_thread_group(p, group, 1, 1);
     emit_scan_prologue_ticket(p, acc_bytes);
 
-    /* R_LOOK.w = the status base in words; R_LOOK.z = this chunk's slot. */
-    op3(p, DXBC_OP_IADD, D(R_T0, 0), S(R_ITEM, 1), I(4 * SCAN_P_STATUS_BASE));
-    op3(p, DXBC_OP_LD_RAW, D(R_LOOK, 3), S(R_T0, 0), dxbc_uav_src(SCAN_UAV_PARAMS, DXBC_SWIZZLE_XXXX));
-    if (wide)
-        op3(p, DXBC_OP_ISHL, D(R_LOOK, 3), S(R_LOOK, 3), I(1));
+    lookback_load_status_base(p, wide);
 
     /* The tile (or the chunk's part of it), in memory order. */
     op3(p, DXBC_OP_IEQ, D(R_MODE, 2), S(R_AXIS, 2), I(0xffffffffu));
@@ -295,40 +351,7 @@ void generate_lookback_kernel(dxbc_program *p, const kernel_key *key)
     tile_barrier(p);
     unsigned source = tile_scan_thread_totals(p, key);
 
-    /* The exclusive prefix: chunk 0 has it at once (the identity or the
-     * carry) and publishes its inclusive prefix; the others publish their
-     * aggregate and look back. */
-    op2(p, DXBC_OP_MOV, D(R_LOOK, 2), S(R_LINE, 3));
-    emit_identity(p, acc_element, key->operation, R_BASE);
-    emit_if(p, S(R_LINE, 1), false);
-    {
-        emit_if(p, S(R_FLAGS, 2), true);
-        op3(p, DXBC_OP_IADD, D(R_ITEM, 3), S(R_MORE, 2), S(R_LINE, 2));
-        emit_load_element(p, acc_element, SCAN_UAV_SCRATCH, S(R_ITEM, 3), R_BASE, R_T0);
-        emit_endif(p);
-    }
-    emit_else(p);
-    {
-        op3(p, DXBC_OP_IEQ, D(R_MODE, 3), S(R_RANGE, 3), I(0));
-        emit_if(p, S(R_MODE, 3), true);
-        tile_aggregate(p, key, source, R_ACC);
-        publish(p, wide, R_ACC, 1);
-        emit_endif(p);
-        look_back(p, key);
-        op2(p, DXBC_OP_MOV, D(R_LOOK, 2), S(R_LINE, 3));
-    }
-    emit_endif(p);
-    op3(p, DXBC_OP_IEQ, D(R_MODE, 3), S(R_RANGE, 3), I(0));
-    emit_if(p, S(R_MODE, 3), true);
-    tile_aggregate(p, key, source, R_OTHER);
-    emit_copy(p, acc_element, R_PREV, R_BASE);
-    emit_combine(p, key, R_PREV, R_OTHER, R_T0, R_T1);
-    if (key->spans)
-        emit_if(p, S(R_LINE, 1), false); /* chunk 0 only */
-    publish(p, wide, R_PREV, 2);
-    if (key->spans)
-        emit_endif(p);
-    emit_endif(p);
+    lookback_chunk_prefix(p, key, source);
 
     /* The rescan from the prefix, and the tile back to memory. */
     tile_advance_base(p, key, source);
@@ -347,16 +370,7 @@ void generate_lookback_kernel(dxbc_program *p, const kernel_key *key)
     emit_block_store(p, key, tile, SCAN_UAV_OUTPUT, 1, false);
     emit_endif(p);
 
-    /* The line's total after its last chunk (SCAN_FLAG_FINAL). */
-    op3(p, DXBC_OP_IADD, D(R_T1, 0), S(R_HEAD, 2), I(0xffffffffu));
-    op3(p, DXBC_OP_IEQ, D(R_T1, 0), S(R_LINE, 1), S(R_T1, 0));
-    op3(p, DXBC_OP_IEQ, D(R_T1, 1), S(R_RANGE, 3), I(group - 1));
-    op3(p, DXBC_OP_AND, D(R_T1, 0), S(R_T1, 0), S(R_T1, 1));
-    op3(p, DXBC_OP_AND, D(R_T1, 0), S(R_T1, 0), S(R_FLAGS, 3));
-    emit_if(p, S(R_T1, 0), true);
-    op3(p, DXBC_OP_IADD, D(R_ITEM, 3), S(R_MORE, 3), S(R_LINE, 2));
-    emit_store_element(p, acc_element, SCAN_UAV_SCRATCH, S(R_ITEM, 3), R_BASE, R_T0);
-    emit_endif(p);
+    lookback_store_line_total(p, key);
     op0(p, DXBC_OP_RET, 0);
     dxbc_program_finish(p);
 }

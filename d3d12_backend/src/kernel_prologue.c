@@ -41,8 +41,9 @@ static void draw_ticket(dxbc_program *p, unsigned acc_bytes)
 }
 
 /* The prologue; `ticket_acc_bytes` is 0, or (look-back) the accumulator
- * size of the kernel that draws tickets. */
-static void prologue(dxbc_program *p, bool per_group, unsigned ticket_acc_bytes)
+ * size of the kernel that draws tickets: always, or with `chained` only
+ * when the block's flags hold SCAN_FLAG_CHAINED. */
+static void prologue(dxbc_program *p, bool per_group, unsigned ticket_acc_bytes, bool chained)
 {
     enum dxbc_operand_type id = per_group ? DXBC_OPERAND_THREAD_GROUP_ID : DXBC_OPERAND_THREAD_ID;
     /* w = id.y * row + id.x, and the block's first four words. */
@@ -52,7 +53,15 @@ static void prologue(dxbc_program *p, bool per_group, unsigned ticket_acc_bytes)
         op2(p, DXBC_OP_MOV, D(P_RANGE, 3), dxbc_input_flat());
     op2(p, DXBC_OP_MOV, D(P_ITEM, 1), dxbc_cb(SCAN_CB_ROOT, 0, SCAN_ROOT_PARAM_OFFSET));
     param_words(p, P_HEAD, 0, DXBC_MASK_XYZW);
-    if (ticket_acc_bytes)
+    if (ticket_acc_bytes && chained)
+    {
+        param_words(p, P_MORE, 8, DXBC_MASK_XYZW);
+        op3(p, DXBC_OP_AND, D(P_MORE, 1), S(P_MORE, 1), I(SCAN_FLAG_CHAINED));
+        emit_if(p, S(P_MORE, 1), true);
+        draw_ticket(p, ticket_acc_bytes);
+        emit_endif(p);
+    }
+    else if (ticket_acc_bytes)
         draw_ticket(p, ticket_acc_bytes);
     op3(p, DXBC_OP_UGE, D(P_ITEM, 2), S(P_ITEM, 0), S(P_HEAD, 0));
     emit_if(p, S(P_ITEM, 2), true);
@@ -108,12 +117,17 @@ static void prologue(dxbc_program *p, bool per_group, unsigned ticket_acc_bytes)
 
 void emit_scan_prologue(dxbc_program *p, bool per_group)
 {
-    prologue(p, per_group, 0);
+    prologue(p, per_group, 0, false);
 }
 
 void emit_scan_prologue_ticket(dxbc_program *p, unsigned acc_bytes)
 {
-    prologue(p, true, acc_bytes);
+    prologue(p, true, acc_bytes, false);
+}
+
+void emit_scan_prologue_chained(dxbc_program *p, unsigned acc_bytes)
+{
+    prologue(p, true, acc_bytes, true);
 }
 
 void emit_scan_declarations(dxbc_program *p, bool per_group)

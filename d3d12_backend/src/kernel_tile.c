@@ -19,6 +19,14 @@
  * its elements of every tile from memory and only the thread totals meet
  * in groupshared memory, once per chunk. Full tiles take a path without
  * bounds checks.
+ *
+ * A chained pass (SCAN_FLAG_CHAINED) does both in one dispatch: its work
+ * items are tickets, and each group reduces its chunk, finds the chunk's
+ * prefix by looking back over the chunks before it (kernel_lookback.c),
+ * then scans the chunk from that prefix. The chunk, a few tiles, is read
+ * twice, but the second read comes from the GPU's cache moments after the
+ * first: the data crosses memory once, as in a single-pass scan, while
+ * each chunk's look-back is paid once for several tiles.
  */
 #include "kernel_tile.h"
 #include "scan_params.h"
@@ -472,6 +480,104 @@ static void begin_tile_loop(dxbc_program *p, unsigned tile)
     full_tile_flag(p, tile);
 }
 
+/* The reduce pass over the chunk [R_RANGE.y, R_RANGE.z) at offsets
+ * R_WALK.y/z: each thread's total of its elements of every tile into
+ * G_TOTALS[lane], a barrier behind. Moves R_RANGE.y and R_WALK.y/z to the
+ * chunk's end. */
+static void reduce_chunk(dxbc_program *p, const kernel_key *key)
+{
+    kernel_element element = key->element;
+    kernel_element acc_element = kernel_accumulator_element(element);
+    unsigned tile = kernel_tile_elements(element, key->shape);
+    unsigned items = tile / kernel_tile_group(key->shape);
+
+    /* Each thread combines its elements of every tile straight from memory
+     * (any order will do), no tile in groupshared memory. A full tile (the
+     * common case) needs no bounds checks. */
+    emit_identity(p, acc_element, key->operation, R_ACC);
+    begin_tile_loop(p, tile);
+    bool reduce_words = element == ELEMENT_F16 && key->fault != FAULT_DROP_ELEMENT;
+    if (reduce_words)
+    {
+        f16_reduce_words_flag(p, tile);
+        emit_if(p, S(R_MODE, 3), true);
+        f16_reduce_words(p, key, items);
+        emit_else(p);
+    }
+    for (int guarded = 0; guarded < 2; ++guarded)
+    {
+        if (!guarded)
+            emit_if(p, S(R_MODE, 0), true);
+        else
+            emit_else(p);
+        for (unsigned r = 0; r < items; ++r)
+        {
+            load_tile_element(p, key, r, guarded);
+            emit_combine(p, key, R_ACC, R_VALUE, R_T0, R_T1);
+        }
+    }
+    emit_endif(p);
+    if (reduce_words)
+        emit_endif(p);
+    next_tile(p, tile);
+    emit_endloop(p);
+    emit_store_shared(p, acc_element, G_TOTALS, S(R_RANGE, 3), R_ACC, R_T0);
+    tile_barrier(p);
+}
+
+/* The scan of the same chunk from R_BASE, tile by tile, stored to the
+ * output; leaves R_BASE advanced past the chunk. */
+static void scan_chunk(dxbc_program *p, const kernel_key *key)
+{
+    kernel_element element = key->element;
+    kernel_element acc_element = kernel_accumulator_element(element);
+    unsigned tile = kernel_tile_elements(element, key->shape);
+    unsigned items = tile / kernel_tile_group(key->shape);
+
+    slot_mask(p, tile);
+    begin_tile_loop(p, tile);
+    /* 1: the tile into groupshared memory in memory order; slots past the
+     * line's end hold the identity. */
+    tile_io(p, tile);
+    bool word_path = element == ELEMENT_F16 && items % 2 == 0;
+    if (word_path)
+    {
+        f16_word_path_flag(p);
+        emit_if(p, S(R_MODE, 3), true);
+        f16_word_tile(p, key, items);
+        emit_else(p);
+    }
+    tile_transfer(p, key, tile, false);
+    tile_barrier(p);
+
+    /* 2: each thread's total over its `items` consecutive positions, which
+     * it keeps in registers for step 4. */
+    emit_identity(p, acc_element, key->operation, R_ACC);
+    load_run(p, key, items);
+    for (unsigned r = 0; r < items; ++r)
+        emit_combine(p, key, R_ACC, R_VALUES + r, R_T0, R_T1);
+    emit_store_shared(p, acc_element, G_TOTALS, S(R_RANGE, 3), R_ACC, R_T0);
+    tile_barrier(p);
+
+    /* 3: the thread totals scanned; each thread's starting value, and the
+     * running value past the tile for the next one. */
+    tile_advance_base(p, key, tile_scan_thread_totals(p, key));
+
+    /* 4: each thread rescans its positions from its starting value, in
+     * place in groupshared memory. */
+    rescan_run(p, key, items);
+    tile_barrier(p);
+
+    /* 5: the tile back to memory; the barrier behind keeps the next tile
+     * out of groupshared memory until every thread is done with this one. */
+    tile_transfer(p, key, tile, true);
+    tile_barrier(p);
+    if (word_path)
+        emit_endif(p);
+    next_tile(p, tile);
+    emit_endloop(p);
+}
+
 void generate_tile_kernel(dxbc_program *p, const kernel_key *key)
 {
     kernel_element element = key->element;
@@ -480,103 +586,61 @@ void generate_tile_kernel(dxbc_program *p, const kernel_key *key)
     unsigned tile = kernel_tile_elements(element, key->shape);
     unsigned items = tile / group;
     unsigned acc_bytes = kernel_accumulator_bytes(element);
+    /* x, y, z: the chunk's start (R_RANGE.y, R_WALK.y, R_WALK.z) between a
+     * chained pass's two walks; w: whether the pass is chained. */
+    const unsigned r_chain = R_VALUES + items;
 
     dxbc_program_begin(p, DXBC_PROGRAM_COMPUTE, 5, 0);
     emit_scan_declarations(p, true);
     dxbc_dcl_tgsm_raw(p, G_TILE, tile_block_bytes(acc_element, tile));
     dxbc_dcl_tgsm_raw(p, G_TOTALS, 2 * group * acc_bytes);
-    dxbc_dcl_temps(p, R_VALUES + items);
+    dxbc_dcl_tgsm_raw(p, G_SHARED, 4 * TILE_SHARED_WORDS);
+    dxbc_dcl_temps(p, r_chain + 1);
     dxbc_dcl_thread_group(p, group, 1, 1);
-    emit_scan_prologue(p, true);
+    emit_scan_prologue_chained(p, acc_bytes);
+    op3(p, DXBC_OP_AND, D(r_chain, 3), S(R_MORE, 1), I(SCAN_FLAG_CHAINED));
+    emit_if(p, S(r_chain, 3), true);
+    lookback_load_status_base(p, acc_bytes == 8);
+    op2(p, DXBC_OP_MOV, D(r_chain, 0), S(R_RANGE, 1));
+    op2(p, DXBC_OP_MOV, D(r_chain, 1), S(R_WALK, 1));
+    op2(p, DXBC_OP_MOV, D(r_chain, 2), S(R_WALK, 2));
+    emit_else(p);
     load_chunk_base(p, key);
+    emit_endif(p);
 
     /* The chunk is walked one tile at a time (the loop's bounds are the
-     * same for the whole group, so its barriers are reached by all). */
-    emit_if(p, S(R_FLAGS, 0), false);
+     * same for the whole group, so its barriers are reached by all). A
+     * pass that only reduces scans the thread totals once, at the end. A
+     * chained pass reduces the chunk too, finds its prefix from the chunks
+     * before it (the look-back), and then walks the chunk again to scan
+     * it: that second read comes from the GPU's cache, so the data is read
+     * from memory once. The barrier behind the look-back keeps the scan
+     * off the thread totals until thread 0 has published from them. */
+    op3(p, DXBC_OP_IEQ, D(R_T0, 0), S(R_FLAGS, 0), I(0));
+    op3(p, DXBC_OP_OR, D(R_T0, 0), S(R_T0, 0), S(r_chain, 3));
+    emit_if(p, S(R_T0, 0), true);
     {
-        /* Reduce only: each thread combines its elements of every tile
-         * straight from memory (any order will do), no tile in
-         * groupshared memory; the thread totals are scanned once. A full
-         * tile (the common case) needs no bounds checks. */
-        emit_identity(p, acc_element, key->operation, R_ACC);
-        begin_tile_loop(p, tile);
-        bool reduce_words = element == ELEMENT_F16 && key->fault != FAULT_DROP_ELEMENT;
-        if (reduce_words)
-        {
-            f16_reduce_words_flag(p, tile);
-            emit_if(p, S(R_MODE, 3), true);
-            f16_reduce_words(p, key, items);
-            emit_else(p);
-        }
-        for (int guarded = 0; guarded < 2; ++guarded)
-        {
-            if (!guarded)
-                emit_if(p, S(R_MODE, 0), true);
-            else
-                emit_else(p);
-            for (unsigned r = 0; r < items; ++r)
-            {
-                load_tile_element(p, key, r, guarded);
-                emit_combine(p, key, R_ACC, R_VALUE, R_T0, R_T1);
-            }
-        }
+        reduce_chunk(p, key);
+        unsigned source = tile_scan_thread_totals(p, key);
+        emit_if(p, S(r_chain, 3), true);
+        lookback_chunk_prefix(p, key, source);
+        tile_barrier(p);
+        op2(p, DXBC_OP_MOV, D(R_RANGE, 1), S(r_chain, 0));
+        op2(p, DXBC_OP_MOV, D(R_WALK, 1), S(r_chain, 1));
+        op2(p, DXBC_OP_MOV, D(R_WALK, 2), S(r_chain, 2));
+        emit_else(p);
+        tile_advance_base(p, key, source);
         emit_endif(p);
-        if (reduce_words)
-            emit_endif(p);
-        next_tile(p, tile);
-        emit_endloop(p);
-        emit_store_shared(p, acc_element, G_TOTALS, S(R_RANGE, 3), R_ACC, R_T0);
-        tile_barrier(p);
-        tile_advance_base(p, key, tile_scan_thread_totals(p, key));
-    }
-    emit_else(p);
-    {
-        slot_mask(p, tile);
-        begin_tile_loop(p, tile);
-        /* 1: the tile into groupshared memory in memory order; slots past
-         * the line's end hold the identity. */
-        tile_io(p, tile);
-        bool word_path = element == ELEMENT_F16 && items % 2 == 0;
-        if (word_path)
-        {
-            f16_word_path_flag(p);
-            emit_if(p, S(R_MODE, 3), true);
-            f16_word_tile(p, key, items);
-            emit_else(p);
-        }
-        tile_transfer(p, key, tile, false);
-        tile_barrier(p);
-
-        /* 2: each thread's total over its `items` consecutive positions,
-         * which it keeps in registers for step 4. */
-        emit_identity(p, acc_element, key->operation, R_ACC);
-        load_run(p, key, items);
-        for (unsigned r = 0; r < items; ++r)
-            emit_combine(p, key, R_ACC, R_VALUES + r, R_T0, R_T1);
-        emit_store_shared(p, acc_element, G_TOTALS, S(R_RANGE, 3), R_ACC, R_T0);
-        tile_barrier(p);
-
-        /* 3: the thread totals scanned; each thread's starting value, and
-         * the running value past the tile for the next one. */
-        tile_advance_base(p, key, tile_scan_thread_totals(p, key));
-
-        /* 4: each thread rescans its positions from its starting value, in
-         * place in groupshared memory. */
-        rescan_run(p, key, items);
-        tile_barrier(p);
-
-        /* 5: the tile back to memory; the barrier behind keeps the next
-         * tile out of groupshared memory until every thread is done with
-         * this one. */
-        tile_transfer(p, key, tile, true);
-        tile_barrier(p);
-        if (word_path)
-            emit_endif(p);
-        next_tile(p, tile);
-        emit_endloop(p);
     }
     emit_endif(p);
+    emit_if(p, S(R_FLAGS, 0), true);
+    scan_chunk(p, key);
+    emit_endif(p);
+    emit_if(p, S(r_chain, 3), true);
+    lookback_store_line_total(p, key);
+    emit_else(p);
     store_chunk_final(p, key);
+    emit_endif(p);
     op0(p, DXBC_OP_RET, 0);
     dxbc_program_finish(p);
 }

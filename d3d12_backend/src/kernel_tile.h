@@ -48,6 +48,9 @@ enum
     G_SHARED = 2,
 };
 
+/* The words of g2: the ticket, then the look-back's prefix. */
+#define TILE_SHARED_WORDS 8u
+
 /* A group barrier with a groupshared fence. */
 void tile_barrier(dxbc_program *p);
 
@@ -84,6 +87,25 @@ unsigned tile_scan_thread_totals(dxbc_program *p, const kernel_key *key);
  * thread's starting value (R_BASE combined with the totals of the threads
  * before it), then R_BASE advanced past the whole tile. */
 void tile_advance_base(dxbc_program *p, const kernel_key *key, unsigned source);
+
+/* The look-back's part (kernel_lookback.c), shared with the tile kernel's
+ * chained passes. R_LOOK.w = the status base in 32-bit words, for
+ * accumulators of 8 bytes when `wide`. */
+void lookback_load_status_base(dxbc_program *p, bool wide);
+
+/* The chunk's exclusive prefix into R_BASE (every thread), with the
+ * chunk's aggregate at `source` + group - 1 in G_TOTALS (the result of
+ * tile_scan_thread_totals) and R_LOOK.w set: chunk 0 has it at once (the
+ * identity, or scratch[init base + l] with SCAN_FLAG_INIT) and publishes
+ * its inclusive prefix; the others publish their aggregate, look back
+ * over their predecessors (thread 0 alone), and publish their inclusive
+ * prefix (spans instead, past chunk 0, in the spans variant). Ends with a
+ * barrier, but thread 0 reads G_TOTALS after it. */
+void lookback_chunk_prefix(dxbc_program *p, const kernel_key *key, unsigned source);
+
+/* The line's last chunk writes R_BASE, the line's total, to
+ * scratch[final base + l] from its last thread (SCAN_FLAG_FINAL). */
+void lookback_store_line_total(dxbc_program *p, const kernel_key *key);
 
 /* value = exclusive ? running value before it : after it, advancing R_ACC. */
 void tile_rescan_value(dxbc_program *p, const kernel_key *key, unsigned value);

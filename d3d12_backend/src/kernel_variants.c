@@ -49,7 +49,7 @@ bool kernel_key_exists(const kernel_key *key)
 {
     if (key->kind >= KERNEL_KIND_COUNT || key->element >= ELEMENT_COUNT || key->operation >= OPERATION_COUNT ||
         key->fault >= FAULT_COUNT || key->shape >= TILE_SHAPE_COUNT || (key->kind == KERNEL_SERIAL && key->shape) ||
-        (key->spans && (key->kind != KERNEL_LOOKBACK || key->fault != FAULT_NONE)))
+        (key->spans && ((key->kind != KERNEL_LOOKBACK && key->kind != KERNEL_TILE) || key->fault != FAULT_NONE)))
         return false;
     bool lanes = key->element == ELEMENT_F16X2 || key->element == ELEMENT_F32X2;
     if (lanes && key->kind != KERNEL_SERIAL)

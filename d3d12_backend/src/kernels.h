@@ -81,7 +81,8 @@ typedef struct kernel_key
     kernel_operation operation;
     kernel_fault fault;
     unsigned shape; /* tile, rake and look-back kernels: 0 .. TILE_SHAPE_COUNT-1; others: 0 */
-    bool spans;     /* look-back kernel only: chunks past the first publish spans, never inclusive
+    bool spans;     /* look-back and tile kernels only (the tile kernel's chained passes): chunks
+                     * past the first publish spans, never inclusive
                      * prefixes, so every look-back jumps (a test of the jumps) */
 } kernel_key;
 

@@ -71,6 +71,10 @@ enum
     /* The lines step by +1 or -1 in both tensors alike: the cooperative
      * kernels move them in memory-order blocks of 32-bit words. */
     SCAN_FLAG_BLOCKS = 1u << 5,
+    /* The tile kernel scans each chunk in one pass by looking back
+     * (kernel_lookback.c): work items are tickets, and the chunks publish
+     * at SCAN_P_STATUS_BASE as the look-back kernel's do. */
+    SCAN_FLAG_CHAINED = 1u << 6,
 };
 
 /* Root constants (b0) of the scan kernels: the block's byte offset in u3,

@@ -142,6 +142,29 @@ static unsigned problem_shape(const plan_context *ctx, const problem *p)
     return p->in_region == REGION_SCRATCH ? ctx->limits->totals_shape : ctx->limits->tile_shape;
 }
 
+/* Whether the limits send some lines through a one-pass scan. */
+static bool one_pass_wanted(const plan_limits *limits)
+{
+    return limits->lookback || (limits->forced && limits->forced_kind == KERNEL_LOOKBACK);
+}
+
+/* Whether that scan is the look-back kernel's (else chained tile passes). */
+static bool one_pass_by_lookback_kernel(const plan_limits *limits)
+{
+    return (limits->forced && limits->forced_kind == KERNEL_LOOKBACK) || limits->lookback_tiles == 1;
+}
+
+/* Tiles per chunk of a chained pass: the knob's, or what measured best on
+ * an H100 (reports/gpu/nvidia-h100-chained.md): chunks of 12-16 KiB, three
+ * tiles of 1024 32-bit elements, four of 512 64-bit ones, six of 1024
+ * float16 ones. */
+static uint64_t chained_tiles(const plan_limits *limits, kernel_element element)
+{
+    if (limits->lookback_tiles >= 2)
+        return limits->lookback_tiles;
+    return element == ELEMENT_F16 ? 6u : element == ELEMENT_I64 ? 4u : 3u;
+}
+
 static plan_pass *emit_pass(plan_context *ctx, const problem *p, kernel_kind kind, uint64_t chunks, uint64_t chunk,
                             uint32_t flags, uint64_t init_base, uint64_t final_base)
 {
@@ -162,7 +185,7 @@ static plan_pass *emit_pass(plan_context *ctx, const problem *p, kernel_kind kin
         pass->key.shape = 0;
     else
         pass->key.shape = kind == KERNEL_LOOKBACK ? ctx->limits->tile_shape : problem_shape(ctx, p);
-    pass->key.spans = kind == KERNEL_LOOKBACK && ctx->limits->lookback_spans;
+    pass->key.spans = (kind == KERNEL_LOOKBACK || (flags & SCAN_FLAG_CHAINED)) && ctx->limits->lookback_spans;
     if (!kernel_key_exists(&pass->key))
         pass->key.fault = FAULT_NONE;
     if (p->exclusive)
@@ -288,10 +311,13 @@ static void plan_lines(plan_context *ctx, const problem *p)
     pass->params[SCAN_P_CHUNK] = (uint32_t)per_group;
 }
 
-/* The look-back kernel's chunk length for a problem. */
+/* The one-pass scan's chunk length for a problem: the look-back kernel's
+ * tile, or a chained pass's few tiles. */
 static uint64_t lookback_chunk(const plan_context *ctx, const problem *p)
 {
     uint64_t chunk = kernel_tile_elements(p->element, ctx->limits->tile_shape);
+    if (!one_pass_by_lookback_kernel(ctx->limits))
+        chunk = kernel_tile_elements(p->element, problem_shape(ctx, p)) * chained_tiles(ctx->limits, p->element);
     if (ctx->limits->max_chunk && ctx->limits->max_chunk < chunk)
         chunk = ctx->limits->max_chunk;
     return chunk;
@@ -311,9 +337,10 @@ static bool lookback_fits(const plan_context *ctx, const problem *p)
            (end - ctx->status_base) * kernel_accumulator_bytes(ctx->job_element) <= ctx->limits->max_span_bytes;
 }
 
-/* Plans a problem whose lines move in blocks as one pass of the look-back
- * kernel (one tile, or DMLCONF_D3D12_CHUNK elements, per chunk) behind a
- * pass that clears its status words and ticket. */
+/* Plans a problem whose lines move in blocks as one pass, of the look-back
+ * kernel or a chained pass of the tile kernel (lookback_chunk, or
+ * DMLCONF_D3D12_CHUNK elements, per chunk), behind a pass that clears its
+ * status words and ticket. */
 static void plan_lookback(plan_context *ctx, const problem *p)
 {
     uint64_t chunk = lookback_chunk(ctx, p);
@@ -322,7 +349,11 @@ static void plan_lookback(plan_context *ctx, const problem *p)
     uint64_t status = ctx->status_base;
     emit_clear_pass(ctx, status, count);
     uint32_t flags = SCAN_FLAG_STORE | (p->carry_in ? SCAN_FLAG_INIT : 0u) | (p->carry_out ? SCAN_FLAG_FINAL : 0u);
-    plan_pass *pass = emit_pass(ctx, p, KERNEL_LOOKBACK, chunks, chunk, flags, p->carry_base, p->carry_base);
+    bool lookback_kernel = one_pass_by_lookback_kernel(ctx->limits);
+    if (!lookback_kernel)
+        flags |= SCAN_FLAG_CHAINED;
+    plan_pass *pass = emit_pass(ctx, p, lookback_kernel ? KERNEL_LOOKBACK : KERNEL_TILE, chunks, chunk, flags,
+                                p->carry_base, p->carry_base);
     if (!pass)
         return;
     pass->params[SCAN_P_STATUS_BASE] = (uint32_t)status;
@@ -394,7 +425,8 @@ static void plan_problem(plan_context *ctx, const problem *p)
         chunks = divide_up(p->n, chunk);
         /* Lines that need several chunks are scanned in one pass where
          * they move in blocks. */
-        if (kind == KERNEL_TILE && !limits->forced && limits->lookback && chunks > 1 && lookback_fits(ctx, p))
+        if (kind == KERNEL_TILE && (!limits->forced || limits->chained_always) && limits->lookback &&
+            (chunks > 1 || limits->chained_always) && lookback_fits(ctx, p))
         {
             plan_lookback(ctx, p);
             return;
@@ -685,8 +717,7 @@ int plan_job(const dmlconf_scan_desc *desc, const plan_limits *limits, job_plan 
     }
     /* Lines that move in blocks may take the look-back kernel: its status
      * region first, for the largest piece (the whole job). */
-    bool lookback = limits->lookback || (limits->forced && limits->forced_kind == KERNEL_LOOKBACK);
-    if (lookback && whole.in_axis == 1 && whole.out_axis == 1)
+    if (one_pass_wanted(limits) && whole.in_axis == 1 && whole.out_axis == 1)
     {
         problem top = base;
         top.lines = block_lines(&whole);
@@ -741,12 +772,12 @@ size_t plan_kernels_in_reach(const plan_limits *limits, kernel_key *out, size_t 
     if (forced ? limits->forced_kind == KERNEL_TILE || limits->forced_kind == KERNEL_RAKE
                : limits->tile_min_length != UINT32_MAX)
         kinds[kind_count++] = forced ? limits->forced_kind : limits->group_kind;
-    if (limits->lookback || (forced && limits->forced_kind == KERNEL_LOOKBACK))
+    if (one_pass_wanted(limits) && one_pass_by_lookback_kernel(limits))
         kinds[kind_count++] = KERNEL_LOOKBACK;
     if (forced ? limits->forced_kind == KERNEL_LINES : limits->short_lines)
         kinds[kind_count++] = KERNEL_LINES;
     kinds[kind_count++] = KERNEL_SERIAL;
-    if (limits->lookback || (forced && limits->forced_kind == KERNEL_LOOKBACK))
+    if (one_pass_wanted(limits))
         kinds[kind_count++] = KERNEL_CLEAR;
     size_t count = 0;
     for (size_t k = 0; k < kind_count; ++k)
@@ -768,6 +799,14 @@ size_t plan_kernels_in_reach(const plan_limits *limits, kernel_key *out, size_t 
                     add_reachable(faulty, out, max, &count);
                 }
                 add_reachable(key, out, max, &count);
+                /* The chained passes' test variant. */
+                if (kinds[k] == KERNEL_TILE && one_pass_wanted(limits) && !one_pass_by_lookback_kernel(limits) &&
+                    limits->lookback_spans)
+                {
+                    kernel_key spans = key;
+                    spans.spans = true;
+                    add_reachable(spans, out, max, &count);
+                }
                 /* Lines of chunk totals (accumulators, without the fault). */
                 if ((kinds[k] == KERNEL_TILE || kinds[k] == KERNEL_RAKE) && limits->totals_shape != limits->tile_shape)
                 {
@@ -780,4 +819,11 @@ size_t plan_kernels_in_reach(const plan_limits *limits, kernel_key *out, size_t 
         }
     }
     return count;
+}
+
+void plan_pass_name(const plan_pass *pass, char *out, size_t size)
+{
+    char name[64];
+    kernel_key_name(&pass->key, name, sizeof(name));
+    snprintf(out, size, "%s%s", name, (pass->params[SCAN_P_FLAGS] & SCAN_FLAG_CHAINED) ? " chained" : "");
 }

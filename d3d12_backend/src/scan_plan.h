@@ -38,10 +38,15 @@ typedef struct plan_limits
     uint32_t tile_min_tiles;    /* tile kernel: the fewest tiles a chunk walks, where the line has them */
     uint32_t tile_one_chunk;    /* tile kernel: lines at most this long are walked by one group, in one
                                  * chunk (0: no such rule) */
-    bool lookback;              /* lines that need several tile-kernel chunks and move in blocks use the
-                                 * look-back kernel instead (one pass) */
-    bool lookback_spans;        /* the look-back kernel's chunks publish spans, never inclusive prefixes
-                                 * past the first chunk (a test knob: every look-back jumps) */
+    bool lookback;              /* lines that need several tile-kernel chunks and move in blocks are
+                                 * scanned in one pass instead, by looking back */
+    uint32_t lookback_tiles;    /* that pass: 0, chained tile-kernel passes of a few tiles a chunk (by
+                                 * element size); 1, the look-back kernel (a tile a chunk); N >= 2,
+                                 * chained passes of N tiles a chunk */
+    bool chained_always;        /* with the tile kernel forced: every line that moves in blocks takes a
+                                 * chained pass, one chunk long or more (a test knob) */
+    bool lookback_spans;        /* one-pass chunks publish spans, never inclusive prefixes past the
+                                 * first chunk (a test knob: every look-back jumps) */
     bool short_lines;           /* short lines packed in memory use the short-line kernel */
     uint32_t single_pass_lines; /* the serial kernel does not cut lines into chunks when there are at
                                  * least this many (0: always by parallel_items) */
@@ -95,6 +100,10 @@ int plan_job(const dmlconf_scan_desc *desc, const plan_limits *limits, job_plan 
 
 /* Frees the passes. */
 void plan_release(job_plan *plan);
+
+/* A pass's name for traces: its kernel's (kernel_key_name), with
+ * " chained" after a chained pass of the tile kernel. */
+void plan_pass_name(const plan_pass *pass, char *out, size_t size);
 
 /* The most kernel variants plan_kernels_in_reach lists. */
 #define PLAN_MAX_KERNELS 128u

@@ -78,7 +78,8 @@ static bool run_clear(model *m, const plan_pass *pass)
     return true;
 }
 
-/* The look-back kernel's contract, for integer sums: every chunk of a line
+/* The look-back kernel's contract, and the tile kernel's in a chained
+ * pass, for integer sums: every chunk of a line
  * starts from the total of the chunks before it (chunk 0 from the identity
  * or scratch[init base + l]); its status words (two accumulators per
  * chunk) and ticket must be zero beforehand and are set; the last chunk
@@ -183,7 +184,7 @@ static bool run_pass(model *m, const plan_pass *pass)
         return run_lines(m, pass);
     if (pass->key.kind == KERNEL_CLEAR)
         return run_clear(m, pass);
-    if (pass->key.kind == KERNEL_LOOKBACK)
+    if (pass->key.kind == KERNEL_LOOKBACK || (pass->params[SCAN_P_FLAGS] & SCAN_FLAG_CHAINED))
         return run_lookback(m, pass);
     const uint32_t *w = pass->params;
     unsigned element = pass->element_bytes[0], acc_bytes = pass->element_bytes[2];
@@ -467,11 +468,22 @@ static plan_limits limits_for(int which)
         limits.max_span_bytes = 384;
         limits.parallel_items = 1;
         break;
-    default: /* the look-back kernel wherever lines move in blocks, chunks of 3, in pieces of 512 bytes */
+    case 5: /* the look-back kernel wherever lines move in blocks, chunks of 3, in pieces of 512 bytes */
         limits.forced = true;
         limits.forced_kind = KERNEL_LOOKBACK;
         limits.max_chunk = 3;
         limits.max_span_bytes = 512;
+        break;
+    default: /* chained tile passes wherever lines move in blocks, 3 tiles of 64x8 a chunk, pieces of 4 KiB */
+        limits.forced = true;
+        limits.forced_kind = KERNEL_TILE;
+        limits.lookback = true;
+        limits.chained_always = true;
+        limits.lookback_tiles = 3;
+        limits.tile_shape = 2;
+        limits.tile_groups = 4;
+        limits.tile_min_tiles = 2;
+        limits.max_span_bytes = 4096;
         break;
     }
     return limits;
@@ -502,13 +514,13 @@ END_TEST
  * variants that exist, each once. */
 START_TEST(test_kernels_in_reach_with_faults)
 {
-    for (int which = 0; which < 6; ++which)
+    for (int which = 0; which < 7; ++which)
     {
         for (unsigned fault = FAULT_NONE; fault < FAULT_COUNT; ++fault)
         {
             plan_limits limits = limits_for(which);
             limits.fault = (kernel_fault)fault;
-            limits.lookback_spans = which == 5 && fault == FAULT_NONE;
+            limits.lookback_spans = which >= 5 && fault == FAULT_NONE;
             if (which == 4)
                 limits.tile_shape = 1; /* short lines under a tile shape other than the default */
             kernel_key reach[PLAN_MAX_KERNELS];
@@ -587,17 +599,20 @@ START_TEST(test_gpu_shapes)
 }
 END_TEST
 
-/* A 10^8-element 1-D scan under an H200's limits: reduce, the chunk
- * totals and the rescan, three passes for 32- and 64-bit elements alike
- * (a 64-bit tile holds half as many elements, so without tile_one_chunk
- * its 8192 totals took two chunks and two more passes). */
+/* A 10^8-element 1-D scan under an H200's limits without the one-pass
+ * scan: reduce, the chunk totals and the rescan, three passes for 32- and
+ * 64-bit elements alike (a 64-bit tile holds half as many elements, so
+ * without tile_one_chunk its 8192 totals took two chunks and two more
+ * passes). With it (the default): the status words cleared, and one
+ * chained pass of the tile kernel in chunks of 3 tiles (32-bit), 4
+ * (64-bit) or 6 (float16). */
 START_TEST(test_long_line_passes)
 {
     static const dmlconf_data_type line_types[] = {DMLCONF_DATA_TYPE_FLOAT32, DMLCONF_DATA_TYPE_UINT64,
                                                    DMLCONF_DATA_TYPE_FLOAT16};
     for (size_t t = 0; t < sizeof(line_types) / sizeof(line_types[0]); ++t)
     {
-        for (int rule = 0; rule < 2; ++rule)
+        for (int rule = 0; rule < 3; ++rule)
         {
             plan_limits limits;
             memset(&limits, 0, sizeof(limits));
@@ -608,6 +623,7 @@ START_TEST(test_long_line_passes)
             limits.tile_groups = 8192;
             limits.tile_min_tiles = 8;
             limits.tile_one_chunk = rule ? 8192 : 0;
+            limits.lookback = rule == 2;
             limits.max_span_bytes = UINT64_MAX;
             dmlconf_scan_desc desc;
             memset(&desc, 0, sizeof(desc));
@@ -619,11 +635,19 @@ START_TEST(test_long_line_passes)
             job_plan plan = {0};
             char why[256];
             ck_assert_msg(!plan_job(&desc, &limits, &plan, why, sizeof(why)), "%s", why);
-            size_t expected = rule || line_types[t] != DMLCONF_DATA_TYPE_UINT64 ? 3 : 5;
-            ck_assert_msg(plan.count == expected, "%s, tile_one_chunk %u: %zu passes, expected %zu",
-                          dmlconf_data_type_name(line_types[t]), limits.tile_one_chunk, plan.count, expected);
-            for (size_t p = 0; p < plan.count && rule; ++p)
+            size_t expected = rule == 2 ? 2 : rule || line_types[t] != DMLCONF_DATA_TYPE_UINT64 ? 3 : 5;
+            ck_assert_msg(plan.count == expected, "%s, rule %d: %zu passes, expected %zu",
+                          dmlconf_data_type_name(line_types[t]), rule, plan.count, expected);
+            for (size_t p = 0; p < plan.count && rule == 1; ++p)
                 ck_assert_int_eq(plan.passes[p].key.kind, KERNEL_TILE);
+            if (rule == 2)
+            {
+                static const uint32_t chunks[] = {3 * 1024, 4 * 512, 6 * 1024};
+                ck_assert_int_eq(plan.passes[0].key.kind, KERNEL_CLEAR);
+                ck_assert_int_eq(plan.passes[1].key.kind, KERNEL_TILE);
+                ck_assert(plan.passes[1].params[SCAN_P_FLAGS] & SCAN_FLAG_CHAINED);
+                ck_assert_uint_eq(plan.passes[1].params[SCAN_P_CHUNK], chunks[t]);
+            }
             plan_release(&plan);
         }
     }
@@ -667,7 +691,7 @@ int main(void)
     Suite *suite = suite_create("plan");
     TCase *random = tcase_create("random");
     tcase_set_timeout(random, 120);
-    tcase_add_loop_test(random, test_random_plans, 0, 6);
+    tcase_add_loop_test(random, test_random_plans, 0, 7);
     tcase_add_test(random, test_gpu_shapes);
     tcase_add_test(random, test_kernels_in_reach_with_faults);
     tcase_add_test(random, test_long_line_passes);
