@@ -10,7 +10,11 @@
 #   apt-get $o download libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2 \
 #       libvkd3d1 libvkd3d-utils1 libvkd3d-shader1 libxcb-keysyms1 libyaml-0-2 libjansson4
 #   cp ../build/release/runners/dmlconf ../build/release/tools/dmlconf_d3d12_bench bin/
+#
+# Usage: bash reports/gpu/run-on-gpu.sh [corpus|bench|all]   (default all; the
+# parts fit the GPU machine's 10-minute calls one at a time)
 set -u
+part=${1:-all}
 out=${OUT:-/tmp/out}
 mkdir -p "$out"
 for f in .gpu/lib{vulkan1,egl1,glvnd0,opengl0,gl1,glx0,gles2}_*.deb; do dpkg -x "$f" /; done
@@ -32,6 +36,7 @@ corpus=(cases/doc cases/conformance cases/edge cases/negative cases/explore)
     "$bin/dmlconf" adapters
 } 2>&1 | tee "$out/adapters.txt"
 
+if [ "$part" != bench ]; then
 echo "== the corpus on the GPU"
 start=$(date +%s%N)
 "$bin/dmlconf" run --backend d3d12 -l 5_0 -q -o "$out/corpus" "${corpus[@]}"
@@ -55,6 +60,8 @@ done
 echo "== the corpus with each kernel and the cutting paths forced"
 for knob in DMLCONF_D3D12_KERNEL=tile DMLCONF_D3D12_KERNEL=rake DMLCONF_D3D12_KERNEL=serial "DMLCONF_D3D12_KERNEL=serial DMLCONF_D3D12_CHUNK=2" \
     DMLCONF_D3D12_KERNEL=lookback "DMLCONF_D3D12_KERNEL=lookback DMLCONF_D3D12_LOOKBACK=spans DMLCONF_D3D12_CHUNK=16" \
+    DMLCONF_D3D12_KERNEL=chained "DMLCONF_D3D12_KERNEL=chained DMLCONF_D3D12_LOOKBACK=spans DMLCONF_D3D12_CHUNK=80" \
+    DMLCONF_D3D12_LOOKBACK=0 "DMLCONF_D3D12_LOOKBACK_TILES=2 DMLCONF_D3D12_VIEW_WORDS=32768" \
     DMLCONF_D3D12_KERNEL=lines "DMLCONF_D3D12_KERNEL=lines DMLCONF_D3D12_TILE=32x16" DMLCONF_D3D12_VIEW_WORDS=32768 \
     DMLCONF_D3D12_VIEW_WORDS=131072 DMLCONF_D3D12_BUILD_AHEAD=0; do
     env $knob "$bin/dmlconf" run --backend d3d12 -l 5_0 -q -o "/tmp/knob" "${corpus[@]}"
@@ -63,6 +70,10 @@ for knob in DMLCONF_D3D12_KERNEL=tile DMLCONF_D3D12_KERNEL=rake DMLCONF_D3D12_KE
     [ "$knob_status" = 0 ] || cp /tmp/knob/failures.txt "$out/failures-$(echo "$knob" | tr ' =' '__').txt"
 done
 
+echo "== long lines through chained passes whose every look-back jumps over spans, checked element by element"
+DMLCONF_D3D12_LOOKBACK=spans "$bin/dmlconf_d3d12_bench" --elements 10000000 --no-small --no-torch --no-copy --repeat 1 \
+    --only "1-D" 2>&1 | grep -E "^cum.*(verified|FAIL|WRONG)|rror" | tee "$out/chained-spans-long-lines.txt"
+
 echo "== the self-test: broken kernels must be caught"
 for fault in drop-element off-by-one-exclusive f16-accumulate; do
     DMLCONF_D3D12_FAULT=$fault "$bin/dmlconf" run --backend d3d12 -l 5_0 -q --no-repro --no-rerun \
@@ -70,6 +81,10 @@ for fault in drop-element off-by-one-exclusive f16-accumulate; do
     echo "fault $fault: exit status $? (1 expected), $(grep -E '^\| fail \|' /tmp/fault/summary.md)" \
         | tee -a "$out/corpus-time.txt"
 done
+
+tar -czf "$out/corpus.tar.gz" -C "$out" corpus && rm -rf "$out/corpus"
+fi
+[ "$part" = corpus ] && exit 0
 
 echo "== the benchmark"
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,temperature.gpu,utilization.gpu --format=csv \
@@ -87,4 +102,3 @@ done
 kill "$sampler"
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,temperature.gpu,utilization.gpu --format=csv,noheader \
     | tee -a "$out/clocks.txt"
-tar -czf "$out/corpus.tar.gz" -C "$out" corpus && rm -rf "$out/corpus"
