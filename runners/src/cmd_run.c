@@ -28,8 +28,12 @@
 
 /* Workers on a hardware adapter when -j is not given: a GPU driver opens
  * devices one at a time (16 workers opening an H100 took 5.7 s before any
- * could start), and a few workers keep one GPU busy. */
-#define HARDWARE_WORKERS 3u
+ * could start), and a few workers keep one GPU busy. Two: on an H100 with 16
+ * CPUs the corpus took 1.70-1.92 s with the driver's shader cache cold (two
+ * workers each building pipelines on 7 threads) against 2.04-2.12 s with
+ * three (4 threads each), and 1.29 s against 1.12-1.15 s warm
+ * (reports/gpu/nvidia-h100-2026-11-26/workers.txt). */
+#define HARDWARE_WORKERS 2u
 
 static const char run_usage[] =
     "usage: dmlconf run [OPTIONS] [PATH...] [-- COMMAND [ARGS...]]\n"
@@ -52,7 +56,7 @@ static const char run_usage[] =
     "  -f, --filter GLOB         run the ids matching GLOB; repeatable; '!GLOB' excludes\n"
     "      --shard I/N           run shard I of N (0-based); also TEST_SHARD_INDEX and\n"
     "                            TEST_TOTAL_SHARDS from the environment\n"
-    "  -j, --jobs N              worker processes (default: the number of CPUs, at most 3\n"
+    "  -j, --jobs N              worker processes (default: the number of CPUs, at most 2\n"
     "                            on a hardware adapter; 0 runs in this process, without\n"
     "                            crash isolation)\n"
     "      --baseline DIR        known failures, flakes and skips (failures.txt, flakes.txt,\n"
