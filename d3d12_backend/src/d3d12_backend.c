@@ -26,6 +26,11 @@
  *                                      kernel (a tile a chunk); 2 to 64,
  *                                      chained tile-kernel passes of N tiles
  *                                      (default: 3 to 6 by element size);
+ *   DMLCONF_D3D12_EPOCHS=N             the one-pass scans' status words are
+ *                                      zeroed every N batches, not every 255
+ *                                      (1 to 255: 1 zeroes before every
+ *                                      batch, 2 also reads the words a
+ *                                      batch of the other epoch left);
  *   DMLCONF_D3D12_VIEW_WORDS=N         pretend one buffer view holds N words
  *                                      (at least 32768), to exercise cutting.
  * And, changing no result: DMLCONF_D3D12_TRACE=1 prints each dispatch's
@@ -86,7 +91,7 @@ static int read_knobs(d3d12_backend *b, char *why, size_t why_size)
         if (i != FAULT_NONE)
             append_knob(b, "fault", fault);
     }
-    static const char *const kinds[] = {"serial", "tile", "rake", "lookback", "clear", "lines"};
+    static const char *const kinds[] = {"serial", "tile", "rake", "lookback", "lines"};
     const char *kernel = getenv("DMLCONF_D3D12_KERNEL");
     if (kernel && !strcmp(kernel, "chained"))
     {
@@ -99,7 +104,7 @@ static int read_knobs(d3d12_backend *b, char *why, size_t why_size)
     else if (kernel && *kernel)
     {
         size_t i = 0;
-        while (i < sizeof(kinds) / sizeof(kinds[0]) && (i == KERNEL_CLEAR || strcmp(kernel, kinds[i])))
+        while (i < sizeof(kinds) / sizeof(kinds[0]) && strcmp(kernel, kinds[i]))
             ++i;
         if (i == sizeof(kinds) / sizeof(kinds[0]))
         {
@@ -193,6 +198,18 @@ static int read_knobs(d3d12_backend *b, char *why, size_t why_size)
         b->limits.tile_groups = (uint32_t)value;
         append_knob(b, "tile groups", groups);
     }
+    const char *epochs = getenv("DMLCONF_D3D12_EPOCHS");
+    if (epochs && *epochs)
+    {
+        if (!parse_number(epochs, &value) || value < 1 || value > SCAN_EPOCH_MAX)
+        {
+            snprintf(why, why_size, "DMLCONF_D3D12_EPOCHS=%s is not a number of epochs from 1 to %u", epochs,
+                     SCAN_EPOCH_MAX);
+            return -1;
+        }
+        b->epoch_max = (uint32_t)value;
+        append_knob(b, "epochs", epochs);
+    }
     const char *view = getenv("DMLCONF_D3D12_VIEW_WORDS");
     if (view && *view)
     {
@@ -268,6 +285,7 @@ static int d3d12_open(const dmlconf_backend_config *config, dmlconf_backend **ou
      * threads each made the corpus's cold run 0.25 s shorter than 4 threads
      * for three workers (reports/gpu/nvidia-h100-2026-11-26/workers.txt). */
     unsigned half = cpus / 2 > 1u ? cpus / 2 - 1u : 1u;
+    b->epoch_max = SCAN_EPOCH_MAX;
     b->build_ahead_threads = software ? 0u : half < SCAN_PIPELINES_MAX_THREADS ? half : SCAN_PIPELINES_MAX_THREADS;
     if (read_knobs(b, why, why_size))
     {

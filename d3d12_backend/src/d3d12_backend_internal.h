@@ -40,6 +40,13 @@ typedef struct d3d12_backend
     d3d12_buffer upload;
     d3d12_buffer readback;
     d3d12_buffer query_readback;
+    /* The one-pass scans' chunk statuses and ticket counters (scan_params.h),
+     * kept from batch to batch: each batch's passes take areas from offset 0
+     * and a new epoch, so the words an earlier batch left read as nothing. */
+    d3d12_buffer status;
+    d3d12_buffer status_zeros; /* as long, zeroed: copied over `status` when the epochs wrap */
+    uint32_t status_epoch;     /* the last submitted batch's epoch; 0: `status` must be zeroed first */
+    uint32_t epoch_max;        /* epochs wrap after this one (SCAN_EPOCH_MAX; DMLCONF_D3D12_EPOCHS) */
     ID3D12QueryHeap *queries;
     uint32_t query_capacity;
 

@@ -127,6 +127,47 @@ static int reserve_arena(d3d12_backend *b, uint64_t bytes, char *why, size_t why
     return view_buffer_create(&b->device, size, b->view_bytes, &b->arena, why, why_size);
 }
 
+/* Makes the status buffer at least `bytes` long. A new one holds whatever
+ * the memory held, so the epochs start over with a zeroing. */
+static int reserve_status(d3d12_backend *b, uint64_t bytes, char *why, size_t why_size)
+{
+    if (b->status.resource && b->status.bytes >= bytes)
+        return 0;
+    d3d12_buffer_release(&b->status);
+    d3d12_buffer_release(&b->status_zeros);
+    b->status_epoch = 0;
+    uint64_t size = bytes < (UINT64_C(1) << 20) ? (UINT64_C(1) << 20) : align_up(bytes, UINT64_C(1) << 20);
+    if (d3d12_buffer_create(&b->device, D3D12_HEAP_TYPE_DEFAULT, size, &b->status, why, why_size) ||
+        d3d12_buffer_create(&b->device, D3D12_HEAP_TYPE_UPLOAD, size, &b->status_zeros, why, why_size))
+        return -1;
+    memset(b->status_zeros.mapped, 0, size);
+    return 0;
+}
+
+/* Places the status areas of the batch's one-pass scans one after another
+ * in the status buffer (each pass its own: passes of different jobs run
+ * side by side, and a job's later pieces must not see its earlier ones'
+ * words), and gives them the batch's epoch. Returns the bytes they take. */
+static uint64_t place_status_areas(job_state *states, size_t count, uint32_t epoch)
+{
+    uint64_t at = 0;
+    for (size_t i = 0; i < count; ++i)
+    {
+        for (size_t p = 0; p < states[i].plan.count; ++p)
+        {
+            plan_pass *pass = &states[i].plan.passes[p];
+            if (!pass->status_count)
+                continue;
+            unsigned acc_bytes = kernel_accumulator_bytes(pass->key.element);
+            at = align_up(at, 8);
+            pass->params[SCAN_P_STATUS_BASE] = (uint32_t)(at / acc_bytes);
+            pass->params[SCAN_P_EPOCH] = epoch;
+            at += (uint64_t)pass->status_count * acc_bytes;
+        }
+    }
+    return at;
+}
+
 /* Makes the big-job buffer of region `r` at least `bytes` long. Big jobs
  * reuse these buffers: allocating and freeing hundreds of megabytes per job
  * was measured to slow later jobs' kernels down on NVIDIA's driver. */
@@ -192,7 +233,6 @@ static int record_pass(d3d12_backend *b, job_state *s, size_t index, uint32_t *q
         {
             params[SCAN_P_INIT_BASE] += delta;
             params[SCAN_P_FINAL_BASE] += delta;
-            params[SCAN_P_STATUS_BASE] += delta;
         }
     }
     uint64_t block = s->param_offset + index * (uint64_t)SCAN_PARAM_BYTES;
@@ -220,6 +260,8 @@ static int record_pass(d3d12_backend *b, job_state *s, size_t index, uint32_t *q
     /* The blocks were copied into the arena with the inputs. */
     ID3D12GraphicsCommandList_SetComputeRootUnorderedAccessView(list, SCAN_ROOT_PARAMETER_UAV0 + SCAN_UAV_PARAMS,
                                                                 b->arena.whole.address);
+    ID3D12GraphicsCommandList_SetComputeRootUnorderedAccessView(list, SCAN_ROOT_PARAMETER_UAV0 + SCAN_UAV_STATUS,
+                                                                b->status.address);
     ID3D12GraphicsCommandList_EndQuery(list, b->queries, D3D12_QUERY_TYPE_TIMESTAMP, (*query)++);
     ID3D12GraphicsCommandList_Dispatch(list, groups_x, groups_y, 1);
     ID3D12GraphicsCommandList_EndQuery(list, b->queries, D3D12_QUERY_TYPE_TIMESTAMP, (*query)++);
@@ -337,6 +379,24 @@ static int run_batch(d3d12_backend *b, job_state *states, size_t count)
         readback_bytes = lone->bytes[REGION_OUTPUT];
         lone->readback_offset = 0;
     }
+    /* The one-pass scans' statuses: a new epoch, or zeroed words when the
+     * epochs wrap. */
+    uint32_t epoch = b->status_epoch + 1;
+    uint64_t status_bytes = place_status_areas(states, count, epoch);
+    if (status_bytes > b->view_bytes)
+    {
+        snprintf(why, sizeof(why), "the batch's chunk statuses take %llu bytes, more than one buffer view",
+                 (unsigned long long)status_bytes);
+        goto fail;
+    }
+    if (reserve_status(b, status_bytes ? status_bytes : REGION_ALIGNMENT, why, sizeof(why)))
+        goto fail;
+    bool zero_status = b->status_epoch == 0 || epoch > b->epoch_max;
+    if (zero_status && epoch != 1)
+    {
+        epoch = 1;
+        place_status_areas(states, count, epoch);
+    }
     if (reserve_arena(b, at ? at : REGION_ALIGNMENT, why, sizeof(why)) ||
         reserve_host_buffer(b, &b->upload, D3D12_HEAP_TYPE_UPLOAD, upload_bytes, why, sizeof(why)) ||
         reserve_host_buffer(b, &b->readback, D3D12_HEAP_TYPE_READBACK, readback_bytes ? readback_bytes : 4, why,
@@ -388,8 +448,12 @@ static int run_batch(d3d12_backend *b, job_state *states, size_t count)
             ID3D12GraphicsCommandList_CopyBufferRegion(list, big_out, 0, b->upload.resource, lone->upload_output_offset,
                                                        lone->bytes[REGION_OUTPUT]);
     }
-    ID3D12Resource *device_buffers[4] = {arena, big_out, big_scratch, big && big_in != big_out ? big_in : NULL};
-    for (unsigned i = 0; i < 4; ++i)
+    if (zero_status)
+        ID3D12GraphicsCommandList_CopyBufferRegion(list, b->status.resource, 0, b->status_zeros.resource, 0,
+                                                   b->status.bytes);
+    ID3D12Resource *device_buffers[5] = {arena, big_out, big_scratch, big && big_in != big_out ? big_in : NULL,
+                                         b->status.resource};
+    for (unsigned i = 0; i < 5; ++i)
     {
         if (device_buffers[i])
             d3d12_transition(d, device_buffers[i], D3D12_RESOURCE_STATE_COPY_DEST,
@@ -418,7 +482,7 @@ static int run_batch(d3d12_backend *b, job_state *states, size_t count)
         }
     }
 
-    for (unsigned i = 0; i < 4; ++i)
+    for (unsigned i = 0; i < 5; ++i)
     {
         if (device_buffers[i])
             d3d12_transition(d, device_buffers[i], D3D12_RESOURCE_STATE_UNORDERED_ACCESS,
@@ -429,7 +493,7 @@ static int run_batch(d3d12_backend *b, job_state *states, size_t count)
     else if (readback_bytes)
         ID3D12GraphicsCommandList_CopyBufferRegion(list, b->readback.resource, 0, arena, readback_start,
                                                    readback_bytes);
-    for (unsigned i = 0; i < 4; ++i)
+    for (unsigned i = 0; i < 5; ++i)
     {
         if (device_buffers[i])
             d3d12_transition(d, device_buffers[i], D3D12_RESOURCE_STATE_COPY_SOURCE, D3D12_RESOURCE_STATE_COPY_DEST);
@@ -442,6 +506,8 @@ static int run_batch(d3d12_backend *b, job_state *states, size_t count)
             job_fail(states[i].job, DMLCONF_JOB_FAILED, why);
         return -1;
     }
+    /* Only now: a batch that never ran zeroed nothing. */
+    b->status_epoch = epoch;
 
     if (count == 1)
         record_pass_times(b, &states[0], b->query_readback.mapped);
@@ -585,6 +651,9 @@ void d3d12_backend_release_buffers(d3d12_backend *b)
     d3d12_buffer_release(&b->upload);
     d3d12_buffer_release(&b->readback);
     d3d12_buffer_release(&b->query_readback);
+    d3d12_buffer_release(&b->status);
+    d3d12_buffer_release(&b->status_zeros);
+    b->status_epoch = 0;
     free(b->last_passes);
     b->last_passes = NULL;
     b->last_pass_count = b->last_pass_capacity = 0;

@@ -65,6 +65,7 @@ enum dxbc_opcode
     DXBC_OP_STORE_RAW = 0xa6,
     DXBC_OP_ATOMIC_AND = 0xa9,
     DXBC_OP_ATOMIC_OR = 0xaa,
+    DXBC_OP_ATOMIC_UMAX = 0xb0,
     DXBC_OP_IMM_ATOMIC_IADD = 0xb4,
     DXBC_OP_IMM_ATOMIC_OR = 0xb6,
     DXBC_OP_IMM_ATOMIC_EXCH = 0xb8,

@@ -127,7 +127,6 @@ void generate_serial_kernel(dxbc_program *p, const kernel_key *key);
 void generate_tile_kernel(dxbc_program *p, const kernel_key *key);
 void generate_rake_kernel(dxbc_program *p, const kernel_key *key);
 void generate_lookback_kernel(dxbc_program *p, const kernel_key *key);
-void generate_clear_kernel(dxbc_program *p, const kernel_key *key);
 void generate_lines_kernel(dxbc_program *p, const kernel_key *key);
 
 #endif /* DMLCONF_KERNEL_ASM_H */

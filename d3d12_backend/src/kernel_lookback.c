@@ -14,17 +14,19 @@
  * once; with SCAN_FLAG_FINAL the line's last chunk writes the line's total
  * to scratch[final_base + l].
  *
- * What a chunk publishes lives at scratch accumulators SCAN_P_STATUS_BASE
- * + 2 * (l * K + k), in 32-bit words that each carry a status in their high
- * 16 bits and 16 bits of the value in their low 16 bits: two words for a
- * 32-bit value, four for a 64-bit one. Statuses: 1, the chunk's aggregate;
- * 2, its inclusive prefix; 3 + s (s >= 1), the chunks k - s .. k combined
- * (a span). Every word is written with one atomic exchange and read with
- * one atomic or, so a reader sees each word either before or after a
- * write; a value counts as published only when all its words carry the
- * same status (a reader that catches a value between two writes reads it
- * again), and no ordering between the words is needed. The status words
- * and the ticket counter must be zero before the dispatch (a clear pass).
+ * What a chunk publishes lives in the status buffer (u4) at accumulators
+ * SCAN_P_STATUS_BASE + 2 * (l * K + k), in 32-bit words that each carry the
+ * pass's epoch in bits 24-31, a status in bits 16-23 and 16 bits of the
+ * value in bits 0-15 (scan_params.h): two words for a 32-bit value, four
+ * for a 64-bit one. Statuses: 1, the chunk's aggregate; 2, its inclusive
+ * prefix; 3 + s (1 <= s <= 252), the chunks k - s .. k combined (a span).
+ * Every word is written with one atomic exchange and read with one atomic
+ * or, so a reader sees each word either before or after a write; a value
+ * counts as published only when all its words carry the pass's epoch and
+ * the same status (a reader that catches a value between two writes reads
+ * it again, and a word left by an earlier pass reads as nothing yet), and
+ * no ordering between the words is needed. So the words need no clearing
+ * before the dispatch.
  *
  * The look-back is thread 0's alone, without group barriers: it walks back
  * from chunk k - 1, one predecessor per atomic read, stepping over a whole
@@ -59,7 +61,8 @@ static bool wide_class(kernel_element acc_element)
 }
 
 /* R_T0.x = the byte address of word `word` of chunk slot R_LOOK.z's
- * published value (R_LOOK.w holds the status base in words). */
+ * published value (R_LOOK.w holds the status base in words). R_LOOK.x
+ * holds the pass's epoch << 24 wherever the words are written or read. */
 static void status_word_address(dxbc_program *p, bool wide, unsigned word)
 {
     op4(p, DXBC_OP_IMAD, D(R_T0, 0), S(R_LOOK, 2), I(wide ? 4 : 2), S(R_LOOK, 3));
@@ -68,8 +71,9 @@ static void status_word_address(dxbc_program *p, bool wide, unsigned word)
 }
 
 /* Publishes register `value` (x, and y when wide) for chunk slot R_LOOK.z
- * with the status whose value shifted left by 16 is `shifted_status` (an
- * immediate or a register component). Uses R_T0 and R_T1. */
+ * with the status whose value shifted left by 16, with the epoch in its top
+ * bits, is `shifted_status` (a register component other than R_T0 and
+ * R_T1.x/y). Uses R_T0 and R_T1.x/y. */
 static void publish_shifted(dxbc_program *p, bool wide, unsigned value, dxbc_operand shifted_status)
 {
     for (unsigned word = 0; word < (wide ? 4u : 2u); ++word)
@@ -81,7 +85,7 @@ static void publish_shifted(dxbc_program *p, bool wide, unsigned value, dxbc_ope
             op3(p, DXBC_OP_AND, D(R_T1, 0), S(value, component), I(0xffffu));
         op3(p, DXBC_OP_OR, D(R_T1, 0), S(R_T1, 0), shifted_status);
         status_word_address(p, wide, word);
-        dxbc_operand ops[4] = {D(R_T1, 1), dxbc_uav_dst(SCAN_UAV_SCRATCH, DXBC_MASK_X), S(R_T0, 0), S(R_T1, 0)};
+        dxbc_operand ops[4] = {D(R_T1, 1), dxbc_uav_dst(SCAN_UAV_STATUS, DXBC_MASK_X), S(R_T0, 0), S(R_T1, 0)};
         dxbc_emit(p, DXBC_OP_IMM_ATOMIC_EXCH, 0, ops, 4);
     }
 }
@@ -89,19 +93,20 @@ static void publish_shifted(dxbc_program *p, bool wide, unsigned value, dxbc_ope
 /* Publishes register `value` with status `status` for chunk slot R_LOOK.z. */
 static void publish(dxbc_program *p, bool wide, unsigned value, uint32_t status)
 {
-    publish_shifted(p, wide, value, I(status << 16));
+    op3(p, DXBC_OP_OR, D(R_T1, 2), S(R_LOOK, 0), I(status << 16));
+    publish_shifted(p, wide, value, S(R_T1, 2));
 }
 
 /* Reads chunk slot R_LOOK.z's published value into `value` (x, y) and its
- * status into R_LOOK.y (0 unless every word carries the same status). Uses
- * R_T0 and R_T1. */
+ * status into R_LOOK.y (0 unless every word carries the pass's epoch and the
+ * same status). Uses R_T0 and R_T1. */
 static void read_published(dxbc_program *p, bool wide, unsigned value)
 {
     unsigned words = wide ? 4u : 2u;
     for (unsigned word = 0; word < words; ++word)
     {
         status_word_address(p, wide, word);
-        dxbc_operand ops[4] = {D(R_T1, word), dxbc_uav_dst(SCAN_UAV_SCRATCH, DXBC_MASK_X), S(R_T0, 0), I(0)};
+        dxbc_operand ops[4] = {D(R_T1, word), dxbc_uav_dst(SCAN_UAV_STATUS, DXBC_MASK_X), S(R_T0, 0), I(0)};
         dxbc_emit(p, DXBC_OP_IMM_ATOMIC_OR, 0, ops, 4);
     }
     op3(p, DXBC_OP_USHR, D(R_LOOK, 1), S(R_T1, 0), I(16));
@@ -111,6 +116,12 @@ static void read_published(dxbc_program *p, bool wide, unsigned value)
         op3(p, DXBC_OP_IEQ, D(R_T0, 1), S(R_T0, 1), S(R_LOOK, 1));
         op3(p, DXBC_OP_AND, D(R_LOOK, 1), S(R_LOOK, 1), S(R_T0, 1));
     }
+    /* Epoch and status: the status where the epoch is this pass's (the
+     * xor leaves it below 0x100), else 0. */
+    op3(p, DXBC_OP_USHR, D(R_T0, 1), S(R_LOOK, 0), I(16));
+    op3(p, DXBC_OP_XOR, D(R_LOOK, 1), S(R_LOOK, 1), S(R_T0, 1));
+    op3(p, DXBC_OP_ULT, D(R_T0, 1), S(R_LOOK, 1), I(0x100u));
+    op3(p, DXBC_OP_AND, D(R_LOOK, 1), S(R_LOOK, 1), S(R_T0, 1));
     for (unsigned half = 0; half < words / 2; ++half)
     {
         op3(p, DXBC_OP_AND, D(value, half), S(R_T1, 2 * half), I(0xffffu));
@@ -137,17 +148,18 @@ static void shared_value_load(dxbc_program *p, bool wide, dxbc_operand word, uns
 /* Thread 0 of chunk k, walking back with slot j in R_POS.x and R_PREV
  * holding chunks j + 1 .. k - 1 combined: publishes the span j + 1 .. k
  * (R_PREV with its aggregate R_ACC), status 3 + (k - j - 1), while that
- * fits in 16 bits. Uses R_POS.w, R_MODE.w, R_VALUE, R_LOOK.z, R_T0, R_T1. */
+ * fits in 8 bits. Uses R_POS.w, R_MODE.w, R_VALUE, R_LOOK.z, R_T0, R_T1. */
 static void publish_span(dxbc_program *p, const kernel_key *key)
 {
     kernel_element acc_element = kernel_accumulator_element(key->element);
     op2(p, DXBC_OP_INEG, D(R_POS, 3), S(R_POS, 0));
     op3(p, DXBC_OP_IADD, D(R_POS, 3), S(R_POS, 1), S(R_POS, 3));
     op3(p, DXBC_OP_IADD, D(R_POS, 3), S(R_POS, 3), I(2));
-    op3(p, DXBC_OP_ULT, D(R_MODE, 3), S(R_POS, 3), I(0x10000u));
+    op3(p, DXBC_OP_ULT, D(R_MODE, 3), S(R_POS, 3), I(0x100u));
     emit_if(p, S(R_MODE, 3), true);
     {
         op3(p, DXBC_OP_ISHL, D(R_POS, 3), S(R_POS, 3), I(16));
+        op3(p, DXBC_OP_OR, D(R_POS, 3), S(R_POS, 3), S(R_LOOK, 0));
         emit_copy(p, acc_element, R_VALUE, R_PREV);
         emit_combine(p, key, R_VALUE, R_ACC, R_T0, R_T1);
         op2(p, DXBC_OP_MOV, D(R_LOOK, 2), S(R_POS, 1));
@@ -163,7 +175,7 @@ static void publish_span(dxbc_program *p, const kernel_key *key)
  * chunks j - s .. j combined) steps back s + 1, an inclusive prefix
  * (status 2) ends the walk; nothing yet (0) is read again. After each step
  * it publishes its own span (what it has combined so far with its own
- * aggregate, status 3 + s for s + 1 chunks, while s fits in 16 bits), so a
+ * aggregate, status 3 + s for s + 1 chunks, while that fits in 8 bits), so a
  * chunk behind it jumps over the whole walk instead of repeating it.
  * Registers: R_POS x the slot read, y this chunk's slot, z polls, w the
  * span's status; R_PREV what has been combined; R_ACC this chunk's
@@ -226,6 +238,9 @@ void lookback_load_status_base(dxbc_program *p, bool wide)
     op3(p, DXBC_OP_LD_RAW, D(R_LOOK, 3), S(R_T0, 0), dxbc_uav_src(SCAN_UAV_PARAMS, DXBC_SWIZZLE_XXXX));
     if (wide)
         op3(p, DXBC_OP_ISHL, D(R_LOOK, 3), S(R_LOOK, 3), I(1));
+    op3(p, DXBC_OP_IADD, D(R_T0, 0), S(R_ITEM, 1), I(4 * SCAN_P_EPOCH));
+    op3(p, DXBC_OP_LD_RAW, D(R_LOOK, 0), S(R_T0, 0), dxbc_uav_src(SCAN_UAV_PARAMS, DXBC_SWIZZLE_XXXX));
+    op3(p, DXBC_OP_ISHL, D(R_LOOK, 0), S(R_LOOK, 0), I(24));
 }
 
 /* The chunk's aggregate into `dst`: the last thread total of the scanned

@@ -21,18 +21,24 @@ static void param_words(dxbc_program *p, unsigned reg, unsigned word, unsigned m
 }
 
 /* P_ITEM.x = the group's ticket: thread 0 takes the next value of the
- * counter at scratch accumulator SCAN_P_STATUS_BASE + 2 * work items and
- * hands it to the group through groupshared g2[0]. */
+ * counter at u4 accumulator SCAN_P_STATUS_BASE + 2 * work items and hands
+ * it to the group through groupshared g2[0]. The counter carries the
+ * pass's epoch in its top 8 bits (scan_params.h): raising it to at least
+ * epoch << 24 first zeroes a counter left by an earlier epoch, and leaves
+ * this epoch's alone; the ticket is the low 24 bits. */
 static void draw_ticket(dxbc_program *p, unsigned acc_bytes)
 {
-    param_words(p, P_DIM, SCAN_P_STATUS_BASE, DXBC_MASK_X);
-    op4(p, DXBC_OP_IMAD, D(P_DIM, 1), S(P_HEAD, 0), I(2), S(P_DIM, 0));
-    op3(p, DXBC_OP_ISHL, D(P_DIM, 1), S(P_DIM, 1), I(acc_bytes == 8 ? 3 : 2));
-    op3(p, DXBC_OP_IEQ, D(P_DIM, 2), S(P_RANGE, 3), I(0));
-    emit_if(p, S(P_DIM, 2), true);
+    param_words(p, P_DIM, SCAN_P_STATUS_BASE, DXBC_MASK_XY);
+    op4(p, DXBC_OP_IMAD, D(P_DIM, 2), S(P_HEAD, 0), I(2), S(P_DIM, 0));
+    op3(p, DXBC_OP_ISHL, D(P_DIM, 2), S(P_DIM, 2), I(acc_bytes == 8 ? 3 : 2));
+    op3(p, DXBC_OP_ISHL, D(P_DIM, 1), S(P_DIM, 1), I(24));
+    op3(p, DXBC_OP_IEQ, D(P_DIM, 3), S(P_RANGE, 3), I(0));
+    emit_if(p, S(P_DIM, 3), true);
     {
-        dxbc_operand ops[4] = {D(P_ITEM, 0), dxbc_uav_dst(SCAN_UAV_SCRATCH, DXBC_MASK_X), S(P_DIM, 1), I(1)};
+        op3(p, DXBC_OP_ATOMIC_UMAX, dxbc_uav_dst(SCAN_UAV_STATUS, DXBC_MASK_X), S(P_DIM, 2), S(P_DIM, 1));
+        dxbc_operand ops[4] = {D(P_ITEM, 0), dxbc_uav_dst(SCAN_UAV_STATUS, DXBC_MASK_X), S(P_DIM, 2), I(1)};
         dxbc_emit(p, DXBC_OP_IMM_ATOMIC_IADD, 0, ops, 4);
+        op3(p, DXBC_OP_AND, D(P_ITEM, 0), S(P_ITEM, 0), I(0xffffffu));
     }
     op3(p, DXBC_OP_STORE_RAW, dxbc_tgsm_dst(2, DXBC_MASK_X), I(0), S(P_ITEM, 0));
     emit_endif(p);

@@ -56,9 +56,6 @@ bool kernel_key_exists(const kernel_key *key)
         return false;
     if (key->kind == KERNEL_LINES && key->shape)
         return false;
-    if (key->kind == KERNEL_CLEAR)
-        return !key->shape && key->fault == FAULT_NONE && key->operation == OPERATION_SUM &&
-               (key->element == ELEMENT_I32 || key->element == ELEMENT_I64);
     if (key->fault == FAULT_F16_ACCUMULATE)
         return key->element == ELEMENT_F16 || key->element == ELEMENT_F16X2;
     if (key->fault == FAULT_CHUNK_CARRY)
@@ -68,7 +65,7 @@ bool kernel_key_exists(const kernel_key *key)
 
 void kernel_key_name(const kernel_key *key, char *out, size_t size)
 {
-    static const char *const kinds[] = {"serial", "tile", "rake", "lookback", "clear", "lines"};
+    static const char *const kinds[] = {"serial", "tile", "rake", "lookback", "lines"};
     static const char *const elements[] = {"f32", "f16", "i32", "i64", "f16x2", "f32x2"};
     static const char *const operations[] = {"sum", "product"};
     static const char *const faults[] = {
@@ -84,7 +81,7 @@ void kernel_key_name(const kernel_key *key, char *out, size_t size)
 
 unsigned kernel_items_per_group(kernel_kind kind)
 {
-    return kind == KERNEL_SERIAL || kind == KERNEL_CLEAR ? SCAN_SERIAL_GROUP : 1u;
+    return kind == KERNEL_SERIAL ? SCAN_SERIAL_GROUP : 1u;
 }
 
 unsigned kernel_element_bytes(kernel_element element)
@@ -167,9 +164,6 @@ int kernel_generate(const kernel_key *key, void **blob, size_t *size, char *why,
         break;
     case KERNEL_LOOKBACK:
         generate_lookback_kernel(&program, key);
-        break;
-    case KERNEL_CLEAR:
-        generate_clear_kernel(&program, key);
         break;
     case KERNEL_LINES:
         generate_lines_kernel(&program, key);

@@ -20,7 +20,6 @@ typedef enum kernel_kind
     KERNEL_LOOKBACK, /* one thread group per chunk of a contiguous line, in
                       * one pass: each chunk's prefix from its predecessors'
                       * published values (decoupled look-back) */
-    KERNEL_CLEAR,    /* zeroes scratch (the look-back's status words) */
     KERNEL_LINES,    /* one thread group per block of short lines packed in
                       * memory, staged through groupshared memory */
     KERNEL_KIND_COUNT
@@ -96,9 +95,8 @@ kernel_key kernel_key_from_index(size_t index);
 /* Whether a variant is generated at all (the float16-accumulation fault
  * exists only for float16 kernels, float16 pairs included; the chunk-carry
  * fault only for the serial kernel; the broadcast fault for none: it is the
- * planner's; the clear kernel exists only for 4- and 8-byte accumulators,
- * ELEMENT_I32 and ELEMENT_I64, as a sum without faults; the two-lane
- * classes only for the serial kernel; the short-line kernel has one shape). */
+ * planner's; the two-lane classes only for the serial kernel; the
+ * short-line kernel has one shape). */
 bool kernel_key_exists(const kernel_key *key);
 
 /* A stable name such as "tile.f32.sum", "serial.f16.sum.f16-accumulate" or,

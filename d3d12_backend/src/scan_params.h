@@ -4,9 +4,10 @@
  *
  * Bindings (root signature): b0 = root constants (SCAN_ROOT_*), u0 = input
  * window, u1 = output window, u2 = scratch window (chunk totals and
- * carries, in accumulator elements), u3 = the parameter blocks. Every
- * offset in a block is in elements of its buffer's type and relative to the
- * bound window.
+ * carries, in accumulator elements), u3 = the parameter blocks, u4 = the
+ * backend's status buffer (the one-pass scans' chunk statuses and ticket
+ * counters; see below). Every offset in a block is in elements of its
+ * buffer's type and relative to the bound window.
  *
  * (A root constant buffer view for the block was tried: about 7% faster on
  * NVIDIA, but lavapipe compiles a new shader variant for every distinct
@@ -29,6 +30,18 @@
  * is stored (the running value before the element when SCAN_FLAG_EXCLUSIVE,
  * after it otherwise); with SCAN_FLAG_FINAL the chunk's final accumulator
  * goes to scratch[final_base + l * K + k].
+ *
+ * A one-pass scan (the look-back kernel, or SCAN_FLAG_CHAINED) keeps, from
+ * u4 accumulator status_base on, two accumulators per chunk (slot l * K +
+ * k) for the value it publishes, then one for the ticket counter. Each
+ * 32-bit word there carries the pass's epoch (SCAN_P_EPOCH, 1 to
+ * SCAN_EPOCH_MAX) in bits 24-31, a status in bits 16-23 and 16 bits of the
+ * value in bits 0-15; the ticket counter holds the epoch in bits 24-31 and
+ * the tickets drawn in bits 0-23. A word from another epoch reads as
+ * nothing published and no ticket drawn, so the buffer needs no clearing
+ * between passes: each batch's passes take a new epoch and areas of their
+ * own, and the buffer is zeroed only when the epochs wrap (or it is new).
+ * Epochs only grow between zeroings, which the ticket relies on.
  */
 #ifndef DMLCONF_SCAN_PARAMS_H
 #define DMLCONF_SCAN_PARAMS_H
@@ -54,7 +67,8 @@ enum
     SCAN_P_INIT_BASE = 10,
     SCAN_P_FINAL_BASE = 11,
     SCAN_P_DIMENSIONS = 12,  /* D, at most SCAN_MAX_LINE_DIMENSIONS */
-    SCAN_P_STATUS_BASE = 13, /* look-back: the chunks' published values, then the ticket counter */
+    SCAN_P_STATUS_BASE = 13, /* one-pass scans: the chunks' published values in u4, then the ticket counter */
+    SCAN_P_EPOCH = 14,       /* one-pass scans: the epoch their words carry */
     SCAN_P_DIMENSION0 = 16,  /* then per dimension: size, in stride, out stride, unused */
 };
 
@@ -107,8 +121,12 @@ enum
     SCAN_UAV_OUTPUT = 1,
     SCAN_UAV_SCRATCH = 2,
     SCAN_UAV_PARAMS = 3,
-    SCAN_UAV_COUNT = 4,
+    SCAN_UAV_STATUS = 4,
+    SCAN_UAV_COUNT = 5,
 };
+
+/* The largest epoch; words of epoch 0 are zero. */
+#define SCAN_EPOCH_MAX 255u
 
 /* Threads per group of the serial kernel. (The tile and rake kernels' group
  * sizes and elements per thread are their shapes, kernels.h.) */

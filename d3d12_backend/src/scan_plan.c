@@ -38,11 +38,6 @@ typedef struct plan_context
     kernel_element job_element;
     job_plan *plan;
     uint64_t scratch_next; /* next free scratch accumulator */
-    /* The look-back status region: reserved first (scratch accumulator 0)
-     * for a job whose lines move in blocks, large enough for any of its
-     * pieces, and reused by each of their look-back passes (passes run one
-     * after another, each behind its own clear). 0 accumulators: none. */
-    uint64_t status_base, status_count;
     char *why;
     size_t why_size;
     int failed;
@@ -267,29 +262,6 @@ static bool moves_in_blocks(const problem *p)
     return p->in_step == p->out_step && (p->in_step == 1 || p->in_step == -1);
 }
 
-/* A pass of the clear kernel: scratch accumulators [base, base + count)
- * set to zero. */
-static void emit_clear_pass(plan_context *ctx, uint64_t base, uint64_t count)
-{
-    plan_pass *pass = add_pass(ctx);
-    if (!pass)
-        return;
-    unsigned acc_bytes = kernel_accumulator_bytes(ctx->job_element);
-    pass->key.kind = KERNEL_CLEAR;
-    pass->key.element = acc_bytes == 8 ? ELEMENT_I64 : ELEMENT_I32;
-    pass->key.operation = OPERATION_SUM;
-    pass->key.fault = FAULT_NONE;
-    pass->params[SCAN_P_WORK_ITEMS] = (uint32_t)count;
-    pass->params[SCAN_P_FINAL_BASE] = (uint32_t)base;
-    pass->region[0] = REGION_INPUT;
-    pass->region[1] = REGION_OUTPUT;
-    pass->region[2] = REGION_SCRATCH;
-    pass->element_bytes[0] = pass->element_bytes[1] = pass->element_bytes[2] = acc_bytes;
-    pass->used[2] = true;
-    pass->lo[2] = base * acc_bytes;
-    pass->hi[2] = (base + count) * acc_bytes;
-}
-
 /* Whether the problem's lines are short and packed one after another in
  * both tensors (the short-line kernel's case). */
 static bool short_and_packed(const problem *p)
@@ -323,31 +295,23 @@ static uint64_t lookback_chunk(const plan_context *ctx, const problem *p)
     return chunk;
 }
 
-/* Whether the look-back kernel can scan the problem: its lines move in
- * blocks, the job's status region holds its chunks, and that region and
- * the problem's carries fit in one binding. */
+/* Whether a one-pass scan can scan the problem: its lines move in blocks,
+ * and its chunks' statuses fit in PLAN_MAX_STATUS accumulators. */
 static bool lookback_fits(const plan_context *ctx, const problem *p)
 {
     uint64_t chunks = divide_up(p->n, lookback_chunk(ctx, p));
-    uint64_t count = 2 * p->lines * chunks + 1;
-    uint64_t end = ctx->status_base + ctx->status_count;
-    if (p->carry_in || p->carry_out)
-        end = p->carry_base + p->lines > end ? p->carry_base + p->lines : end;
-    return moves_in_blocks(p) && count <= ctx->status_count &&
-           (end - ctx->status_base) * kernel_accumulator_bytes(ctx->job_element) <= ctx->limits->max_span_bytes;
+    return moves_in_blocks(p) && 2 * p->lines * chunks + 1 <= PLAN_MAX_STATUS;
 }
 
 /* Plans a problem whose lines move in blocks as one pass, of the look-back
  * kernel or a chained pass of the tile kernel (lookback_chunk, or
- * DMLCONF_D3D12_CHUNK elements, per chunk), behind a pass that clears its
- * status words and ticket. */
+ * DMLCONF_D3D12_CHUNK elements, per chunk), its statuses in the status
+ * buffer (placed by the caller). */
 static void plan_lookback(plan_context *ctx, const problem *p)
 {
     uint64_t chunk = lookback_chunk(ctx, p);
     uint64_t chunks = divide_up(p->n, chunk);
     uint64_t count = 2 * p->lines * chunks + 1;
-    uint64_t status = ctx->status_base;
-    emit_clear_pass(ctx, status, count);
     uint32_t flags = SCAN_FLAG_STORE | (p->carry_in ? SCAN_FLAG_INIT : 0u) | (p->carry_out ? SCAN_FLAG_FINAL : 0u);
     bool lookback_kernel = one_pass_by_lookback_kernel(ctx->limits);
     if (!lookback_kernel)
@@ -356,18 +320,13 @@ static void plan_lookback(plan_context *ctx, const problem *p)
                                 p->carry_base, p->carry_base);
     if (!pass)
         return;
-    pass->params[SCAN_P_STATUS_BASE] = (uint32_t)status;
+    pass->params[SCAN_P_STATUS_BASE] = 0;
+    pass->status_count = (uint32_t)count;
     /* The carries are one per line (chunk 0 reads, the last chunk writes). */
-    uint64_t lo = status, hi = status + count;
-    if (p->carry_in || p->carry_out)
-    {
-        lo = p->carry_base < lo ? p->carry_base : lo;
-        hi = p->carry_base + p->lines > hi ? p->carry_base + p->lines : hi;
-    }
     unsigned acc_bytes = kernel_accumulator_bytes(ctx->job_element);
-    pass->lo[2] = lo * acc_bytes;
-    pass->hi[2] = hi * acc_bytes;
-    pass->used[2] = true;
+    pass->used[2] = p->carry_in || p->carry_out;
+    pass->lo[2] = pass->used[2] ? p->carry_base * acc_bytes : 0;
+    pass->hi[2] = pass->used[2] ? (p->carry_base + p->lines) * acc_bytes : 0;
 }
 
 /* Plans one problem: a single scan pass, or reduce / scan the totals /
@@ -715,17 +674,6 @@ int plan_job(const dmlconf_scan_desc *desc, const plan_limits *limits, job_plan 
         snprintf(why, why_size, "one buffer view holds only %llu bytes", (unsigned long long)limits->max_span_bytes);
         return -1;
     }
-    /* Lines that move in blocks may take the look-back kernel: its status
-     * region first, for the largest piece (the whole job). */
-    if (one_pass_wanted(limits) && whole.in_axis == 1 && whole.out_axis == 1)
-    {
-        problem top = base;
-        top.lines = block_lines(&whole);
-        top.n = whole.n;
-        uint64_t chunks = divide_up(whole.n, lookback_chunk(&ctx, &top));
-        ctx.status_count = 2 * top.lines * chunks + 1;
-        ctx.status_base = scratch_alloc(&ctx, ctx.status_count);
-    }
     uint64_t in_total = line_span(&whole.dims, true) + (whole.n - 1) * whole.in_axis + 1;
     uint64_t out_total = line_span(&whole.dims, false) + (whole.n - 1) * whole.out_axis + 1;
     if (in_total <= span_elements && out_total <= span_elements)
@@ -777,8 +725,6 @@ size_t plan_kernels_in_reach(const plan_limits *limits, kernel_key *out, size_t 
     if (forced ? limits->forced_kind == KERNEL_LINES : limits->short_lines)
         kinds[kind_count++] = KERNEL_LINES;
     kinds[kind_count++] = KERNEL_SERIAL;
-    if (one_pass_wanted(limits))
-        kinds[kind_count++] = KERNEL_CLEAR;
     size_t count = 0;
     for (size_t k = 0; k < kind_count; ++k)
     {
@@ -787,9 +733,7 @@ size_t plan_kernels_in_reach(const plan_limits *limits, kernel_key *out, size_t 
             for (unsigned o = 0; o < OPERATION_COUNT; ++o)
             {
                 kernel_key key = {.kind = kinds[k], .element = elements[e], .operation = (kernel_operation)o};
-                key.shape = kinds[k] == KERNEL_SERIAL || kinds[k] == KERNEL_LINES || kinds[k] == KERNEL_CLEAR
-                                ? 0
-                                : limits->tile_shape;
+                key.shape = kinds[k] == KERNEL_SERIAL || kinds[k] == KERNEL_LINES ? 0 : limits->tile_shape;
                 key.spans = kinds[k] == KERNEL_LOOKBACK && limits->lookback_spans;
                 /* Passes over scratch (the totals) never carry the fault. */
                 if (limits->fault != FAULT_NONE)

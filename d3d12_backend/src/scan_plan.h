@@ -75,6 +75,8 @@ typedef struct plan_pass
     bool used[3];              /* whether the pass touches u0, u1, u2 at all */
     uint64_t lo[3], hi[3];     /* byte range touched in each region (hi exclusive) */
     unsigned element_bytes[3]; /* element size of each binding's offsets */
+    uint32_t status_count;     /* one-pass scans: accumulators in the status buffer (u4) from
+                                * SCAN_P_STATUS_BASE, which the caller places; else 0 */
 } plan_pass;
 
 /* The passes of one job, in order (each may depend on the one before). */
@@ -105,12 +107,16 @@ void plan_release(job_plan *plan);
  * " chained" after a chained pass of the tile kernel. */
 void plan_pass_name(const plan_pass *pass, char *out, size_t size);
 
+/* The most status accumulators one pass may take: a one-pass scan of more
+ * chunks takes two passes instead. */
+#define PLAN_MAX_STATUS (UINT32_C(1) << 22)
+
 /* The most kernel variants plan_kernels_in_reach lists. */
 #define PLAN_MAX_KERNELS 128u
 
 /* The kernel variants that plans under `limits` can use, the costliest to
  * build first (the cooperative, look-back and short-line kernels, then the
- * serial and clear kernels; float32 and sums first within each), for
+ * serial kernel; float32 and sums first within each), for
  * building pipelines ahead of use. Every key plan_job puts in a pass is among them (a test
  * holds it to that). Writes at most `max` keys into `out` and returns how
  * many it wrote. */
