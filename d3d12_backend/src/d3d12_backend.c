@@ -407,8 +407,17 @@ static size_t d3d12_boundaries(dmlconf_backend *backend, dmlconf_boundary *out, 
         DMLCONF_TYPE_BIT(DMLCONF_DATA_TYPE_INT64) | DMLCONF_TYPE_BIT(DMLCONF_DATA_TYPE_UINT64),
     };
     for (unsigned e = 0; cooperative && e < DATA_CLASSES; ++e)
+    {
         declare(out, max, &count, DMLCONF_BOUNDARY_AXIS_LENGTH, class_types[e],
                 kernel_tile_elements((kernel_element)e, limits->tile_shape), "tile of the cooperative kernels");
+        uint64_t chunk = plan_one_pass_chunk(limits, (kernel_element)e);
+        if (chunk)
+            declare(out, max, &count, DMLCONF_BOUNDARY_AXIS_LENGTH, class_types[e], chunk,
+                    "chunk of the one-pass scans (look-back)");
+    }
+    if (!limits->forced && cooperative && limits->lookback && limits->tile_one_chunk)
+        declare(out, max, &count, DMLCONF_BOUNDARY_AXIS_LENGTH, 0, (uint64_t)limits->tile_one_chunk + 1,
+                "contiguous lines long enough to be scanned in one pass by looking back");
     for (unsigned e = 0; e < DATA_CLASSES; ++e)
     {
         if (limits->short_lines)

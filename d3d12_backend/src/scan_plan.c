@@ -295,6 +295,16 @@ static uint64_t lookback_chunk(const plan_context *ctx, const problem *p)
     return chunk;
 }
 
+uint64_t plan_one_pass_chunk(const plan_limits *limits, kernel_element element)
+{
+    if (!one_pass_wanted(limits))
+        return 0;
+    uint64_t chunk = kernel_tile_elements(element, limits->tile_shape);
+    if (!one_pass_by_lookback_kernel(limits))
+        chunk *= chained_tiles(limits, element);
+    return limits->max_chunk && limits->max_chunk < chunk ? limits->max_chunk : chunk;
+}
+
 /* Whether a one-pass scan can scan the problem: its lines move in blocks,
  * and its chunks' statuses fit in PLAN_MAX_STATUS accumulators. */
 static bool lookback_fits(const plan_context *ctx, const problem *p)

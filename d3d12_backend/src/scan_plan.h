@@ -107,6 +107,10 @@ void plan_release(job_plan *plan);
  * " chained" after a chained pass of the tile kernel. */
 void plan_pass_name(const plan_pass *pass, char *out, size_t size);
 
+/* The chunk length of the one-pass scans of lines of data (not of chunk
+ * totals) of class `element` under `limits`, or 0 when none runs. */
+uint64_t plan_one_pass_chunk(const plan_limits *limits, kernel_element element);
+
 /* The most status accumulators one pass may take: a one-pass scan of more
  * chunks takes two passes instead. */
 #define PLAN_MAX_STATUS (UINT32_C(1) << 22)
