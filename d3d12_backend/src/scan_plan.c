@@ -407,12 +407,14 @@ static void plan_problem(plan_context *ctx, const problem *p)
          * totals is shorter than the level it sums. */
         chunk = p->n;
         uint64_t min_chunk = limits->min_chunk > 2 ? limits->min_chunk : 2;
+        /* Two-lane threads fill the device with fewer, longer chunks. */
+        uint32_t fill = lanes && limits->lane_items ? limits->lane_items : limits->parallel_items;
         if (limits->max_chunk && p->n > limits->max_chunk)
             chunk = limits->max_chunk > 2 ? limits->max_chunk : 2;
-        else if (p->lines < limits->parallel_items && p->n >= 2 * min_chunk &&
+        else if (p->lines < fill && p->n >= 2 * min_chunk &&
                  !(limits->single_pass_lines && p->lines >= limits->single_pass_lines))
         {
-            uint64_t wanted = divide_up(limits->parallel_items, p->lines);
+            uint64_t wanted = divide_up(fill, p->lines);
             uint64_t by_length = divide_up(p->n, wanted);
             chunk = by_length > min_chunk ? by_length : min_chunk;
         }

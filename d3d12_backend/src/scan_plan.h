@@ -28,6 +28,8 @@
 typedef struct plan_limits
 {
     uint32_t parallel_items;    /* work items that fill the device */
+    uint32_t lane_items;        /* the same for the serial kernel's two-lane classes (line pairs; 0:
+                                 * parallel_items) */
     uint32_t min_chunk;         /* the serial kernel's shortest chunk worth a thread */
     uint32_t max_chunk;         /* 0, or the longest serial chunk (forces chunking) */
     uint32_t tile_min_length;   /* lines at least this long and contiguous use `group_kind` */

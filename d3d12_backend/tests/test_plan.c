@@ -423,6 +423,7 @@ static plan_limits limits_for(int which)
         limits.lookback = true;
         limits.short_lines = true;
         limits.single_pass_lines = 64;
+        limits.lane_items = 1u << 10;
         break;
     case 1: /* chunks of 2: deep recursion over the totals */
         limits.forced = true;
@@ -631,6 +632,45 @@ START_TEST(test_long_line_passes)
 }
 END_TEST
 
+/* Float16 lines that pair up fill the device with `lane_items` threads,
+ * 32-bit lines with `parallel_items`: 10^4 x 10^4 along axis 0 under a
+ * GPU's limits is reduced in 10 chunks a line pair (5000 pairs, 49152
+ * threads wanted), float32 in 27 (10^4 lines, 262144). */
+START_TEST(test_pair_chunks)
+{
+    static const dmlconf_data_type pair_types[] = {DMLCONF_DATA_TYPE_FLOAT16, DMLCONF_DATA_TYPE_FLOAT32};
+    static const uint32_t expected_chunk[] = {1000, 371};
+    for (size_t t = 0; t < 2; ++t)
+    {
+        plan_limits limits;
+        memset(&limits, 0, sizeof(limits));
+        limits.parallel_items = 262144;
+        limits.lane_items = 49152;
+        limits.min_chunk = 128;
+        limits.tile_min_length = 4096;
+        limits.group_kind = KERNEL_TILE;
+        limits.max_span_bytes = UINT64_MAX;
+        dmlconf_scan_desc desc;
+        memset(&desc, 0, sizeof(desc));
+        desc.op = DMLCONF_OPERATOR_CUMULATIVE_SUMMATION;
+        desc.input.data_type = pair_types[t];
+        desc.input.dimension_count = 2;
+        desc.input.sizes[0] = 10000;
+        desc.input.sizes[1] = 10000;
+        desc.output = desc.input;
+        desc.axis = 0;
+        job_plan plan = {0};
+        char why[256];
+        ck_assert_msg(!plan_job(&desc, &limits, &plan, why, sizeof(why)), "%s", why);
+        ck_assert_uint_eq(plan.count, 3);
+        ck_assert_int_eq(plan.passes[0].key.kind, KERNEL_SERIAL);
+        ck_assert_int_eq(plan.passes[0].key.element, t == 0 ? ELEMENT_F16X2 : ELEMENT_F32);
+        ck_assert_uint_eq(plan.passes[0].params[SCAN_P_CHUNK], expected_chunk[t]);
+        plan_release(&plan);
+    }
+}
+END_TEST
+
 START_TEST(test_folding)
 {
     /* A packed [2, 3, 4, 5] scanned along axis 1: the two outer-inner
@@ -672,6 +712,7 @@ int main(void)
     tcase_add_test(random, test_gpu_shapes);
     tcase_add_test(random, test_kernels_in_reach_with_faults);
     tcase_add_test(random, test_long_line_passes);
+    tcase_add_test(random, test_pair_chunks);
     suite_add_tcase(suite, random);
     TCase *folding = tcase_create("folding");
     tcase_add_test(folding, test_folding);
