@@ -85,6 +85,46 @@ int dmlconf_run_info_add_environment(dmlconf_run_info *info, const char *name, c
     return 0;
 }
 
+/* Appends word i of the command line (a space before all but the first). */
+static void append_command_word(dmlconf_text *text, const char *const *words, size_t i)
+{
+    if (i)
+        dmlconf_text_appendf(text, " ");
+    dmlconf_text_append_shell_word(text, words[i], strlen(words[i]));
+}
+
+int dmlconf_run_info_set_command_line(dmlconf_run_info *info, const char *const *words, size_t count)
+{
+    /* The longest marker: " ... (N more arguments not recorded)". */
+    enum
+    {
+        MARKER_ROOM = 48
+    };
+    const size_t size = sizeof(info->command_line);
+    dmlconf_text measure = {NULL, 0, 0};
+    for (size_t i = 0; i < count; ++i)
+        append_command_word(&measure, words, i);
+    dmlconf_text text = {info->command_line, size, 0};
+    info->command_line[0] = '\0';
+    if (measure.length < size)
+    {
+        for (size_t i = 0; i < count; ++i)
+            append_command_word(&text, words, i);
+        return 0;
+    }
+    size_t kept = 0;
+    for (; kept < count; ++kept)
+    {
+        dmlconf_text probe = {NULL, 0, text.length};
+        append_command_word(&probe, words, kept);
+        if (probe.length + MARKER_ROOM >= size)
+            break;
+        append_command_word(&text, words, kept);
+    }
+    dmlconf_text_appendf(&text, " ... (%zu more argument%s not recorded)", count - kept, count - kept == 1 ? "" : "s");
+    return -1;
+}
+
 int dmlconf_run_info_set_backend_command(dmlconf_run_info *info, const char *const *words)
 {
     dmlconf_text text = {info->backend_command, sizeof(info->backend_command), 0};

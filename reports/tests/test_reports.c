@@ -569,6 +569,47 @@ START_TEST(test_repro_command)
 }
 END_TEST
 
+/* The command line is recorded word by word, quoted where a shell needs it;
+ * one too long keeps whole words and says how many it left out. */
+START_TEST(test_run_info_command_line)
+{
+    dmlconf_run_info info;
+    memset(&info, 0, sizeof(info));
+    const char *words[] = {"dmlconf", "run", "-o", "reports dir", "--filter", "sum.*", "it's"};
+    ck_assert_int_eq(dmlconf_run_info_set_command_line(&info, words, 7), 0);
+    ck_assert_str_eq(info.command_line, "dmlconf run -o 'reports dir' --filter 'sum.*' 'it'\\''s'");
+    ck_assert_int_eq(dmlconf_run_info_set_command_line(&info, words, 0), 0);
+    ck_assert_str_eq(info.command_line, "");
+
+    /* 300 case files of 9 characters and a space: 3000 characters. */
+    enum
+    {
+        FILES = 300
+    };
+    static char names[FILES][16];
+    const char *many[FILES + 2] = {"dmlconf", "run"};
+    for (int i = 0; i < FILES; ++i)
+    {
+        snprintf(names[i], sizeof(names[i]), "c%03d.yaml", i);
+        many[i + 2] = names[i];
+    }
+    ck_assert_int_eq(dmlconf_run_info_set_command_line(&info, many, FILES + 2), -1);
+    size_t length = strlen(info.command_line);
+    ck_assert_uint_lt(length, sizeof(info.command_line));
+    const char *marker = strstr(info.command_line, " ... (");
+    ck_assert_ptr_nonnull(marker);
+    /* Every word before the marker whole: it ends one file name. */
+    ck_assert(marker - info.command_line >= 9 && !memcmp(marker - 5, ".yaml", 5));
+    unsigned kept = 0, left = 0;
+    for (const char *w = info.command_line; (w = strstr(w, ".yaml")); w += 5)
+        ++kept;
+    ck_assert_int_eq(sscanf(marker, " ... (%u more arguments not recorded)", &left), 1);
+    ck_assert_uint_eq(kept + left, FILES);
+    ck_assert_str_eq(info.command_line + length - strlen("not recorded)"), "not recorded)");
+    ck_assert_uint_gt(kept, 90);
+}
+END_TEST
+
 START_TEST(test_run_info_environment_and_same_run)
 {
     dmlconf_run_info a = sample_info(DMLCONF_FEATURE_LEVEL_5_0);
@@ -2476,6 +2517,7 @@ static Suite *reports_suite(void)
 
     tc = tcase_create("format");
     tcase_add_test(tc, test_format_element);
+    tcase_add_test(tc, test_run_info_command_line);
     tcase_add_test(tc, test_format_coordinates_and_repro);
     suite_add_tcase(suite, tc);
 

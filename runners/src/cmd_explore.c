@@ -995,9 +995,18 @@ static void fill_run_info(const explore_context *x, uint64_t planned, dmlconf_ru
              (unsigned long long)explore_generator_fingerprint(&x->generator));
     info->corpus_cases = x->next_index;
     info->planned_cases = planned;
-    size_t used = snprintf(info->command_line, sizeof(info->command_line), "dmlconf");
-    for (int i = 0; i < x->o->argc && used < sizeof(info->command_line); ++i)
-        used += (size_t)snprintf(info->command_line + used, sizeof(info->command_line) - used, " %s", x->o->argv[i]);
+    size_t words = x->o->argc > 0 ? (size_t)x->o->argc + 1 : 1;
+    const char **line = malloc(words * sizeof(*line));
+    if (line)
+    {
+        line[0] = "dmlconf";
+        for (size_t i = 1; i < words; ++i)
+            line[i] = x->o->argv[i - 1];
+        dmlconf_run_info_set_command_line(info, line, words);
+        free(line);
+    }
+    else
+        snprintf(info->command_line, sizeof(info->command_line), "dmlconf explore (out of memory for the rest)");
     if (x->o->command)
         dmlconf_run_info_set_backend_command(info, x->o->command);
     dmlconf_clock_format_utc(time(NULL), info->started_utc, sizeof(info->started_utc));

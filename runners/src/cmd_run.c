@@ -275,10 +275,7 @@ static void fill_run_info(run_state *state, int argc, char **argv, uint64_t seed
     snprintf(info->corpus_digest, sizeof(info->corpus_digest), "%s", identity->corpus_digest);
     info->corpus_cases = identity->corpus_cases;
     info->planned_cases = identity->planned_cases;
-    size_t used = 0;
-    for (int i = 0; i < argc && used < sizeof(info->command_line); ++i)
-        used += (size_t)snprintf(info->command_line + used, sizeof(info->command_line) - used, "%s%s", i ? " " : "",
-                                 argv[i]);
+    dmlconf_run_info_set_command_line(info, (const char *const *)argv, argc > 0 ? (size_t)argc : 0);
     dmlconf_clock_format_utc(time(NULL), info->started_utc, sizeof(info->started_utc));
     dmlconf_host_name(info->host, sizeof(info->host));
 }

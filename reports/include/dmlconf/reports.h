@@ -155,6 +155,14 @@ bool dmlconf_run_end_from_name(const char *name, dmlconf_run_end_kind *kind);
  * the variable is then left out, and the reports say that one was. */
 int dmlconf_run_info_add_environment(dmlconf_run_info *info, const char *name, const char *value);
 
+/* Records the command that started the run (`count` words, the program
+ * first) in info->command_line, each word quoted for a POSIX shell where it
+ * needs to be, so that the line can be pasted back. A line too long for the
+ * field keeps the words that fit and ends with " ... (N more arguments not
+ * recorded)", never with a word cut short. Returns 0, or -1 when words
+ * were left out. */
+int dmlconf_run_info_set_command_line(dmlconf_run_info *info, const char *const *words, size_t count);
+
 /* Records the exec backend's adapter command (`words`, NULL-terminated) in
  * info->backend_command, each word quoted for a POSIX shell where it needs
  * to be. Returns 0, or -1 (and sets info->backend_command_incomplete, the
