@@ -577,6 +577,20 @@ START_TEST(test_gpu_shapes)
 }
 END_TEST
 
+/* A GPU's limits for the serial kernel's chunks and the tile kernel's
+ * lines, with views as large as wanted; the rest off. */
+static plan_limits gpu_serial_limits(void)
+{
+    plan_limits limits;
+    memset(&limits, 0, sizeof(limits));
+    limits.parallel_items = 262144;
+    limits.min_chunk = 128;
+    limits.tile_min_length = 4096;
+    limits.group_kind = KERNEL_TILE;
+    limits.max_span_bytes = UINT64_MAX;
+    return limits;
+}
+
 /* A 10^8-element 1-D scan under an H200's limits without the one-pass
  * scan: reduce, the chunk totals and the rescan, three passes for 32- and
  * 64-bit elements alike (a 64-bit tile holds half as many elements, so
@@ -591,17 +605,11 @@ START_TEST(test_long_line_passes)
     {
         for (int rule = 0; rule < 3; ++rule)
         {
-            plan_limits limits;
-            memset(&limits, 0, sizeof(limits));
-            limits.parallel_items = 262144;
-            limits.min_chunk = 128;
-            limits.tile_min_length = 4096;
-            limits.group_kind = KERNEL_TILE;
+            plan_limits limits = gpu_serial_limits();
             limits.tile_groups = 8192;
             limits.tile_min_tiles = 8;
             limits.tile_one_chunk = rule ? 8192 : 0;
             limits.lookback = rule == 2;
-            limits.max_span_bytes = UINT64_MAX;
             dmlconf_scan_desc desc;
             memset(&desc, 0, sizeof(desc));
             desc.op = DMLCONF_OPERATOR_CUMULATIVE_SUMMATION;
@@ -642,14 +650,8 @@ START_TEST(test_pair_chunks)
     static const uint32_t expected_chunk[] = {1000, 371};
     for (size_t t = 0; t < 2; ++t)
     {
-        plan_limits limits;
-        memset(&limits, 0, sizeof(limits));
-        limits.parallel_items = 262144;
+        plan_limits limits = gpu_serial_limits();
         limits.lane_items = 49152;
-        limits.min_chunk = 128;
-        limits.tile_min_length = 4096;
-        limits.group_kind = KERNEL_TILE;
-        limits.max_span_bytes = UINT64_MAX;
         dmlconf_scan_desc desc;
         memset(&desc, 0, sizeof(desc));
         desc.op = DMLCONF_OPERATOR_CUMULATIVE_SUMMATION;
