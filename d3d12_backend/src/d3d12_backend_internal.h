@@ -33,6 +33,7 @@ typedef struct d3d12_backend
     char knobs[120];              /* test knobs in effect, for the report; "" when none */
     bool trace;                   /* DMLCONF_D3D12_TRACE: each dispatch's time to stderr */
     unsigned build_ahead_threads; /* threads building pipelines ahead of use (DMLCONF_D3D12_BUILD_AHEAD) */
+    bool built_ahead_started;     /* the first execute started them */
 
     /* Reused from batch to batch, grown on demand. */
     view_buffer arena;             /* parameter blocks and the regions of small jobs */

@@ -8,7 +8,8 @@
 #                 comparator reporting elements outside tolerance
 #   build-ahead   one worker with pipelines built ahead on background
 #                 threads (and the trace on): the run must pass, some
-#                 kernels must have been built ahead, none twice
+#                 kernels must have been built ahead, none twice; and
+#                 `dmlconf adapters`, which runs no job, builds none
 #   bad-knobs     each test knob given a bad value stops the backend with
 #                 a sentence naming the knob and the value
 #   fallback      with no Vulkan driver reachable the backend is unavailable
@@ -73,6 +74,10 @@ build-ahead)
     [ "$ahead" -gt 0 ] || fail "no pipeline was built ahead"
     twice=$(sed -E 's/^(ahead|on use) //' "$work/builds.txt" | sort | uniq -d)
     [ -z "$twice" ] || fail "pipelines built twice by one backend: $twice"
+    DMLCONF_D3D12_BUILD_AHEAD=8 DMLCONF_D3D12_TRACE=1 "$dmlconf" adapters --backend d3d12 \
+        >"$work/adapters.txt" 2>"$work/adapters-stderr.txt" || fail "dmlconf adapters failed"
+    grep -q 'opens by default' "$work/adapters.txt" || fail "dmlconf adapters did not open the backend"
+    ! grep -E '^d3d12: kernel ' "$work/adapters-stderr.txt" || fail "dmlconf adapters built pipelines it never used"
     ;;
 bad-knobs)
     for knob in DMLCONF_D3D12_BUILD_AHEAD=9 DMLCONF_D3D12_TOTALS_TILE=99x1 DMLCONF_D3D12_TILE_GROUPS=0 \
