@@ -431,9 +431,8 @@ static size_t d3d12_boundaries(dmlconf_backend *backend, dmlconf_boundary *out, 
     return count;
 }
 
-static int d3d12_execute(dmlconf_backend *backend, dmlconf_job *jobs, size_t count)
+void d3d12_backend_build_ahead(d3d12_backend *b)
 {
-    d3d12_backend *b = (d3d12_backend *)backend;
     /* The kernels a run may use are built ahead on spare CPUs, while the
      * first jobs run: a GPU driver compiles each for tens of milliseconds
      * (on an H200, two thirds of a cold corpus run), lavapipe for long
@@ -441,14 +440,17 @@ static int d3d12_execute(dmlconf_backend *backend, dmlconf_job *jobs, size_t cou
      * the first jobs, not at open: a process that only describes the
      * backend (`dmlconf adapters`, a resumed run's check) closes it without
      * waiting for builds it never needed. */
-    if (!b->built_ahead_started)
-    {
-        b->built_ahead_started = true;
-        kernel_key reach[PLAN_MAX_KERNELS];
-        size_t reach_count = plan_kernels_in_reach(&b->limits, reach, PLAN_MAX_KERNELS);
-        scan_pipelines_build_ahead(&b->pipelines, reach, reach_count, b->build_ahead_threads);
-    }
-    return d3d12_backend_execute_jobs(b, jobs, count);
+    if (b->built_ahead_started)
+        return;
+    b->built_ahead_started = true;
+    kernel_key reach[PLAN_MAX_KERNELS];
+    size_t reach_count = plan_kernels_in_reach(&b->limits, reach, PLAN_MAX_KERNELS);
+    scan_pipelines_build_ahead(&b->pipelines, reach, reach_count, b->build_ahead_threads);
+}
+
+static int d3d12_execute(dmlconf_backend *backend, dmlconf_job *jobs, size_t count)
+{
+    return d3d12_backend_execute_jobs((d3d12_backend *)backend, jobs, count);
 }
 
 static int d3d12_list_adapters(dmlconf_adapter_info *adapters, size_t max, char *why, size_t why_size)

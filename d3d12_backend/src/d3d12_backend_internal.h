@@ -33,7 +33,7 @@ typedef struct d3d12_backend
     char knobs[120];              /* test knobs in effect, for the report; "" when none */
     bool trace;                   /* DMLCONF_D3D12_TRACE: each dispatch's time to stderr */
     unsigned build_ahead_threads; /* threads building pipelines ahead of use (DMLCONF_D3D12_BUILD_AHEAD) */
-    bool built_ahead_started;     /* the first execute started them */
+    bool built_ahead_started;     /* the first jobs started them */
 
     /* Reused from batch to batch, grown on demand. */
     view_buffer arena;             /* parameter blocks and the regions of small jobs */
@@ -60,6 +60,10 @@ typedef struct d3d12_backend
 /* Executes jobs in batches (see backend.h's execute). Returns 0, or -1 when
  * the device was lost (every job not DONE is then FAILED). */
 int d3d12_backend_execute_jobs(d3d12_backend *backend, dmlconf_job *jobs, size_t count);
+
+/* Starts the background threads that build every kernel in reach, once
+ * (from the first jobs; a no-op after). */
+void d3d12_backend_build_ahead(d3d12_backend *backend);
 
 /* Releases the reusable buffers. */
 void d3d12_backend_release_buffers(d3d12_backend *backend);

@@ -559,6 +559,29 @@ fail:
     return 1;
 }
 
+/* Tells the pipeline builders which kernels these jobs need, before the
+ * first batch waits for them: with the driver's shader cache cold, the
+ * background threads then build them at once, instead of the batch's
+ * thread one after another while the threads build kernels ahead. */
+static void want_kernels(d3d12_backend *b, const job_state *states, size_t count)
+{
+    kernel_key keys[SCAN_PIPELINES_MAX_WANTED];
+    size_t wanted = 0;
+    for (size_t i = 0; i < count; ++i)
+    {
+        for (size_t p = 0; states[i].runnable && p < states[i].plan.count; ++p)
+        {
+            const kernel_key *key = &states[i].plan.passes[p].key;
+            size_t index = kernel_key_index(key), k = 0;
+            while (k < wanted && kernel_key_index(&keys[k]) != index)
+                ++k;
+            if (k == wanted && wanted < SCAN_PIPELINES_MAX_WANTED)
+                keys[wanted++] = *key;
+        }
+    }
+    scan_pipelines_want(&b->pipelines, keys, wanted);
+}
+
 int d3d12_backend_execute_jobs(d3d12_backend *b, dmlconf_job *jobs, size_t count)
 {
     job_state *states = calloc(count ? count : 1, sizeof(*states));
@@ -573,6 +596,8 @@ int d3d12_backend_execute_jobs(d3d12_backend *b, dmlconf_job *jobs, size_t count
         states[i].job = &jobs[i];
         prepare_job(b, &states[i]);
     }
+    want_kernels(b, states, count);
+    d3d12_backend_build_ahead(b);
     int lost = 0;
     size_t i = 0;
     while (i < count && !lost)

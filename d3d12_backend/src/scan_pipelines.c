@@ -6,7 +6,9 @@
  * thread that moves it to BUILDING builds it with the lock released, so
  * that several pipelines compile at once (ID3D12Device is free-threaded).
  * A caller that needs a variant a background thread is building waits for
- * that build instead of starting a second one.
+ * that build instead of starting a second one. The background threads take
+ * the variants a batch said it wants first, then those in reach, and then
+ * wait for more until release.
  */
 #include "scan_pipelines.h"
 
@@ -33,6 +35,13 @@ int scan_pipelines_create(scan_pipelines *p, d3d12_device *d, char *why, size_t 
         snprintf(why, why_size, "out of memory for a condition variable");
         return -1;
     }
+    if (dmlconf_condition_init(&p->work))
+    {
+        dmlconf_condition_destroy(&p->built);
+        dmlconf_mutex_destroy(&p->lock);
+        snprintf(why, why_size, "out of memory for a condition variable");
+        return -1;
+    }
     D3D12_ROOT_PARAMETER parameters[SCAN_ROOT_PARAMETER_UAV0 + SCAN_UAV_COUNT];
     memset(parameters, 0, sizeof(parameters));
     D3D12_ROOT_PARAMETER *constants = &parameters[SCAN_ROOT_PARAMETER_CONSTANTS];
@@ -51,6 +60,7 @@ int scan_pipelines_create(scan_pipelines *p, d3d12_device *d, char *why, size_t 
                                       D3D12_ROOT_SIGNATURE_FLAG_NONE};
     if (d3d12_device_create_root_signature(d, &desc, &p->root_signature, why, why_size))
     {
+        dmlconf_condition_destroy(&p->work);
         dmlconf_condition_destroy(&p->built);
         dmlconf_mutex_destroy(&p->lock);
         memset(p, 0, sizeof(*p));
@@ -89,13 +99,31 @@ static void finish_build(scan_pipelines *p, size_t index, ID3D12PipelineState *p
     dmlconf_condition_broadcast(&p->built);
 }
 
+/* The next key for a background thread, wanted ones first (the lock is
+ * held). Returns false when none is left. */
+static bool next_to_build(scan_pipelines *p, kernel_key *key)
+{
+    if (p->wanted_next < p->wanted_count)
+        *key = p->wanted[p->wanted_next++];
+    else if (p->ahead_next < p->ahead_count)
+        *key = p->ahead[p->ahead_next++];
+    else
+        return false;
+    return true;
+}
+
 static int build_ahead_thread(void *argument)
 {
     scan_pipelines *p = argument;
     dmlconf_mutex_lock(&p->lock);
-    while (!p->stopping && p->ahead_next < p->ahead_count)
+    kernel_key key;
+    while (!p->stopping)
     {
-        kernel_key key = p->ahead[p->ahead_next++];
+        if (!next_to_build(p, &key))
+        {
+            dmlconf_condition_wait(&p->work, &p->lock);
+            continue;
+        }
         size_t index = kernel_key_index(&key);
         if (p->state[index] != PIPELINE_ABSENT)
             continue;
@@ -114,19 +142,59 @@ static int build_ahead_thread(void *argument)
 
 unsigned scan_pipelines_build_ahead(scan_pipelines *p, const kernel_key *keys, size_t count, unsigned threads)
 {
-    if (!threads || !count || p->thread_count || !p->root_signature)
+    if (!p->root_signature)
         return 0;
     if (threads > SCAN_PIPELINES_MAX_THREADS)
         threads = SCAN_PIPELINES_MAX_THREADS;
-    p->ahead = malloc(count * sizeof(*keys));
-    if (!p->ahead)
-        return 0;
-    memcpy(p->ahead, keys, count * sizeof(*keys));
-    p->ahead_count = count;
-    p->ahead_next = 0;
+    if (!threads)
+        return p->thread_count;
+    dmlconf_mutex_lock(&p->lock);
+    if (p->ahead_count + count > p->ahead_capacity)
+    {
+        size_t capacity = p->ahead_capacity ? p->ahead_capacity : 64;
+        while (capacity < p->ahead_count + count)
+            capacity *= 2;
+        kernel_key *grown = realloc(p->ahead, capacity * sizeof(*grown));
+        if (grown)
+        {
+            p->ahead = grown;
+            p->ahead_capacity = capacity;
+        }
+    }
+    if (p->ahead_count + count <= p->ahead_capacity)
+    {
+        memcpy(p->ahead + p->ahead_count, keys, count * sizeof(*keys));
+        p->ahead_count += count;
+    }
+    dmlconf_condition_broadcast(&p->work);
+    dmlconf_mutex_unlock(&p->lock);
     while (p->thread_count < threads && !dmlconf_thread_start(&p->threads[p->thread_count], build_ahead_thread, p))
         p->thread_count++;
     return p->thread_count;
+}
+
+void scan_pipelines_want(scan_pipelines *p, const kernel_key *keys, size_t count)
+{
+    if (!p->root_signature)
+        return;
+    dmlconf_mutex_lock(&p->lock);
+    /* The keys taken already are dropped; each variant is listed once. */
+    memmove(p->wanted, p->wanted + p->wanted_next, (p->wanted_count - p->wanted_next) * sizeof(*p->wanted));
+    p->wanted_count -= p->wanted_next;
+    p->wanted_next = 0;
+    for (size_t k = 0; k < count; ++k)
+    {
+        size_t index = kernel_key_index(&keys[k]);
+        if (p->state[index] != PIPELINE_ABSENT)
+            continue;
+        bool listed = false;
+        for (size_t w = 0; w < p->wanted_count && !listed; ++w)
+            listed = kernel_key_index(&p->wanted[w]) == index;
+        if (!listed && p->wanted_count < SCAN_PIPELINES_MAX_WANTED)
+            p->wanted[p->wanted_count++] = keys[k];
+    }
+    dmlconf_condition_broadcast(&p->work);
+    dmlconf_mutex_unlock(&p->lock);
 }
 
 void scan_pipelines_release(scan_pipelines *p)
@@ -135,6 +203,7 @@ void scan_pipelines_release(scan_pipelines *p)
     {
         dmlconf_mutex_lock(&p->lock);
         p->stopping = true;
+        dmlconf_condition_broadcast(&p->work);
         dmlconf_mutex_unlock(&p->lock);
         for (unsigned t = 0; t < p->thread_count; ++t)
             dmlconf_thread_join(&p->threads[t]);
@@ -148,6 +217,7 @@ void scan_pipelines_release(scan_pipelines *p)
     if (p->root_signature)
     {
         ID3D12RootSignature_Release(p->root_signature);
+        dmlconf_condition_destroy(&p->work);
         dmlconf_condition_destroy(&p->built);
         dmlconf_mutex_destroy(&p->lock);
     }

@@ -16,6 +16,9 @@
 
 /* Background threads building pipelines ahead of use, at most. */
 #define SCAN_PIPELINES_MAX_THREADS 8u
+/* Kernels wanted by batches and not yet taken by a thread, at most (more
+ * are built by the batch's own thread on use). */
+#define SCAN_PIPELINES_MAX_WANTED 64u
 
 typedef enum pipeline_state
 {
@@ -32,10 +35,15 @@ typedef struct scan_pipelines
     unsigned char state[KERNEL_VARIANT_COUNT]; /* pipeline_state, under `lock` */
     dmlconf_mutex lock;
     dmlconf_condition built; /* broadcast whenever a build ends */
+    dmlconf_condition work;  /* broadcast when keys are added, and at release */
 
-    /* Building ahead: the keys, the next one to take, the threads. */
+    /* Building ahead: the keys, the next one to take, the threads (which
+     * wait for more keys until release). The keys a batch is about to wait
+     * for (`wanted`) are taken first. */
     kernel_key *ahead;
-    size_t ahead_count, ahead_next;
+    size_t ahead_count, ahead_capacity, ahead_next;
+    kernel_key wanted[SCAN_PIPELINES_MAX_WANTED];
+    size_t wanted_count, wanted_next;
     bool stopping;
     dmlconf_thread threads[SCAN_PIPELINES_MAX_THREADS];
     unsigned thread_count;
@@ -47,13 +55,24 @@ typedef struct scan_pipelines
  * `p`). Returns 0, or -1 with `why`; `p` is then empty. */
 int scan_pipelines_create(scan_pipelines *p, d3d12_device *d, char *why, size_t why_size);
 
-/* Starts `threads` (at most SCAN_PIPELINES_MAX_THREADS) background threads
- * that build the pipelines of `keys`, in order, until all are built or
- * scan_pipelines_release stops them. The keys are copied. A build that
- * fails is left for scan_pipelines_get to try again and report. Returns the
- * number of threads started (0 when none could start, or `threads` or
- * `count` is 0: pipelines are then built on first use, as without it). */
+/* Adds the pipelines of `keys` to those built ahead of use by background
+ * threads, after the keys added before (the keys are copied), and starts
+ * threads until `threads` (at most SCAN_PIPELINES_MAX_THREADS) are
+ * running. The threads then wait for more keys until scan_pipelines_release
+ * stops them. A build that fails is left for scan_pipelines_get to try
+ * again and report. Returns the number of threads running (0 when none
+ * could start or `threads` is 0: pipelines are then built on first use, as
+ * without it). Keys that find no memory are left to be built on use. */
 unsigned scan_pipelines_build_ahead(scan_pipelines *p, const kernel_key *keys, size_t count, unsigned threads);
+
+/* Puts the variants of `keys` that are neither built nor being built
+ * ahead of the rest for the background threads, in order (also before the
+ * threads start), so that a batch about to wait for several kernels gets
+ * them built at once. The caller then gets each with scan_pipelines_get,
+ * which builds one that no thread has taken yet itself. At most
+ * SCAN_PIPELINES_MAX_WANTED wait to be taken; the others are left to be
+ * built on use. */
+void scan_pipelines_want(scan_pipelines *p, const kernel_key *keys, size_t count);
 
 /* Stops the background threads (each finishes the build it is in), then
  * releases every pipeline and the root signature (safe on an empty one). */
