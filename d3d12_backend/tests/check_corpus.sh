@@ -74,17 +74,6 @@ build-ahead)
     [ "$ahead" -gt 0 ] || fail "no pipeline was built ahead"
     twice=$(sed -E 's/^(ahead|on use) //' "$work/builds.txt" | sort | uniq -d)
     [ -z "$twice" ] || fail "pipelines built twice by one backend: $twice"
-    # The first batch's kernels are built first: with one build thread, the
-    # thread's first kernel is that of the run's first dispatch, not the
-    # first in reach (a cooperative float32 sum: the docs' first case is a
-    # product).
-    DMLCONF_D3D12_BUILD_AHEAD=1 DMLCONF_D3D12_TRACE=1 "$dmlconf" run --backend d3d12 -j 1 -l 5_0 -q \
-        -o "$work/first" "$source_dir/cases/doc" 2>"$work/first-stderr.txt" || fail "the docs' run failed"
-    first_ahead=$(sed -nE 's/^d3d12: kernel ([^ ]+) \(.* built ahead.*/\1/p' "$work/first-stderr.txt" | head -1)
-    first_pass=$(sed -nE 's/^d3d12: pass [0-9]+ ([^ ,]+),.*/\1/p' "$work/first-stderr.txt" | head -1)
-    echo "first kernel built ahead: $first_ahead; first dispatched: $first_pass"
-    [ -n "$first_pass" ] && [ "$first_ahead" = "$first_pass" ] \
-        || fail "the build thread began with $first_ahead, not the first batch's $first_pass"
     DMLCONF_D3D12_BUILD_AHEAD=8 DMLCONF_D3D12_TRACE=1 "$dmlconf" adapters --backend d3d12 \
         >"$work/adapters.txt" 2>"$work/adapters-stderr.txt" || fail "dmlconf adapters failed"
     grep -q 'opens by default' "$work/adapters.txt" || fail "dmlconf adapters did not open the backend"

@@ -349,6 +349,9 @@ static Suite *dxbc_suite(void)
     tcase_add_test(tokens, test_overlong_instruction_fails);
     suite_add_tcase(suite, tokens);
     TCase *container = tcase_create("container");
+    /* Generating every variant takes seconds under the sanitizers, more on a
+     * loaded machine: past Check's default of 4. */
+    tcase_set_timeout(container, 120);
     tcase_add_test(container, test_container_layout);
     tcase_add_test(container, test_every_kernel_builds);
     suite_add_tcase(suite, container);
