@@ -301,6 +301,10 @@ static int d3d12_open(const dmlconf_backend_config *config, dmlconf_backend **ou
         return -1;
     }
     b->pipelines.trace = b->trace;
+    if (b->trace)
+        fprintf(stderr, "d3d12: device on adapter %u of %zu (%s), adapters listed %s\n", b->device.adapter.index,
+                b->device.adapter_count, b->device.adapter.name,
+                b->device.listed_by_device ? "from the device's Vulkan instance" : "by an instance of their own");
     b->view_bytes = b->view_bytes / (128 * KIB) * (128 * KIB);
     b->arena_limit = b->view_bytes < 256 * MIB ? b->view_bytes : 256 * MIB;
     *out = &b->base;

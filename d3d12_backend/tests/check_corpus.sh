@@ -14,6 +14,10 @@
 #                 a sentence naming the knob and the value
 #   fallback      with no Vulkan driver reachable the backend is unavailable
 #                 with a sentence, and the default run falls back to the oracle
+#   device-open   with no adapter asked for, the adapters are listed from the
+#                 device's own Vulkan instance; asked for by index or through
+#                 VKD3D_VULKAN_DEVICE, by an instance of their own; the same
+#                 adapter either way, the docs' cases passing
 set -u
 mode=$1
 dmlconf=$2
@@ -90,6 +94,27 @@ bad-knobs)
         grep -q "$knob is not" "$work/bad.txt" || fail "$knob was refused without its sentence: $(cat "$work/bad.txt")"
         echo "$knob: $(grep -o "$knob is not.*" "$work/bad.txt" | head -1)"
     done
+    ;;
+device-open)
+    opened() { # LABEL, then the environment and arguments of a docs' run
+        local label=$1
+        shift
+        env DMLCONF_D3D12_TRACE=1 "$@" -j 1 -q -o "$work/$label" "$source_dir/cases/doc" 2>"$work/$label.txt"
+        local status=$?
+        [ "$status" -eq 0 ] || { tail -5 "$work/$label.txt"; fail "the docs' run ($label) exited with $status"; }
+        grep -m1 '^d3d12: device on adapter' "$work/$label.txt" || fail "the $label run traced no device"
+    }
+    opened default "$dmlconf" run --backend d3d12 | grep -q "listed from the device's Vulkan instance" \
+        || fail "with no adapter asked for, the adapters were not listed from the device's instance"
+    opened index "$dmlconf" run --backend d3d12 --adapter 0 | grep -q 'listed by an instance of their own' \
+        || fail "with --adapter 0, the adapters were not listed by an instance of their own"
+    opened environment VKD3D_VULKAN_DEVICE=0 "$dmlconf" run --backend d3d12 | grep -q 'listed by an instance of their own' \
+        || fail "with VKD3D_VULKAN_DEVICE=0, the adapters were not listed by an instance of their own"
+    for label in index environment; do
+        cmp -s <(grep '^| Adapter |' "$work/default/summary.md") <(grep '^| Adapter |' "$work/$label/summary.md") \
+            || fail "the $label run opened another adapter: $(grep '^| Adapter |' "$work/$label/summary.md")"
+    done
+    grep '^| Adapter |' "$work/default/summary.md"
     ;;
 fallback)
     VK_ICD_FILENAMES=/nonexistent/icd.json "$dmlconf" adapters >"$work/adapters.txt" 2>&1

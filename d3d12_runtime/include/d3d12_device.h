@@ -42,6 +42,10 @@ typedef struct d3d12_device
     /* The adapter (a Vulkan physical device) and how many exist. */
     gpu_adapter adapter;
     size_t adapter_count;
+    /* The adapters were listed from the device's own Vulkan instance (no
+     * adapter asked for, and the first one was the one to pick), not from
+     * an instance created only to list them. */
+    bool listed_by_device;
 
     ID3D12Device *device;
     ID3D12CommandQueue *queue;
@@ -64,8 +68,11 @@ typedef struct d3d12_device
  * creation failed); `d` is then released. On Linux, vkd3d takes its device
  * index from the environment variable VKD3D_VULKAN_DEVICE, which is set for
  * the duration of the call and restored afterwards (so opening is not
- * thread-safe against other code that reads the environment); on Windows
- * the device is created on the DXGI adapter. */
+ * thread-safe against other code that reads the environment); with no
+ * adapter asked for, the device is created on vkd3d's first physical device
+ * and the adapters are listed from vkd3d's Vulkan instance, unless another
+ * one is to be picked (then it is released and the usual path taken). On
+ * Windows the device is created on the DXGI adapter. */
 int d3d12_device_open(d3d12_device *d, const char *which, char *why, size_t why_size);
 
 /* Releases everything the device holds (safe on a partly opened one). */

@@ -49,6 +49,14 @@ int gpu_list_adapters(gpu_adapter **adapters, size_t *count, char *why, size_t w
  * really runs on, behind the names DXGI gives. */
 int vulkan_list_devices(gpu_adapter **adapters, size_t *count, char *why, size_t why_size);
 
+/* The physical devices of an existing Vulkan instance (`instance`, a
+ * VkInstance: for example the one vkd3d created a device under), so that no
+ * second instance is made; *handles (malloc'ed, the caller frees it) holds
+ * each one's VkPhysicalDevice. Otherwise the contract of
+ * vulkan_list_devices. */
+int vulkan_list_instance_devices(void *instance, gpu_adapter **adapters, void ***handles, size_t *count, char *why,
+                                 size_t why_size);
+
 /* Describes one Vulkan physical device given by its handle (for example the
  * one a vkd3d device runs on). Returns 0, or -1 when the loader is
  * missing. */

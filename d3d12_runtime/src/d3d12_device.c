@@ -276,29 +276,74 @@ static int create_queue_and_list(d3d12_device *d, char *why, size_t why_size)
     return 0;
 }
 
-int d3d12_device_open(d3d12_device *d, const char *which, char *why, size_t why_size)
-{
-    memset(d, 0, sizeof(*d));
-    if (load_runtime(d, why, why_size))
-        goto fail;
+#if !defined(_WIN32) && !defined(DMLCONF_D3D12_SYSV_ABI)
+typedef void *(*vkd3d_instance_from_device_fn)(ID3D12Device *);
+typedef void *(*vkd3d_instance_get_vk_instance_fn)(void *);
 
+/* With no adapter asked for: the device on vkd3d's first physical device,
+ * and the adapters listed from vkd3d's own Vulkan instance, since creating
+ * a second instance just to list them took 0.17-0.19 s of each worker's
+ * start on an H100 (reports/gpu/nvidia-h100-2026-11-26-4/). Returns 0 with
+ * the device and d->adapter, or 1 when that device is not the one to pick
+ * (another adapter is discrete, say) or vkd3d cannot say which it is:
+ * nothing is kept, and the caller lists the adapters and picks as usual. */
+static int open_first_adapter(d3d12_device *d)
+{
+    char reason[400];
+    if (FAILED(create_on_adapter(d, 0, reason, sizeof(reason))) || !d->device)
+        return 1;
+    vkd3d_get_physical_device_fn get_physical_device = NULL;
+    vkd3d_instance_from_device_fn instance_from_device = NULL;
+    vkd3d_instance_get_vk_instance_fn get_vk_instance = NULL;
+    DMLCONF_DYNLIB_FUNCTION(get_physical_device, d->vkd3d_library, "vkd3d_get_vk_physical_device");
+    DMLCONF_DYNLIB_FUNCTION(instance_from_device, d->vkd3d_library, "vkd3d_instance_from_device");
+    DMLCONF_DYNLIB_FUNCTION(get_vk_instance, d->vkd3d_library, "vkd3d_instance_get_vk_instance");
+    void *instance = instance_from_device && get_vk_instance ? instance_from_device(d->device) : NULL;
+    void *vk_instance = instance ? get_vk_instance(instance) : NULL;
+    void *physical_device = get_physical_device ? get_physical_device(d->device) : NULL;
+    gpu_adapter *adapters = NULL;
+    void **handles = NULL;
+    size_t count = 0;
+    int usual_path = 1;
+    if (vk_instance && physical_device &&
+        !vulkan_list_instance_devices(vk_instance, &adapters, &handles, &count, reason, sizeof(reason)))
+    {
+        size_t index = 0;
+        while (index < count && handles[index] != physical_device)
+            ++index;
+        if (index < count && gpu_pick_adapter(adapters, count, NULL, reason, sizeof(reason)) == (long)index)
+        {
+            d->adapter = adapters[index];
+            d->adapter_count = count;
+            d->listed_by_device = true;
+            usual_path = 0;
+        }
+    }
+    free(adapters);
+    free(handles);
+    if (usual_path)
+        RELEASE(d->device);
+    return usual_path;
+}
+#endif
+
+/* Lists the adapters, picks `which` (or the default) and creates the device
+ * on it. Returns 0, or -1 with `why`. */
+static int open_listed_adapter(d3d12_device *d, const char *which, char *why, size_t why_size)
+{
     gpu_adapter *adapters = NULL;
     size_t count = 0;
     char reason[400];
     if (gpu_list_adapters(&adapters, &count, reason, sizeof(reason)))
     {
         snprintf(why, why_size, "no adapter for %s: %s", DMLCONF_D3D12_RUNTIME_LIBRARY, reason);
-        goto fail;
+        return -1;
     }
-#if !defined(_WIN32)
-    if ((!which || !*which) && getenv("VKD3D_VULKAN_DEVICE"))
-        which = getenv("VKD3D_VULKAN_DEVICE");
-#endif
     long pick = gpu_pick_adapter(adapters, count, which, why, why_size);
     if (pick < 0)
     {
         free(adapters);
-        goto fail;
+        return -1;
     }
     d->adapter = adapters[pick];
     d->adapter_count = count;
@@ -314,7 +359,7 @@ int d3d12_device_open(d3d12_device *d, const char *which, char *why, size_t why_
         else
             snprintf(why, why_size, "D3D12CreateDevice failed on adapter %u (%s): %s", d->adapter.index,
                      d->adapter.name, d3d12_hresult_text(hr, text, sizeof(text)));
-        goto fail;
+        return -1;
     }
 #if !defined(_WIN32)
     vkd3d_get_physical_device_fn get_physical_device = NULL;
@@ -328,10 +373,29 @@ int d3d12_device_open(d3d12_device *d, const char *which, char *why, size_t why_
         {
             snprintf(why, why_size, "vkd3d created the device on \"%s\", not on the requested adapter %u \"%s\"",
                      actual.name, d->adapter.index, d->adapter.name);
-            goto fail;
+            return -1;
         }
     }
 #endif
+    return 0;
+}
+
+int d3d12_device_open(d3d12_device *d, const char *which, char *why, size_t why_size)
+{
+    memset(d, 0, sizeof(*d));
+    if (load_runtime(d, why, why_size))
+        goto fail;
+#if !defined(_WIN32)
+    if ((!which || !*which) && getenv("VKD3D_VULKAN_DEVICE"))
+        which = getenv("VKD3D_VULKAN_DEVICE");
+#endif
+#if !defined(_WIN32) && !defined(DMLCONF_D3D12_SYSV_ABI)
+    bool opened = (!which || !*which) && !open_first_adapter(d);
+#else
+    bool opened = false;
+#endif
+    if (!opened && open_listed_adapter(d, which, why, why_size))
+        goto fail;
     describe_runtime(d);
 
     D3D12_FEATURE_DATA_SHADER_MODEL model = {D3D_SHADER_MODEL_5_1};

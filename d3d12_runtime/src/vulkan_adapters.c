@@ -172,6 +172,49 @@ static void describe(const vulkan_loader *loader, void *device, unsigned index, 
              api_version & 0xfffu);
 }
 
+/* Lists the physical devices of `instance` (with their handles, when
+ * `handles` is not NULL). */
+static int list_instance_devices(const vulkan_loader *loader, void *instance, gpu_adapter **adapters, void ***handles,
+                                 size_t *count, char *why, size_t why_size)
+{
+    uint32_t device_count = 0;
+    void **devices = NULL;
+    int32_t result = loader->enumerate_devices(instance, &device_count, NULL);
+    if (result == VK_SUCCESS && device_count)
+    {
+        devices = calloc(device_count, sizeof(*devices));
+        if (devices)
+            result = loader->enumerate_devices(instance, &device_count, devices);
+    }
+    gpu_adapter *list = NULL;
+    if ((result == VK_SUCCESS || result == VK_INCOMPLETE) && device_count && devices)
+    {
+        list = calloc(device_count, sizeof(*list));
+        for (uint32_t i = 0; list && i < device_count; ++i)
+            describe(loader, devices[i], i, &list[i]);
+    }
+    if (!device_count)
+    {
+        free(devices);
+        snprintf(why, why_size, "Vulkan sees no device (install a GPU driver, or mesa-vulkan-drivers for lavapipe)");
+        return -1;
+    }
+    if (!list)
+    {
+        free(devices);
+        snprintf(why, why_size, "out of memory, or the Vulkan devices could not be enumerated (VkResult %d)",
+                 (int)result);
+        return -1;
+    }
+    if (handles)
+        *handles = devices;
+    else
+        free(devices);
+    *adapters = list;
+    *count = device_count;
+    return 0;
+}
+
 int vulkan_list_devices(gpu_adapter **adapters, size_t *count, char *why, size_t why_size)
 {
     vulkan_loader loader;
@@ -197,39 +240,21 @@ int vulkan_list_devices(gpu_adapter **adapters, size_t *count, char *why, size_t
         dmlconf_dynlib_close(loader.library);
         return -1;
     }
-    uint32_t device_count = 0;
-    void **devices = NULL;
-    result = loader.enumerate_devices(instance, &device_count, NULL);
-    if (result == VK_SUCCESS && device_count)
-    {
-        devices = calloc(device_count, sizeof(*devices));
-        if (devices)
-            result = loader.enumerate_devices(instance, &device_count, devices);
-    }
-    gpu_adapter *list = NULL;
-    if ((result == VK_SUCCESS || result == VK_INCOMPLETE) && device_count && devices)
-    {
-        list = calloc(device_count, sizeof(*list));
-        for (uint32_t i = 0; list && i < device_count; ++i)
-            describe(&loader, devices[i], i, &list[i]);
-    }
-    free(devices);
+    int listed = list_instance_devices(&loader, instance, adapters, NULL, count, why, why_size);
     loader.destroy_instance(instance, NULL);
     dmlconf_dynlib_close(loader.library);
-    if (!device_count)
-    {
-        snprintf(why, why_size, "Vulkan sees no device (install a GPU driver, or mesa-vulkan-drivers for lavapipe)");
+    return listed;
+}
+
+int vulkan_list_instance_devices(void *instance, gpu_adapter **adapters, void ***handles, size_t *count, char *why,
+                                 size_t why_size)
+{
+    vulkan_loader loader;
+    if (open_loader(&loader, why, why_size))
         return -1;
-    }
-    if (!list)
-    {
-        snprintf(why, why_size, "out of memory, or the Vulkan devices could not be enumerated (VkResult %d)",
-                 (int)result);
-        return -1;
-    }
-    *adapters = list;
-    *count = device_count;
-    return 0;
+    int listed = list_instance_devices(&loader, instance, adapters, handles, count, why, why_size);
+    dmlconf_dynlib_close(loader.library);
+    return listed;
 }
 
 #if !defined(_WIN32)
