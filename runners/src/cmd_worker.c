@@ -7,7 +7,7 @@
  *
  *   dmlconf __worker --backend NAME|plugin:PATH [--adapter WHICH] [--level L] [--seed N]
  *                    [--no-rerun] [--no-repro] [--repro-dir DIR]
- *                    [--batch-elements N] [--memory-limit BYTES]
+ *                    [--batch-elements N] [--memory-limit BYTES] [--host-threads N]
  *                    [--backend-argument ARG]... -- [PATH...]
  *
  * Each --backend-argument is one of the backend's own arguments (the
@@ -89,6 +89,11 @@ int command_worker(int argc, char **argv)
         else if (value && !strcmp(option, "--memory-limit") && parse_number(value, &number))
         {
             spec.config.memory_limit = number;
+            ++i;
+        }
+        else if (value && !strcmp(option, "--host-threads") && parse_number(value, &number) && number <= 1024)
+        {
+            spec.config.host_threads = (unsigned)number;
             ++i;
         }
         else

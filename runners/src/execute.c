@@ -770,6 +770,47 @@ static uint64_t case_weight(const dmlconf_case *c)
     return count ? count : 1;
 }
 
+/* A batch's cases between the threads that prepare and judge them. */
+typedef struct batch_work
+{
+    runner_backend *backend;
+    const runner_config *config;
+    prepared_case *prepared;
+    dmlconf_job *case_jobs; /* prepared[i]'s job */
+    dmlconf_job *jobs;      /* the jobs that run, in order */
+    size_t *job_case;       /* jobs[j] is prepared[job_case[j]]'s */
+} batch_work;
+
+static void prepare_one(void *context, size_t i)
+{
+    batch_work *w = context;
+    double preparing = dmlconf_clock_seconds();
+    prepare_case(w->backend, w->config, &w->prepared[i], &w->case_jobs[i]);
+    w->prepared[i].own_seconds = dmlconf_clock_seconds() - preparing;
+}
+
+static void judge_one(void *context, size_t j)
+{
+    batch_work *w = context;
+    prepared_case *p = &w->prepared[w->job_case[j]];
+    double judging = dmlconf_clock_seconds();
+    judge(w->backend, p, &w->jobs[j]);
+    p->own_seconds += dmlconf_clock_seconds() - judging;
+}
+
+/* Threads for a batch of cases: one per case up to the configured number,
+ * and one for a case large enough to fill and judge on threads of its own. */
+static unsigned batch_threads(const runner_config *config, const dmlconf_case *const *cases, size_t count)
+{
+    for (size_t i = 0; i < count; ++i)
+    {
+        if (case_threads(cases[i]) > 1)
+            return 1;
+    }
+    unsigned threads = config->host_threads ? config->host_threads : 1u;
+    return count < threads ? (unsigned)count : threads;
+}
+
 void runner_execute(runner_backend *backend, const runner_config *config, const dmlconf_case *const *cases,
                     size_t count, dmlconf_case_result *results)
 {
@@ -785,30 +826,36 @@ void runner_execute(runner_backend *backend, const runner_config *config, const 
         size_t n = end - first;
 
         prepared_case *prepared = calloc(n, sizeof(*prepared));
+        dmlconf_job *case_jobs = calloc(n, sizeof(*case_jobs));
         dmlconf_job *jobs = calloc(n, sizeof(*jobs));
         size_t *job_case = calloc(n, sizeof(*job_case));
-        if (!prepared || !jobs || !job_case)
+        if (!prepared || !case_jobs || !jobs || !job_case)
         {
             for (size_t i = first; i < end; ++i)
                 runner_result_init(&results[i], cases[i], DMLCONF_STATUS_ERROR, "out of memory for a batch");
             free(prepared);
+            free(case_jobs);
             free(jobs);
             free(job_case);
             first = end;
             continue;
         }
+        for (size_t i = 0; i < n; ++i)
+        {
+            prepared[i].c = cases[first + i];
+            prepared[i].result = &results[first + i];
+        }
+        batch_work work = {backend, config, prepared, case_jobs, jobs, job_case};
+        unsigned threads = batch_threads(config, cases + first, n);
+        runner_for_each(n, threads, prepare_one, &work);
         size_t job_count = 0;
         uint64_t run_weight = 0; /* of the cases in the backend call */
         for (size_t i = 0; i < n; ++i)
         {
-            double preparing = dmlconf_clock_seconds();
-            prepared[i].c = cases[first + i];
-            prepared[i].result = &results[first + i];
-            prepare_case(backend, config, &prepared[i], &jobs[job_count]);
-            prepared[i].own_seconds = dmlconf_clock_seconds() - preparing;
             if (prepared[i].runs)
             {
-                job_case[job_count++] = i;
+                job_case[job_count] = i;
+                jobs[job_count++] = case_jobs[i];
                 run_weight += case_weight(prepared[i].c);
             }
         }
@@ -816,11 +863,12 @@ void runner_execute(runner_backend *backend, const runner_config *config, const 
         if (job_count)
             backend->backend->ops->execute(backend->backend, jobs, job_count);
         double batch_seconds = dmlconf_clock_seconds() - started;
+        runner_for_each(job_count, threads, judge_one, &work);
+        /* What runs the backend again, one case at a time, in order. */
         for (size_t j = 0; j < job_count; ++j)
         {
             prepared_case *p = &prepared[job_case[j]];
             double judging = dmlconf_clock_seconds();
-            judge(backend, p, &jobs[j]);
             if (p->result->comparison.canary_ambiguous && !p->c->expect_error.set)
                 rejudge_with_other_canary(backend, config, p);
             if (p->result->status == DMLCONF_STATUS_FAIL)
@@ -839,6 +887,7 @@ void runner_execute(runner_backend *backend, const runner_config *config, const 
             release_case(&prepared[i]);
         }
         free(prepared);
+        free(case_jobs);
         free(jobs);
         free(job_case);
         first = end;

@@ -95,6 +95,7 @@ typedef struct runner_config
     const char *repro_dir;       /* where reproducers go (NULL: none written) */
     uint64_t batch_elements;     /* most elements executed in one backend call */
     uint64_t memory_limit;       /* bytes one case's buffers may take; 0: no limit */
+    unsigned host_threads;       /* a batch's cases prepared and judged at once (0, 1: one at a time) */
 } runner_config;
 
 /* An open backend and what it said about itself. */
@@ -123,6 +124,15 @@ bool runner_case_unsupported(const dmlconf_backend_info *info, const dmlconf_cas
  * else the backend's highest, else (a backend that claims none) the highest
  * level dmlconf knows. */
 dmlconf_feature_level runner_target_level(dmlconf_feature_level asked, const dmlconf_backend_info *info);
+
+/* ---- independent calls on a few threads (crew.c) -------------------------- */
+
+/* Calls body(context, i) once for every i from 0 to count - 1, on up to
+ * `threads` threads (this one included), each taking the next index when
+ * it is done with one; returns when every call has returned. The calls must
+ * be independent. When threads cannot be started (or `threads` is 0 or 1),
+ * the threads there are take every index: none is ever skipped. */
+void runner_for_each(size_t count, unsigned threads, void (*body)(void *context, size_t index), void *context);
 
 /* ---- the output canary (canary.c) ----------------------------------------- */
 
@@ -248,7 +258,9 @@ void runner_baseline_free(runner_baseline *baseline);
 /* Called where a case ran (a worker process, or this one) as soon as its
  * result is known: may rewrite the result (a baseline's statuses) and
  * returns its encoded form for the reports (a string the scheduler frees, or
- * NULL). Doing this in the workers spreads the encoding over them. */
+ * NULL). Doing this in the workers spreads the encoding over them; a worker
+ * calls it for a batch's results on several threads at once (one result
+ * each), so it must only read what it shares. */
 typedef char *(*runner_finish_callback)(void *context, dmlconf_case_result *result);
 
 /* Called in the main process for each finished case, in completion order,

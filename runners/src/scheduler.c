@@ -111,6 +111,51 @@ static int write_all(int fd, const void *data, size_t size)
     return 0;
 }
 
+/* A batch's results being finished on several threads. */
+typedef struct finishing
+{
+    const runner_worker *spec;
+    dmlconf_case_result *results;
+    char **encoded;
+} finishing;
+
+static void finish_one(void *context, size_t i)
+{
+    finishing *f = context;
+    f->encoded[i] = f->spec->on_finish(f->spec->context, &f->results[i]);
+}
+
+/* Writes a batch's results and their encoded forms (NULL: none) to the
+ * main process, in one write where memory allows. Returns 0, or -1 when the
+ * pipe is gone. */
+static int send_results(int out_fd, const dmlconf_case_result *results, char *const *encoded, uint32_t count)
+{
+    size_t total = 0;
+    for (uint32_t i = 0; i < count; ++i)
+        total += sizeof(results[i]) + sizeof(uint32_t) + (encoded[i] ? strlen(encoded[i]) : 0);
+    char *message = malloc(total);
+    size_t at = 0;
+    for (uint32_t i = 0; i < count; ++i)
+    {
+        uint32_t length = encoded[i] ? (uint32_t)strlen(encoded[i]) : 0;
+        if (!message)
+        {
+            if (write_all(out_fd, &results[i], sizeof(results[i])) || write_all(out_fd, &length, sizeof(length)) ||
+                write_all(out_fd, encoded[i] ? encoded[i] : "", length))
+                return -1;
+            continue;
+        }
+        memcpy(message + at, &results[i], sizeof(results[i]));
+        memcpy(message + at + sizeof(results[i]), &length, sizeof(length));
+        if (length)
+            memcpy(message + at + sizeof(results[i]) + sizeof(length), encoded[i], length);
+        at += sizeof(results[i]) + sizeof(length) + length;
+    }
+    int lost = message ? write_all(out_fd, message, total) : 0;
+    free(message);
+    return lost;
+}
+
 int runner_worker_serve(const runner_worker *spec, int in_fd, int out_fd)
 {
     worker_hello hello;
@@ -128,14 +173,18 @@ int runner_worker_serve(const runner_worker *spec, int in_fd, int out_fd)
 
     runner_config config = spec->config;
     config.level = runner_target_level(config.level, &backend.info);
+    /* A CPU implementation gets a worker per CPU already. */
+    if (backend.info.software)
+        config.host_threads = 1;
     uint32_t numbers[BATCH_CASES];
     const dmlconf_case *batch[BATCH_CASES];
     dmlconf_case_result *results = malloc(BATCH_CASES * sizeof(*results));
-    int status = results ? 0 : 1;
+    char **encoded = calloc(BATCH_CASES, sizeof(*encoded));
+    int status = results && encoded ? 0 : 1;
     for (;;)
     {
         uint32_t count;
-        if (!results || read_all(in_fd, &count, sizeof(count)) || count == 0 || count > BATCH_CASES ||
+        if (status || read_all(in_fd, &count, sizeof(count)) || count == 0 || count > BATCH_CASES ||
             read_all(in_fd, numbers, count * sizeof(numbers[0])))
             break;
         bool bad_number = false;
@@ -150,18 +199,21 @@ int runner_worker_serve(const runner_worker *spec, int in_fd, int out_fd)
             break;
         }
         runner_execute(&backend, &config, batch, count, results);
-        bool lost = false;
-        for (uint32_t i = 0; i < count && !lost; ++i)
+        if (spec->on_finish)
         {
-            char *encoded = spec->on_finish ? spec->on_finish(spec->context, &results[i]) : NULL;
-            uint32_t length = encoded ? (uint32_t)strlen(encoded) : 0;
-            lost = write_all(out_fd, &results[i], sizeof(results[i])) || write_all(out_fd, &length, sizeof(length)) ||
-                   write_all(out_fd, encoded ? encoded : "", length);
-            free(encoded);
+            finishing f = {spec, results, encoded};
+            runner_for_each(count, config.host_threads, finish_one, &f);
+        }
+        bool lost = send_results(out_fd, results, encoded, count);
+        for (uint32_t i = 0; i < count; ++i)
+        {
+            free(encoded[i]);
+            encoded[i] = NULL;
         }
         if (lost)
             break;
     }
+    free(encoded);
     free(results);
     backend.backend->ops->close(backend.backend);
     return status;

@@ -98,6 +98,7 @@ const char **runner_worker_command(const runner_schedule *schedule, char *const 
     add_number(&list, "--seed", schedule->config.seed);
     add_number(&list, "--batch-elements", schedule->config.batch_elements);
     add_number(&list, "--memory-limit", schedule->config.memory_limit);
+    add_number(&list, "--host-threads", schedule->config.host_threads);
     if (!schedule->config.rerun_failures)
         add(&list, "--no-rerun");
     if (!schedule->config.shrink)

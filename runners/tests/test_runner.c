@@ -154,12 +154,32 @@ typedef struct collected
     size_t count;
     dmlconf_backend_info info;
     bool have_info;
+    bool finished; /* results come with finish_result's encoded form */
 } collected;
+
+/* An on_finish that encodes a result as its id and status. */
+static char *finish_result(void *context, dmlconf_case_result *result)
+{
+    (void)context;
+    char *text = malloc(512);
+    if (text)
+        snprintf(text, 512, "%s %s", result->id, dmlconf_status_name(result->status));
+    return text;
+}
 
 static void on_result(void *context, size_t index, const dmlconf_case_result *result, const char *encoded)
 {
-    ck_assert_ptr_null(encoded);
     collected *c = context;
+    if (c->finished)
+    {
+        /* The encoded form that came with a result is its own. */
+        char expected[512];
+        snprintf(expected, sizeof(expected), "%s %s", result->id, dmlconf_status_name(result->status));
+        ck_assert_ptr_nonnull(encoded);
+        ck_assert_str_eq(encoded, expected);
+    }
+    else
+        ck_assert_ptr_null(encoded);
     ck_assert_uint_lt(index, 16);
     c->results[index] = *result;
     c->count++;
@@ -202,6 +222,29 @@ static const dmlconf_case_result *find(const collected *c, const char *id)
     }
     ck_abort_msg("no result for %s", id);
     return NULL;
+}
+
+/* Runs the cases in a fault mode, with `host_threads` threads preparing,
+ * judging and (with `finish`) encoding a batch's cases. */
+static void run_threads(const char *mode, unsigned jobs, unsigned host_threads, bool finish, collected *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->finished = finish;
+    runner_schedule schedule = {
+        .backend_ops = &fault_ops,
+        .backend_config = {.adapter = mode},
+        .config = {.level = DMLCONF_FEATURE_LEVEL_NONE, .rerun_failures = true, .host_threads = host_threads},
+        .jobs = jobs,
+        .timeout_seconds = 30.0,
+        .on_info = on_info,
+        .on_finish = finish ? finish_result : NULL,
+        .on_result = on_result,
+        .context = out,
+    };
+    dmlconf_backend_info info;
+    char why[256];
+    ck_assert_int_eq(runner_schedule_run(&schedule, cases, case_count, &info, why, sizeof(why)), 0);
+    ck_assert_uint_eq(out->count, case_count);
 }
 
 static void run_mode(const char *mode, unsigned jobs, double timeout, const char *repro_dir, collected *out)
@@ -543,6 +586,63 @@ START_TEST(test_canary)
 }
 END_TEST
 
+static void count_call(void *context, size_t index)
+{
+    unsigned *calls = context;
+    calls[index]++;
+}
+
+START_TEST(test_for_each_calls_every_index_once)
+{
+    static const size_t counts[] = {0, 1, 3, 64, 257};
+    for (size_t k = 0; k < sizeof(counts) / sizeof(counts[0]); ++k)
+    {
+        for (unsigned threads = 0; threads <= 9; ++threads)
+        {
+            unsigned calls[257] = {0};
+            runner_for_each(counts[k], threads, count_call, calls);
+            for (size_t i = 0; i < 257; ++i)
+                ck_assert_msg(calls[i] == (i < counts[k] ? 1u : 0u), "%zu of %zu indices on %u threads: %u calls", i,
+                              counts[k], threads, calls[i]);
+        }
+    }
+}
+END_TEST
+
+/* A batch's cases prepared, judged and encoded on several threads give the
+ * results that one thread gives, whatever the backend does wrong, in this
+ * process and in a worker. */
+START_TEST(test_host_threads_change_no_result)
+{
+    static const char *const modes[] = {"", "wrong", "flaky", "nothing", "accept-all", "past-end"};
+    for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); ++m)
+    {
+        for (unsigned jobs = 0; jobs <= 1; ++jobs)
+        {
+            collected one, many;
+            run_threads(modes[m], jobs, 1, jobs > 0, &one);
+            run_threads(modes[m], jobs, 4, jobs > 0, &many);
+            for (size_t i = 0; i < case_count; ++i)
+            {
+                const dmlconf_case_result *a = &one.results[i], *b = &many.results[i];
+                ck_assert_str_eq(a->id, b->id);
+                ck_assert_msg(a->status == b->status, "%s %s: %s on one thread, %s on four", modes[m], a->id,
+                              dmlconf_status_name(a->status), dmlconf_status_name(b->status));
+                ck_assert_str_eq(a->message, b->message);
+                ck_assert_uint_eq(a->comparison.elements, b->comparison.elements);
+                ck_assert_uint_eq(a->comparison.mismatches, b->comparison.mismatches);
+                ck_assert_uint_eq(a->attempts, b->attempts);
+            }
+        }
+    }
+    /* The modes do reach the judging: wrong values fail on four threads. */
+    collected c;
+    run_threads("wrong", 1, 4, true, &c);
+    assert_status(&c, "t.a", DMLCONF_STATUS_FAIL);
+    assert_status(&c, "t.long", DMLCONF_STATUS_FAIL);
+}
+END_TEST
+
 static Suite *runner_suite(void)
 {
     Suite *suite = suite_create("runner");
@@ -557,6 +657,8 @@ static Suite *runner_suite(void)
     tcase_add_test(scheduling, test_accepting_invalid_desc_fails);
     tcase_add_test(scheduling, test_canary);
     tcase_add_loop_test(scheduling, test_unavailable_backend, 0, 2);
+    tcase_add_test(scheduling, test_host_threads_change_no_result);
+    tcase_add_test(scheduling, test_for_each_calls_every_index_once);
     suite_add_tcase(suite, scheduling);
     TCase *selection = tcase_create("selection");
     tcase_add_test(selection, test_filters_and_shards);
