@@ -48,6 +48,16 @@ const dmlconf_backend_ops *dmlconf_backend_find(const char *name)
     return NULL;
 }
 
+bool runner_backend_opens_one_at_a_time(const dmlconf_backend_ops *ops)
+{
+#if defined(DMLCONF_HAVE_D3D12)
+    return ops == &dmlconf_d3d12_backend_ops;
+#else
+    (void)ops;
+    return false;
+#endif
+}
+
 int runner_backend_choose(const char *name, runner_backend_choice *choice, char *why, size_t why_size)
 {
     memset(choice, 0, sizeof(*choice));

@@ -887,6 +887,7 @@ static int run_on_backends(const run_options *o, run_state *state, const run_sel
     for (size_t i = 0; i < candidate_count && scheduled < 0; ++i)
     {
         schedule.backend_ops = candidates[i];
+        schedule.open_one_at_a_time = runner_backend_opens_one_at_a_time(candidates[i]);
         const char **worker_argv = NULL;
         if (runner_spawn_workers() && o->jobs > 0)
         {

@@ -25,6 +25,13 @@ const dmlconf_backend_ops *const *dmlconf_backends(size_t *count);
 /* The backend called `name`, or NULL. */
 const dmlconf_backend_ops *dmlconf_backend_find(const char *name);
 
+/* Whether the devices of a backend compiled in are opened one at a time
+ * by their drivers, so that its workers had better open them in turn (the
+ * d3d12 backend: two workers opening an H100 at once both took 0.3-0.48 s,
+ * one alone 0.17-0.25 s). False for plugins and programs, whose opens
+ * (loading a framework, say) go faster side by side. */
+bool runner_backend_opens_one_at_a_time(const dmlconf_backend_ops *ops);
+
 /* The oracle as a backend: exact, every type, every level. */
 extern const dmlconf_backend_ops dmlconf_oracle_backend_ops;
 
@@ -283,6 +290,11 @@ typedef struct runner_schedule
      * GPU's driver opens devices one at a time, so more workers only wait
      * longer. 0: always `jobs`. */
     unsigned hardware_jobs;
+    /* Start one worker, and each next one once none is opening its backend
+     * (on a CPU implementation, all the others at its hello): for a backend
+     * whose driver opens devices one at a time, so that the first starts
+     * its cases as soon as it can (runner_backend_opens_one_at_a_time). */
+    bool open_one_at_a_time;
     double timeout_seconds; /* per batch: a case above 2^20 elements runs alone and has
                              * it whole; a batch of smaller cases must finish within it
                              * too; 0: none */

@@ -261,7 +261,8 @@ typedef struct scheduler
     size_t done;
     worker *workers;
     unsigned worker_count;
-    unsigned started; /* worker slots started so far (the others wait for the first hello) */
+    unsigned hardware_limit; /* workers on a hardware adapter */
+    unsigned started;        /* worker slots started so far (the others wait for the first hello) */
     dmlconf_backend_info info;
     bool have_info;
     char open_error[512];
@@ -572,12 +573,32 @@ static int run_in_process(const runner_schedule *schedule, const dmlconf_case *c
     return interrupted(schedule) ? 1 : 0;
 }
 
+/* Opening one at a time: starts the next worker slot once no worker is
+ * opening its backend, up to the workers the backend gets (a worker whose
+ * open failed is followed by the next, as if they had opened together). */
+static void start_in_turn(scheduler *s)
+{
+    unsigned limit = s->have_info && s->info.software ? s->worker_count : s->hardware_limit;
+    if (!s->schedule->open_one_at_a_time || s->started >= limit)
+        return;
+    for (unsigned i = 0; i < s->started; ++i)
+    {
+        if (s->workers[i].process && !s->workers[i].ready)
+            return;
+    }
+    char reason[256];
+    if (start_worker(s, &s->workers[s->started], reason, sizeof(reason)))
+        snprintf(s->open_error, sizeof(s->open_error), "cannot start a worker process: %s", reason);
+    s->started++;
+}
+
 /* One round of the main loop: feed idle workers, wait for output, read it,
  * and handle workers that died or ran late. Returns 0 to go on, 1 when
  * done, -1 with why set when the backend cannot run at all. */
 static int schedule_round(scheduler *s, dmlconf_process **processes, bool *ready, char *why, size_t why_size)
 {
     const runner_schedule *schedule = s->schedule;
+    start_in_turn(s);
     unsigned live = 0;
     for (unsigned i = 0; i < s->worker_count; ++i)
     {
@@ -696,8 +717,9 @@ int runner_schedule_run(const runner_schedule *schedule, const dmlconf_case *con
     sigaction(SIGPIPE, &ignore, &old_pipe);
 #endif
 
-    s.started =
+    s.hardware_limit =
         schedule->hardware_jobs && schedule->hardware_jobs < s.worker_count ? schedule->hardware_jobs : s.worker_count;
+    s.started = schedule->open_one_at_a_time ? 1u : s.hardware_limit;
     for (unsigned i = 0; i < s.started; ++i)
     {
         char reason[256];

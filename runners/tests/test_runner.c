@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Sizes that trigger faults. */
@@ -28,6 +29,20 @@ typedef struct fault_backend
     char mode[32];
     unsigned calls;
 } fault_backend;
+
+/* "slow-open": the log each worker's open appends "begin" and "end" to
+ * (the workers are forks of the test, so they all see this path). */
+static char opening_log[256];
+
+static void log_opening(const char *what)
+{
+    FILE *log = fopen(opening_log, "a");
+    if (log)
+    {
+        fprintf(log, "%s\n", what);
+        fclose(log);
+    }
+}
 
 static const dmlconf_backend_ops fault_ops;
 
@@ -47,6 +62,14 @@ static int fault_open(const dmlconf_backend_config *config, dmlconf_backend **ou
     }
     b->base.ops = &fault_ops;
     snprintf(b->mode, sizeof(b->mode), "%s", config->adapter ? config->adapter : "");
+    if (!strcmp(b->mode, "slow-open"))
+    {
+        /* Opening and running take a while, and the log shows when. */
+        log_opening("begin");
+        struct timespec pause = {0, 200 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+        log_opening("end");
+    }
     *out = &b->base;
     return 0;
 }
@@ -71,6 +94,11 @@ static int fault_execute(dmlconf_backend *backend, dmlconf_job *jobs, size_t cou
 {
     fault_backend *b = (fault_backend *)backend;
     b->calls++;
+    if (!strcmp(b->mode, "slow-open"))
+    {
+        struct timespec pause = {0, 150 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
     for (size_t i = 0; i < count; ++i)
     {
         dmlconf_job *job = &jobs[i];
@@ -586,6 +614,103 @@ START_TEST(test_canary)
 }
 END_TEST
 
+/* The statuses of a run of many cases. */
+typedef struct collected_many
+{
+    dmlconf_status status[512];
+    size_t count;
+} collected_many;
+
+static void on_many_result(void *context, size_t index, const dmlconf_case_result *result, const char *encoded)
+{
+    (void)encoded;
+    collected_many *c = context;
+    ck_assert_uint_lt(index, 512);
+    c->status[index] = result->status;
+    c->count++;
+}
+
+/* Runs `sums` sums and `products` products (4 int32 elements each) in
+ * fault mode `mode` on `jobs` workers (opening in turn or not), into *out
+ * (a status per case, in order). */
+static void run_operators(const char *mode, unsigned sums, unsigned products, unsigned jobs, bool in_turn,
+                          collected_many *out)
+{
+    size_t size = 128 + (size_t)(sums + products) * 96;
+    char *text = malloc(size);
+    ck_assert_ptr_nonnull(text);
+    size_t used = (size_t)snprintf(text, size, "defaults: {dtype: int32, axis: 0}\ncases:\n");
+    for (unsigned i = 0; i < sums + products; ++i)
+        used += (size_t)snprintf(text + used, size - used, "  - {id: op.%u, op: %s, sizes: [4], input: [1, 2, 3, 4]}\n",
+                                 i, i < sums ? "cumulative_summation" : "cumulative_product");
+    dmlconf_case_file many;
+    ck_assert_uint_eq(dmlconf_case_file_load_buffer(&many, "operators.yaml", text, used, NULL), 0);
+    const dmlconf_case **list = calloc(many.case_count, sizeof(*list));
+    ck_assert_ptr_nonnull(list);
+    for (size_t i = 0; i < many.case_count; ++i)
+        list[i] = &many.cases[i];
+    memset(out, 0, sizeof(*out));
+    runner_schedule schedule = {
+        .backend_ops = &fault_ops,
+        .backend_config = {.adapter = mode},
+        .config = {.level = DMLCONF_FEATURE_LEVEL_NONE},
+        .jobs = jobs,
+        .open_one_at_a_time = in_turn,
+        .timeout_seconds = 30.0,
+        .on_result = on_many_result,
+        .context = out,
+    };
+    dmlconf_backend_info info;
+    char why[256];
+    ck_assert_int_eq(runner_schedule_run(&schedule, list, many.case_count, &info, why, sizeof(why)), 0);
+    ck_assert_uint_eq(out->count, many.case_count);
+    free(list);
+    dmlconf_case_file_free(&many);
+    free(text);
+}
+
+/* Whether the opening log shows the opens one after another ("begin",
+ * "end", "begin", ...), and how many began. */
+static bool opens_in_turn(unsigned *opens)
+{
+    FILE *log = fopen(opening_log, "r");
+    ck_assert_ptr_nonnull(log);
+    char line[32];
+    bool in_turn = true;
+    unsigned count = 0;
+    for (unsigned n = 0; fgets(line, sizeof(line), log); ++n)
+    {
+        bool begin = !strcmp(line, "begin\n");
+        in_turn = in_turn && begin == (n % 2 == 0);
+        count += begin;
+    }
+    fclose(log);
+    remove(opening_log);
+    *opens = count;
+    return in_turn;
+}
+
+/* Workers of a backend whose devices open one at a time open in turn, and
+ * the next starts while the first runs cases; started together, their
+ * opens overlap (which the log would show if turns were not kept). */
+START_TEST(test_workers_open_in_turn)
+{
+    snprintf(opening_log, sizeof(opening_log), "%s/dmlconf-test-opening-%ld",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (long)getpid());
+    remove(opening_log);
+    collected_many c;
+    run_operators("slow-open", 128, 0, 3, true, &c);
+    unsigned opens;
+    ck_assert(opens_in_turn(&opens));
+    ck_assert_uint_ge(opens, 2);
+    for (size_t i = 0; i < c.count; ++i)
+        ck_assert_uint_eq(c.status[i], DMLCONF_STATUS_PASS);
+    run_operators("slow-open", 128, 0, 3, false, &c);
+    ck_assert(!opens_in_turn(&opens));
+    ck_assert_uint_eq(opens, 3);
+}
+END_TEST
+
 static void count_call(void *context, size_t index)
 {
     unsigned *calls = context;
@@ -659,6 +784,7 @@ static Suite *runner_suite(void)
     tcase_add_loop_test(scheduling, test_unavailable_backend, 0, 2);
     tcase_add_test(scheduling, test_host_threads_change_no_result);
     tcase_add_test(scheduling, test_for_each_calls_every_index_once);
+    tcase_add_test(scheduling, test_workers_open_in_turn);
     suite_add_tcase(suite, scheduling);
     TCase *selection = tcase_create("selection");
     tcase_add_test(selection, test_filters_and_shards);
