@@ -286,13 +286,15 @@ static int d3d12_open(const dmlconf_backend_config *config, dmlconf_backend **ou
      * chunks, so the data is read once (16 loads in flight a thread). */
     b->limits.single_pass_lines = software ? 0u : 65536u;
     unsigned cpus = dmlconf_cpu_count();
-    /* Build threads on half the CPUs, less the thread that runs the jobs:
-     * `dmlconf run` starts two workers on a GPU, and with 16 CPUs their 7
-     * threads each made the corpus's cold run 0.25 s shorter than 4 threads
-     * for three workers (reports/gpu/nvidia-h100-2026-11-26/workers.txt). */
-    unsigned half = cpus / 2 > 1u ? cpus / 2 - 1u : 1u;
+    /* Build threads on every CPU but the one that runs the jobs, in each
+     * of `dmlconf run`'s two workers on a GPU: they open their devices in
+     * turn, so the first builds alone for a while, and later the driver's
+     * compilations share the CPUs. With 16 CPUs, 15 threads a worker made
+     * the corpus's cold run 1.62-1.71 s against 1.71-1.83 s with 7
+     * (reports/gpu/nvidia-h100-2026-11-26-5/build-threads.txt). */
+    unsigned spare = cpus > 1u ? cpus - 1u : 1u;
     b->epoch_max = SCAN_EPOCH_MAX;
-    b->build_ahead_threads = software ? 0u : half < SCAN_PIPELINES_MAX_THREADS ? half : SCAN_PIPELINES_MAX_THREADS;
+    b->build_ahead_threads = software ? 0u : spare < SCAN_PIPELINES_MAX_THREADS ? spare : SCAN_PIPELINES_MAX_THREADS;
     if (read_knobs(b, why, why_size))
     {
         scan_pipelines_release(&b->pipelines);

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 
 /* Background threads building pipelines ahead of use, at most. */
-#define SCAN_PIPELINES_MAX_THREADS 8u
+#define SCAN_PIPELINES_MAX_THREADS 16u
 /* Kernels wanted by batches and not yet taken by a thread, at most (more
  * are built by the batch's own thread on use). */
 #define SCAN_PIPELINES_MAX_WANTED 64u

@@ -84,7 +84,7 @@ build-ahead)
     ! grep -E '^d3d12: kernel ' "$work/adapters-stderr.txt" || fail "dmlconf adapters built pipelines it never used"
     ;;
 bad-knobs)
-    for knob in DMLCONF_D3D12_BUILD_AHEAD=9 DMLCONF_D3D12_TOTALS_TILE=99x1 DMLCONF_D3D12_TILE_GROUPS=0 \
+    for knob in DMLCONF_D3D12_BUILD_AHEAD=17 DMLCONF_D3D12_TOTALS_TILE=99x1 DMLCONF_D3D12_TILE_GROUPS=0 \
         DMLCONF_D3D12_TILE=1x1 DMLCONF_D3D12_CHUNK=0 DMLCONF_D3D12_VIEW_WORDS=5 DMLCONF_D3D12_LOOKBACK=2 \
         DMLCONF_D3D12_LOOKBACK_TILES=65 DMLCONF_D3D12_EPOCHS=0 DMLCONF_D3D12_KERNEL=clear \
         DMLCONF_D3D12_FAULT=none-such; do
