@@ -19,6 +19,39 @@ void tile_barrier(dxbc_program *p)
     op0(p, DXBC_OP_SYNC, DXBC_SYNC_GROUP_BARRIER | DXBC_SYNC_TGSM_FENCE);
 }
 
+tile_rows tile_rows_begin(dxbc_program *p, unsigned rows, unsigned group, bool looped)
+{
+    looped = looped && rows > 1;
+    if (looped)
+    {
+        op2(p, DXBC_OP_MOV, D(R_ROW, 0), I(0));
+        emit_loop(p);
+    }
+    return (tile_rows){0, rows, group, looped};
+}
+
+bool tile_rows_looped(const kernel_key *key)
+{
+    return !(key->element == ELEMENT_I64 && key->operation == OPERATION_PRODUCT);
+}
+
+bool tile_rows_next(dxbc_program *p, tile_rows *w)
+{
+    if (w->looped && w->r == 1)
+    {
+        op3(p, DXBC_OP_IADD, D(R_ROW, 0), S(R_ROW, 0), I(w->group));
+        op3(p, DXBC_OP_UGE, D(R_ROW, 1), S(R_ROW, 0), I(w->rows * w->group));
+        emit_break_if(p, S(R_ROW, 1));
+        emit_endloop(p);
+        return false;
+    }
+    if (w->r == w->rows)
+        return false;
+    op3(p, DXBC_OP_IADD, D(R_POS, 0), S(R_RANGE, 3), w->looped ? S(R_ROW, 0) : I(w->r * w->group));
+    w->r++;
+    return true;
+}
+
 static bool is_wide(kernel_element acc_element)
 {
     return kernel_accumulator_bytes(acc_element) == 8;
@@ -53,12 +86,12 @@ static void slot_in_range(dxbc_program *p, unsigned reg, unsigned component, dxb
 
 /* ---- 32-bit elements ------------------------------------------------------- */
 
-static void load_words32(dxbc_program *p, const kernel_key *key, unsigned slots, unsigned uav, unsigned base, bool full)
+static void load_words32(dxbc_program *p, const kernel_key *key, unsigned slots, unsigned uav, unsigned base, bool full,
+                         bool looped)
 {
     const unsigned group = kernel_tile_group(key->shape);
-    for (unsigned r = 0; r < slots / group; ++r)
+    for (tile_rows w = tile_rows_begin(p, slots / group, group, looped); tile_rows_next(p, &w);)
     {
-        op3(p, DXBC_OP_IADD, D(R_POS, 0), S(R_RANGE, 3), I(r * group));
         if (full)
             op3(p, DXBC_OP_IADD, D(R_POS, 3), S(R_POS, 0), S(R_IO, base));
         else
@@ -81,12 +114,11 @@ static void load_words32(dxbc_program *p, const kernel_key *key, unsigned slots,
 }
 
 static void store_words32(dxbc_program *p, const kernel_key *key, unsigned slots, unsigned uav, unsigned base,
-                          bool full)
+                          bool full, bool looped)
 {
     const unsigned group = kernel_tile_group(key->shape);
-    for (unsigned r = 0; r < slots / group; ++r)
+    for (tile_rows w = tile_rows_begin(p, slots / group, group, looped); tile_rows_next(p, &w);)
     {
-        op3(p, DXBC_OP_IADD, D(R_POS, 0), S(R_RANGE, 3), I(r * group));
         if (!full)
         {
             slot_in_range(p, R_MODE, 1, S(R_POS, 0));
@@ -123,12 +155,12 @@ static void wide_shared_address(dxbc_program *p)
     op3(p, DXBC_OP_ISHL, D(R_POS, 2), S(R_POS, 2), I(2));
 }
 
-static void load_words64(dxbc_program *p, const kernel_key *key, unsigned slots, unsigned uav, unsigned base, bool full)
+static void load_words64(dxbc_program *p, const kernel_key *key, unsigned slots, unsigned uav, unsigned base, bool full,
+                         bool looped)
 {
     const unsigned group = kernel_tile_group(key->shape);
-    for (unsigned r = 0; r < 2 * slots / group; ++r)
+    for (tile_rows w = tile_rows_begin(p, 2 * slots / group, group, looped); tile_rows_next(p, &w);)
     {
-        op3(p, DXBC_OP_IADD, D(R_POS, 0), S(R_RANGE, 3), I(r * group));
         op3(p, DXBC_OP_USHR, D(R_POS, 1), S(R_POS, 0), I(1));
         if (full)
             op2(p, DXBC_OP_MOV, D(R_POS, 3), S(R_POS, 1));
@@ -156,12 +188,11 @@ static void load_words64(dxbc_program *p, const kernel_key *key, unsigned slots,
 }
 
 static void store_words64(dxbc_program *p, const kernel_key *key, unsigned slots, unsigned uav, unsigned base,
-                          bool full)
+                          bool full, bool looped)
 {
     const unsigned group = kernel_tile_group(key->shape);
-    for (unsigned r = 0; r < 2 * slots / group; ++r)
+    for (tile_rows w = tile_rows_begin(p, 2 * slots / group, group, looped); tile_rows_next(p, &w);)
     {
-        op3(p, DXBC_OP_IADD, D(R_POS, 0), S(R_RANGE, 3), I(r * group));
         op3(p, DXBC_OP_USHR, D(R_POS, 1), S(R_POS, 0), I(1));
         if (!full)
         {
@@ -207,13 +238,13 @@ static void block_parity(dxbc_program *p, unsigned base)
     op2(p, DXBC_OP_INEG, D(R_T1, 1), S(R_T1, 1));
 }
 
-static void load_halves(dxbc_program *p, const kernel_key *key, unsigned slots, unsigned uav, unsigned base, bool full)
+static void load_halves(dxbc_program *p, const kernel_key *key, unsigned slots, unsigned uav, unsigned base, bool full,
+                        bool looped)
 {
     const unsigned group = kernel_tile_group(key->shape);
     block_parity(p, base);
-    for (unsigned r = 0; r <= slots / (2 * group); ++r)
+    for (tile_rows w = tile_rows_begin(p, slots / (2 * group) + 1, group, looped); tile_rows_next(p, &w);)
     {
-        op3(p, DXBC_OP_IADD, D(R_POS, 0), S(R_RANGE, 3), I(r * group));
         half_slots(p, full, slots);
         /* The word, or (neither half valid) the word of the first valid
          * slot, so that no load leaves the bound range. */
@@ -248,13 +279,13 @@ static void load_halves(dxbc_program *p, const kernel_key *key, unsigned slots, 
     }
 }
 
-static void store_halves(dxbc_program *p, const kernel_key *key, unsigned slots, unsigned uav, unsigned base, bool full)
+static void store_halves(dxbc_program *p, const kernel_key *key, unsigned slots, unsigned uav, unsigned base, bool full,
+                         bool looped)
 {
     const unsigned group = kernel_tile_group(key->shape);
     block_parity(p, base);
-    for (unsigned r = 0; r <= slots / (2 * group); ++r)
+    for (tile_rows w = tile_rows_begin(p, slots / (2 * group) + 1, group, looped); tile_rows_next(p, &w);)
     {
-        op3(p, DXBC_OP_IADD, D(R_POS, 0), S(R_RANGE, 3), I(r * group));
         half_slots(p, full, slots);
         op3(p, DXBC_OP_AND, D(R_T1, 2), S(R_MODE, 1), S(R_MODE, 3));
         emit_if(p, S(R_T1, 2), true);
@@ -291,35 +322,35 @@ static void store_halves(dxbc_program *p, const kernel_key *key, unsigned slots,
 /* ---- the entry points ------------------------------------------------------------ */
 
 void emit_block_load(dxbc_program *p, const kernel_key *key, unsigned slots, unsigned uav, unsigned base_component,
-                     bool full)
+                     bool full, bool looped)
 {
     switch (key->element)
     {
     case ELEMENT_F16:
-        load_halves(p, key, slots, uav, base_component, full);
+        load_halves(p, key, slots, uav, base_component, full, looped);
         return;
     case ELEMENT_I64:
-        load_words64(p, key, slots, uav, base_component, full);
+        load_words64(p, key, slots, uav, base_component, full, looped);
         return;
     default:
-        load_words32(p, key, slots, uav, base_component, full);
+        load_words32(p, key, slots, uav, base_component, full, looped);
         return;
     }
 }
 
 void emit_block_store(dxbc_program *p, const kernel_key *key, unsigned slots, unsigned uav, unsigned base_component,
-                      bool full)
+                      bool full, bool looped)
 {
     switch (key->element)
     {
     case ELEMENT_F16:
-        store_halves(p, key, slots, uav, base_component, full);
+        store_halves(p, key, slots, uav, base_component, full, looped);
         return;
     case ELEMENT_I64:
-        store_words64(p, key, slots, uav, base_component, full);
+        store_words64(p, key, slots, uav, base_component, full, looped);
         return;
     default:
-        store_words32(p, key, slots, uav, base_component, full);
+        store_words32(p, key, slots, uav, base_component, full, looped);
         return;
     }
 }

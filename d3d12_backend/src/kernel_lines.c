@@ -72,7 +72,7 @@ void generate_lines_kernel(dxbc_program *p, const kernel_key *key)
     op3(p, DXBC_OP_IADD, D(R_IO, 1), S(R_IO, 1), S(R_T0, 2));
     op2(p, DXBC_OP_MOV, D(R_IO, 2), I(0));
     op4(p, DXBC_OP_IMUL, dxbc_null_dst(), D(R_IO, 3), S(R_LINE, 1), S(R_AXIS, 0));
-    emit_block_load(p, key, slots, SCAN_UAV_INPUT, 0, false);
+    emit_block_load(p, key, slots, SCAN_UAV_INPUT, 0, false, false);
     tile_barrier(p);
 
     /* Thread t scans lines l0 + t, l0 + t + G, ... below P' (G threads, P
@@ -144,7 +144,7 @@ void generate_lines_kernel(dxbc_program *p, const kernel_key *key)
     }
     emit_endloop(p);
     tile_barrier(p);
-    emit_block_store(p, key, slots, SCAN_UAV_OUTPUT, 1, false);
+    emit_block_store(p, key, slots, SCAN_UAV_OUTPUT, 1, false, false);
     op0(p, DXBC_OP_RET, 0);
     dxbc_program_finish(p);
 }

@@ -343,9 +343,9 @@ void generate_lookback_kernel(dxbc_program *p, const kernel_key *key)
     op2(p, DXBC_OP_MOV, D(R_IO, 3), I(tile));
     emit_endif(p);
     emit_if(p, S(R_MODE, 0), true);
-    emit_block_load(p, key, tile, SCAN_UAV_INPUT, 0, true);
+    emit_block_load(p, key, tile, SCAN_UAV_INPUT, 0, true, false);
     emit_else(p);
-    emit_block_load(p, key, tile, SCAN_UAV_INPUT, 0, false);
+    emit_block_load(p, key, tile, SCAN_UAV_INPUT, 0, false, tile_rows_looped(key));
     emit_endif(p);
     tile_barrier(p);
 
@@ -380,9 +380,9 @@ void generate_lookback_kernel(dxbc_program *p, const kernel_key *key)
     }
     tile_barrier(p);
     emit_if(p, S(R_MODE, 0), true);
-    emit_block_store(p, key, tile, SCAN_UAV_OUTPUT, 1, true);
+    emit_block_store(p, key, tile, SCAN_UAV_OUTPUT, 1, true, false);
     emit_else(p);
-    emit_block_store(p, key, tile, SCAN_UAV_OUTPUT, 1, false);
+    emit_block_store(p, key, tile, SCAN_UAV_OUTPUT, 1, false, tile_rows_looped(key));
     emit_endif(p);
 
     lookback_store_line_total(p, key);

@@ -63,13 +63,6 @@ static void load_position(dxbc_program *p, const kernel_key *key, bool guarded, 
     }
 }
 
-/* R_VALUE = the element at tile position r * group + lane (coalesced rows). */
-static void load_tile_element(dxbc_program *p, const kernel_key *key, unsigned r, bool guarded)
-{
-    op3(p, DXBC_OP_IADD, D(R_POS, 0), S(R_RANGE, 3), I(r * kernel_tile_group(key->shape)));
-    load_position(p, key, guarded, R_VALUE);
-}
-
 /* A thread's full tile: all positions inside the line. R_MODE.x = whether
  * i0 + tile <= i1. */
 static void full_tile_flag(dxbc_program *p, unsigned tile)
@@ -234,13 +227,12 @@ static void rescan_run(dxbc_program *p, const kernel_key *key, unsigned items)
     }
 }
 
-/* Stores groupshared slot r * group + lane (the same position: strided
- * lines use no slot mask) to the output at its position's offset
- * (`guarded`: only positions before the line's end). */
-static void store_tile_element(dxbc_program *p, const kernel_key *key, unsigned r, bool guarded)
+/* Stores groupshared slot R_POS.x (a row's position: strided lines use no
+ * slot mask) to the output at its position's offset (`guarded`: only
+ * positions before the line's end). */
+static void store_tile_element(dxbc_program *p, const kernel_key *key, bool guarded)
 {
     kernel_element acc_element = kernel_accumulator_element(key->element);
-    op3(p, DXBC_OP_IADD, D(R_POS, 0), S(R_RANGE, 3), I(r * kernel_tile_group(key->shape)));
     if (guarded)
     {
         op3(p, DXBC_OP_IADD, D(R_POS, 1), S(R_POS, 0), S(R_RANGE, 1));
@@ -259,7 +251,9 @@ static void store_tile_element(dxbc_program *p, const kernel_key *key, unsigned 
  * memory-order blocks (SCAN_FLAG_BLOCKS: steps of +1 or -1 in both
  * tensors) in coalesced words, others element by element at their
  * positions' offsets; each with a full-tile path without checks (R_MODE.x:
- * the tile is full). */
+ * the tile is full), its rows unrolled, and a path for a partial tile (at
+ * most one a chunk) with the rows in a loop, which keeps the kernel, and
+ * the driver's compile time, smaller. */
 static void tile_transfer(dxbc_program *p, const kernel_key *key, unsigned tile, bool store)
 {
     kernel_element acc_element = kernel_accumulator_element(key->element);
@@ -267,14 +261,14 @@ static void tile_transfer(dxbc_program *p, const kernel_key *key, unsigned tile,
     emit_if(p, S(R_LOOK, 0), true);
     emit_if(p, S(R_MODE, 0), true);
     if (store)
-        emit_block_store(p, key, tile, SCAN_UAV_OUTPUT, 1, true);
+        emit_block_store(p, key, tile, SCAN_UAV_OUTPUT, 1, true, false);
     else
-        emit_block_load(p, key, tile, SCAN_UAV_INPUT, 0, true);
+        emit_block_load(p, key, tile, SCAN_UAV_INPUT, 0, true, false);
     emit_else(p);
     if (store)
-        emit_block_store(p, key, tile, SCAN_UAV_OUTPUT, 1, false);
+        emit_block_store(p, key, tile, SCAN_UAV_OUTPUT, 1, false, tile_rows_looped(key));
     else
-        emit_block_load(p, key, tile, SCAN_UAV_INPUT, 0, false);
+        emit_block_load(p, key, tile, SCAN_UAV_INPUT, 0, false, tile_rows_looped(key));
     emit_endif(p);
     emit_else(p);
     for (int guarded = 0; guarded < 2; ++guarded)
@@ -283,13 +277,14 @@ static void tile_transfer(dxbc_program *p, const kernel_key *key, unsigned tile,
             emit_if(p, S(R_MODE, 0), true);
         else
             emit_else(p);
-        for (unsigned r = 0; r < tile / group; ++r)
+        for (tile_rows w = tile_rows_begin(p, tile / group, group, guarded && tile_rows_looped(key));
+             tile_rows_next(p, &w);)
         {
             if (store)
-                store_tile_element(p, key, r, guarded);
+                store_tile_element(p, key, guarded);
             else
             {
-                load_tile_element(p, key, r, guarded);
+                load_position(p, key, guarded, R_VALUE);
                 tile_slot_address(p, acc_element, D(R_POS, 2), S(R_POS, 0));
                 emit_store_shared_at(p, acc_element, G_TILE, S(R_POS, 2), R_VALUE);
             }
@@ -510,9 +505,11 @@ static void reduce_chunk(dxbc_program *p, const kernel_key *key)
             emit_if(p, S(R_MODE, 0), true);
         else
             emit_else(p);
-        for (unsigned r = 0; r < items; ++r)
+        /* The rows of a partial tile (at most one a chunk) in a loop. */
+        for (tile_rows w = tile_rows_begin(p, items, kernel_tile_group(key->shape), guarded && tile_rows_looped(key));
+             tile_rows_next(p, &w);)
         {
-            load_tile_element(p, key, r, guarded);
+            load_position(p, key, guarded, R_VALUE);
             emit_combine(p, key, R_ACC, R_VALUE, R_T0, R_T1);
         }
     }
