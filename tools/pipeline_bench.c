@@ -9,7 +9,7 @@
  * The in-process stages call the same library functions with the same
  * thread counts as the runner (execute.c, oracle_backend.c): the generator
  * in slices on every CPU for cases of 2^22 elements or more, the oracle
- * backend's computation (runner_oracle_compute, in segments on every CPU;
+ * backend's computation (dmlconf_oracle_compute_segmented, in segments on every CPU;
  * dmlconf_compute on one thread for comparison), dmlconf_scan_walk in
  * chunks, dmlconf_compare_tensor. Each is the best of 3 (the machine may be
  * shared: the CPU time is printed next to the wall time, and a wall time far
@@ -23,9 +23,8 @@
 #include <dmlconf/comparator.h>
 #include <dmlconf/datagen.h>
 #include <dmlconf/oracle.h>
+#include <dmlconf/oracle_backend.h>
 #include <dmlconf/threads.h>
-
-#include "runner.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -141,10 +140,10 @@ static void stage_backend(bench *b)
     dmlconf_error err;
     size_t bytes = (size_t)b->n * sizeof(float);
     unsigned cpus = dmlconf_cpu_count();
-    if (runner_oracle_compute(&b->desc, b->input, bytes, b->output, bytes, cpus > 32u ? 32u : cpus, UINT64_C(1) << 22,
+    if (dmlconf_oracle_compute_segmented(&b->desc, b->input, bytes, b->output, bytes, cpus > 32u ? 32u : cpus, UINT64_C(1) << 22,
                               &err))
     {
-        fprintf(stderr, "runner_oracle_compute: %s\n", err.message);
+        fprintf(stderr, "dmlconf_oracle_compute_segmented: %s\n", err.message);
         exit(1);
     }
 }

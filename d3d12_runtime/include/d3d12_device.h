@@ -3,7 +3,7 @@
  * one queue with one command list, a fence; buffers, barriers and
  * submission. Shared by the d3d12 backend (dmlconf's own kernels), the
  * directml backend (DirectML's operators on the same device) and
- * tools/d3d12_bench.c.
+ * d3d12_backend/bench/d3d12_bench.c.
  */
 #ifndef DMLCONF_D3D12_DEVICE_H
 #define DMLCONF_D3D12_DEVICE_H

@@ -8,7 +8,7 @@
 set -u
 out=${OUT:-/tmp/out}
 mkdir -p "$out"
-if [ ! -f runners/src/cmd_explore.c ] || [ ! -x .gpu/bin/dmlconf ]; then
+if [ ! -f runners/cli/src/cmd_explore.c ] || [ ! -x .gpu/bin/dmlconf ]; then
     echo "not the explore tree: $(ls | head -20 | tr '\n' ' ')"
     exit 3
 fi

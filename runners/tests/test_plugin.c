@@ -12,9 +12,10 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "runner.h"
+#include <dmlconf/runner.h>
 
 #include <check.h>
+#include <dmlconf/oracle_backend.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -7,7 +7,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "runner.h"
+#include <dmlconf/runner.h>
 
 #include <check.h>
 #include <dmlconf/comparator.h>

@@ -1,0 +1,72 @@
+/*
+ * `dmlconf bless`: complete case files with the oracle's expected values
+ * (SQLite sqllogictest's completion mode).
+ */
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdio.h>
+
+static const char bless_usage[] = "usage: dmlconf bless [--all] PATH...\n"
+                                  "\n"
+                                  "Writes the oracle's results into the case files as inline `expected:` lists (or\n"
+                                  ".npy files for .npy inputs, and for generated inputs of more than 1024 values):\n"
+                                  "for the cases without expected values, or for every positive case with --all.\n"
+                                  "Inputs, generators included, and everything else in the files stay byte for\n"
+                                  "byte. Files with errors are left alone.\n"
+                                  "\n"
+                                  "  --all        recompute expected values that are already there\n"
+                                  "  -h, --help   this help\n";
+
+int command_bless(int argc, char **argv)
+{
+    static const struct option options[] = {
+        {"all", no_argument, NULL, 'A'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    dmlconf_bless_options bless = {0};
+    int option;
+    optind = 1;
+    while ((option = getopt_long(argc, argv, "h", options, NULL)) != -1)
+    {
+        switch (option)
+        {
+        case 'A':
+            bless.all = true;
+            break;
+        case 'h':
+            fputs(bless_usage, stdout);
+            return EXIT_PASSED;
+        default:
+            fputs(bless_usage, stderr);
+            return EXIT_USAGE;
+        }
+    }
+    if (optind == argc)
+    {
+        fputs(bless_usage, stderr);
+        return EXIT_USAGE;
+    }
+    dmlconf_case_corpus corpus;
+    size_t errors = runner_load_corpus(&corpus, argv + optind, (size_t)(argc - optind));
+    long blessed = 0;
+    int failed = 0;
+    for (size_t f = 0; f < corpus.file_count; ++f)
+    {
+        const dmlconf_case_file *file = &corpus.files[f];
+        if (file->diagnostics.error_count)
+            continue;
+        dmlconf_diagnostics diags = {0};
+        long n = dmlconf_case_file_bless(file, &bless, &diags);
+        dmlconf_diagnostics_print(&diags, NULL, stderr);
+        dmlconf_diagnostics_free(&diags);
+        if (n < 0)
+            failed = 1;
+        else if (n > 0)
+        {
+            printf("%s: %ld case%s blessed\n", file->path, n, n == 1 ? "" : "s");
+            blessed += n;
+        }
+    }
+    printf("%ld case%s blessed\n", blessed, blessed == 1 ? "" : "s");
+    dmlconf_case_corpus_free(&corpus);
+    return errors ? EXIT_USAGE : failed ? EXIT_FAILED : EXIT_PASSED;
+}

@@ -1,0 +1,356 @@
+/*
+ * `dmlconf merge`: combine the results.jsonl of a run's shards into one set
+ * of reports. Each results file says what it is (shard index and count,
+ * backend, adapter, target level, seed, corpus digest, cases planned) and
+ * how it ended; merge checks that the shards are one run's, every shard once,
+ * each finished with all its cases, before it writes a report that claims a
+ * verdict. With --partial it writes what there is instead, as "incomplete".
+ */
+#include "cli.h"
+
+#include <dmlconf/reports.h>
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char merge_usage[] =
+    "usage: dmlconf merge [--partial] -o DIR RESULTS...\n"
+    "\n"
+    "Reads the results.jsonl of each shard of one run (a file, or a report folder holding\n"
+    "one) and writes one merged set of reports into DIR. It refuses, naming the file and\n"
+    "the reason, shards of different runs (backend, adapter, driver, runtime, target\n"
+    "level, seed, environment, selected corpus or shard count), a shard given twice, a\n"
+    "missing shard, a case in two shards, and a shard that did not finish (interrupted,\n"
+    "crashed, or with case files that did not load).\n"
+    "\n"
+    "  -o, --report-dir DIR   where the merged reports go (required)\n"
+    "      --partial          merge what there is anyway (not shards of different runs):\n"
+    "                         the reports then say \"incomplete\"\n"
+    "  -h, --help             this help\n"
+    "\n"
+    "exit status: 0 when the merged run passed, 1 when a case failed or the merge is\n"
+    "partial, 2 when the shards cannot be read or were refused, or DIR cannot be written\n"
+    "or is in use.\n";
+
+/* One shard as read, and its path. */
+typedef struct shard
+{
+    char *path;
+    dmlconf_results_file file;
+    bool dropped; /* a partial merge leaves it out (given twice) */
+} shard;
+
+/* A results.jsonl path from an argument: the file itself, or the one in the
+ * report folder. */
+static char *results_path(const char *argument)
+{
+    size_t length = strlen(argument);
+    bool file = length > 6 && !strcmp(argument + length - 6, ".jsonl");
+    size_t size = length + sizeof("/" DMLCONF_REPORT_RESULTS_JSONL);
+    char *path = malloc(size);
+    if (path)
+        snprintf(path, size, file ? "%s" : "%s/" DMLCONF_REPORT_RESULTS_JSONL, argument);
+    return path;
+}
+
+/* Why a shard does not cover its part of the run, or NULL when it does. */
+static const char *shard_shortfall(const dmlconf_results_file *file, char *buf, size_t size)
+{
+    switch (file->end.kind)
+    {
+    case DMLCONF_END_NONE:
+        return "it has no completion record (the run died, or is still running)";
+    case DMLCONF_END_INTERRUPTED:
+        snprintf(buf, size, "it was interrupted%s%s", file->end.reason[0] ? " by " : "", file->end.reason);
+        return buf;
+    case DMLCONF_END_PARTIAL:
+        return "it is itself a partial merge";
+    case DMLCONF_END_FINISHED:
+    case DMLCONF_END_KIND_COUNT:
+        break;
+    }
+    if (file->load_errors.count > 0)
+    {
+        snprintf(buf, size, "%zu error%s in its case files kept cases out", file->load_errors.count,
+                 file->load_errors.count == 1 ? "" : "s");
+        return buf;
+    }
+    if (file->results.count != file->info.planned_cases)
+    {
+        snprintf(buf, size, "it has %zu results for %llu cases planned", file->results.count,
+                 (unsigned long long)file->info.planned_cases);
+        return buf;
+    }
+    return NULL;
+}
+
+/* Appends a phrase to the partial merge's reason. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static void
+note(char *reason, size_t size, const char *format, ...)
+{
+    size_t used = strlen(reason);
+    va_list args;
+
+    if (used + 3 >= size)
+        return;
+    if (used)
+    {
+        memcpy(reason + used, "; ", 3);
+        used += 2;
+    }
+    va_start(args, format);
+    vsnprintf(reason + used, size - used, format, args);
+    va_end(args);
+}
+
+typedef struct id_key
+{
+    const char *id;
+    size_t shard;
+    size_t index;
+} id_key;
+
+static int compare_ids(const void *a, const void *b)
+{
+    const id_key *x = a;
+    const id_key *y = b;
+    int order = strcmp(x->id, y->id);
+    if (order)
+        return order;
+    if (x->shard != y->shard)
+        return x->shard < y->shard ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index ? 1 : 0;
+}
+
+/* Checks the shards and gathers their results into `merged` (a case in two
+ * shards kept once, from the first, when partial). Returns 0, or -1 after
+ * printing why (refused, or out of memory). */
+static int gather(shard *shards, size_t count, bool partial, dmlconf_result_list *merged, dmlconf_run_end *end)
+{
+    const dmlconf_run_info *first = &shards[0].file.info;
+    uint32_t shard_count = first->shard_count ? first->shard_count : 1;
+    size_t *owner = NULL;
+    size_t *offset = NULL;
+    id_key *keys = NULL;
+    bool *left_out = NULL;
+    size_t total = 0;
+    bool refused = false;
+    int rc = -1;
+
+    memset(end, 0, sizeof(*end));
+    end->kind = DMLCONF_END_FINISHED;
+    end->elapsed_seconds = -1.0;
+    /* One run, and a place for every shard. */
+    owner = malloc(shard_count * sizeof(*owner));
+    if (!owner)
+        goto oom;
+    for (uint32_t i = 0; i < shard_count; ++i)
+        owner[i] = SIZE_MAX;
+    for (size_t s = 0; s < count; ++s)
+    {
+        const dmlconf_run_info *info = &shards[s].file.info;
+        char why[512];
+        char buf[128];
+        const char *shortfall;
+        if (s > 0 && !dmlconf_run_info_same_run(first, info, why, sizeof(why)))
+        {
+            fprintf(stderr, "dmlconf merge: %s and %s are not shards of one run: %s\n", shards[0].path, shards[s].path,
+                    why);
+            goto done; /* never merged, not even partially */
+        }
+        if (owner[info->shard_index] != SIZE_MAX)
+        {
+            fprintf(stderr, "dmlconf merge: %s: shard %u of %u is given twice (also %s)%s\n", shards[s].path,
+                    (unsigned)info->shard_index, (unsigned)shard_count, shards[owner[info->shard_index]].path,
+                    partial ? "; left out" : "");
+            refused = true;
+            shards[s].dropped = true;
+            note(end->reason, sizeof(end->reason), "shard %u given twice", (unsigned)info->shard_index);
+            continue;
+        }
+        owner[info->shard_index] = s;
+        shortfall = shard_shortfall(&shards[s].file, buf, sizeof(buf));
+        if (shortfall)
+        {
+            fprintf(stderr, "dmlconf merge: %s: shard %u of %u is not complete: %s\n", shards[s].path,
+                    (unsigned)info->shard_index, (unsigned)shard_count, shortfall);
+            refused = true;
+            note(end->reason, sizeof(end->reason), "shard %u not complete", (unsigned)info->shard_index);
+        }
+        if (shards[s].file.dropped_lines)
+            fprintf(stderr, "dmlconf merge: %s: dropped %zu truncated line%s (a crashed run)\n", shards[s].path,
+                    shards[s].file.dropped_lines, shards[s].file.dropped_lines == 1 ? "" : "s");
+        total += shards[s].file.results.count;
+    }
+    for (uint32_t i = 0; i < shard_count; ++i)
+    {
+        if (owner[i] != SIZE_MAX)
+            continue;
+        fprintf(stderr, "dmlconf merge: shard %u of %u is missing\n", (unsigned)i, (unsigned)shard_count);
+        refused = true;
+        note(end->reason, sizeof(end->reason), "shard %u missing", (unsigned)i);
+    }
+
+    /* Every case once. */
+    offset = malloc(count * sizeof(*offset));
+    keys = malloc((total ? total : 1) * sizeof(*keys));
+    left_out = calloc(total ? total : 1, sizeof(*left_out));
+    if (!offset || !keys || !left_out)
+        goto oom;
+    total = 0;
+    for (size_t s = 0; s < count; ++s)
+    {
+        offset[s] = total;
+        for (size_t i = 0; !shards[s].dropped && i < shards[s].file.results.count; ++i)
+            keys[total++] = (id_key){shards[s].file.results.items[i].id, s, i};
+    }
+    qsort(keys, total, sizeof(*keys), compare_ids);
+    for (size_t k = 1; k < total; ++k)
+    {
+        if (strcmp(keys[k - 1].id, keys[k].id) != 0)
+            continue;
+        fprintf(stderr, "dmlconf merge: case %s is in %s and %s%s\n", keys[k].id, shards[keys[k - 1].shard].path,
+                shards[keys[k].shard].path, partial ? "; the second is left out" : "");
+        refused = true;
+        note(end->reason, sizeof(end->reason), "case %s in two shards", keys[k].id);
+        left_out[offset[keys[k].shard] + keys[k].index] = true;
+    }
+    if (refused && !partial)
+    {
+        fprintf(stderr, "dmlconf merge: refused; --partial writes the reports anyway, as incomplete\n");
+        goto done;
+    }
+    /* In the shards' order, each shard's cases in file order. */
+    for (size_t s = 0; s < count; ++s)
+    {
+        for (size_t i = 0; !shards[s].dropped && i < shards[s].file.results.count; ++i)
+        {
+            if (!left_out[offset[s] + i] && dmlconf_result_list_append(merged, &shards[s].file.results.items[i]))
+                goto oom;
+        }
+    }
+    if (refused)
+        end->kind = DMLCONF_END_PARTIAL;
+    rc = 0;
+    goto done;
+oom:
+    fprintf(stderr, "dmlconf merge: out of memory\n");
+done:
+    free(owner);
+    free(offset);
+    free(keys);
+    free(left_out);
+    return rc;
+}
+
+int command_merge(int argc, char **argv)
+{
+    static const struct option options[] = {{"report-dir", required_argument, NULL, 'o'},
+                                            {"partial", no_argument, NULL, 'p'},
+                                            {"help", no_argument, NULL, 'h'},
+                                            {NULL, 0, NULL, 0}};
+    const char *dir = NULL;
+    bool partial = false;
+    int option;
+    optind = 1;
+    while ((option = getopt_long(argc, argv, "o:h", options, NULL)) != -1)
+    {
+        switch (option)
+        {
+        case 'o':
+            dir = optarg;
+            break;
+        case 'p':
+            partial = true;
+            break;
+        case 'h':
+            fputs(merge_usage, stdout);
+            return EXIT_PASSED;
+        default:
+            fputs(merge_usage, stderr);
+            return EXIT_USAGE;
+        }
+    }
+    if (!dir || optind == argc)
+    {
+        fputs(merge_usage, stderr);
+        return EXIT_USAGE;
+    }
+    size_t count = (size_t)(argc - optind);
+    shard *shards = calloc(count, sizeof(*shards));
+    dmlconf_result_list merged = {0};
+    int exit_code = EXIT_USAGE;
+    if (!shards)
+    {
+        fprintf(stderr, "dmlconf merge: out of memory\n");
+        return EXIT_FAILED;
+    }
+    bool readable = true;
+    for (size_t s = 0; s < count; ++s)
+    {
+        char why[640];
+        shards[s].path = results_path(argv[optind + (int)s]);
+        if (!shards[s].path)
+        {
+            fprintf(stderr, "dmlconf merge: out of memory\n");
+            readable = false;
+            continue;
+        }
+        if (dmlconf_results_file_read(shards[s].path, &shards[s].file, why, sizeof(why)))
+        {
+            fprintf(stderr, "dmlconf merge: %s\n", why);
+            readable = false;
+        }
+    }
+    dmlconf_run_end end;
+    if (readable && gather(shards, count, partial, &merged, &end) == 0)
+    {
+        /* The merged run is the whole run: shard 0 of 1, planning every case
+         * the shards were cut from. */
+        dmlconf_run_info info = shards[0].file.info;
+        info.shard_index = 0;
+        info.shard_count = 1;
+        info.planned_cases = info.corpus_cases;
+        dmlconf_report_input in = {&info,
+                                   shards[0].file.load_errors.items,
+                                   shards[0].file.load_errors.count,
+                                   merged.items,
+                                   merged.count,
+                                   &end,
+                                   NULL,
+                                   NULL,
+                                   0};
+        char why[640];
+        if (dmlconf_reports_write_all(dir, &in, why, sizeof(why)))
+        {
+            /* A folder that cannot be written or is in use, as for run. */
+            fprintf(stderr, "dmlconf merge: %s\n", why);
+            exit_code = EXIT_USAGE;
+        }
+        else
+        {
+            /* Anything short of every planned case is no pass, whatever
+             * the reason (the reports say incomplete). */
+            bool failed = end.kind != DMLCONF_END_FINISHED || merged.count != info.planned_cases;
+            for (size_t i = 0; i < merged.count; ++i)
+                failed |= dmlconf_status_is_failure(merged.items[i].status);
+            printf("merged %zu results from %zu shard%s into %s/%s\n", merged.count, count, count == 1 ? "" : "s", dir,
+                   end.kind == DMLCONF_END_PARTIAL ? " (partial: the reports say incomplete)" : "");
+            exit_code = failed ? EXIT_FAILED : EXIT_PASSED;
+        }
+    }
+    dmlconf_result_list_free(&merged);
+    for (size_t s = 0; s < count; ++s)
+    {
+        free(shards[s].path);
+        dmlconf_results_file_free(&shards[s].file);
+    }
+    free(shards);
+    return exit_code;
+}

@@ -1,0 +1,316 @@
+/*
+ * Baselines, as deqp-runner keeps them: known failures, flaky and skipped
+ * id patterns, so that a conformance run can gate CI on "no new failure".
+ * Every line is kept with its line number, so that a malformed line is a
+ * located error and a line that matches no case (stale) can be named.
+ */
+#if !defined(_WIN32)
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include <dmlconf/runner.h>
+
+#include <dmlconf/file_system.h>
+#include <dmlconf/glob.h>
+#include <dmlconf/text.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Cuts a '#' comment and the blanks around the text. */
+static char *trim(char *line)
+{
+    char *hash = strchr(line, '#');
+    if (hash)
+        *hash = '\0';
+    while (*line == ' ' || *line == '\t')
+        ++line;
+    size_t n = strlen(line);
+    while (n && (line[n - 1] == ' ' || line[n - 1] == '\t' || line[n - 1] == '\r'))
+        line[--n] = '\0';
+    return line;
+}
+
+static int add_entry(runner_baseline_list *list, const char *text, uint32_t line)
+{
+    if (list->count == list->capacity)
+    {
+        size_t capacity = list->capacity ? list->capacity * 2 : 32;
+        runner_baseline_entry *grown = realloc(list->entries, capacity * sizeof(*grown));
+        if (!grown)
+            return -1;
+        list->entries = grown;
+        list->capacity = capacity;
+    }
+    runner_baseline_entry *entry = &list->entries[list->count];
+    memset(entry, 0, sizeof(*entry));
+    entry->text = dmlconf_strdup(text);
+    entry->line = line;
+    entry->status = DMLCONF_STATUS_FAIL;
+    if (!entry->text)
+        return -1;
+    list->count++;
+    return 0;
+}
+
+/* Reads the non-empty lines of dir/name into `list` (a missing file has
+ * none). */
+static int read_entries(const char *dir, const char *name, runner_baseline_list *list, char *why, size_t why_size)
+{
+    char *path = dmlconf_path_join(dir, name);
+    if (!path)
+    {
+        snprintf(why, why_size, "out of memory");
+        return -1;
+    }
+    list->path = path;
+    dmlconf_path_kind kind;
+    if (dmlconf_path_examine(path, &kind, NULL, why, why_size))
+        return -1;
+    if (kind == DMLCONF_PATH_MISSING)
+        return 0;
+    char reason[256];
+    FILE *file = dmlconf_open_regular_file(path, NULL, reason, sizeof(reason));
+    if (!file)
+    {
+        snprintf(why, why_size, "%s: %s", path, reason);
+        return -1;
+    }
+    char *line = NULL;
+    size_t capacity = 0;
+    uint32_t number = 0;
+    int got, result = 0;
+    while (result == 0 && (got = dmlconf_read_line(file, &line, &capacity)) > 0)
+    {
+        ++number;
+        const char *text = trim(line);
+        if (*text && add_entry(list, text, number))
+        {
+            snprintf(why, why_size, "out of memory reading %s", path);
+            result = -1;
+        }
+    }
+    if (result == 0 && got < 0)
+    {
+        snprintf(why, why_size, "%s: cannot read it: %s", path, ferror(file) ? strerror(errno) : "out of memory");
+        result = -1;
+    }
+    free(line);
+    fclose(file);
+    return result;
+}
+
+/* The statuses a known failure can have. */
+static bool is_failing_status(dmlconf_status status)
+{
+    return status == DMLCONF_STATUS_FAIL || status == DMLCONF_STATUS_ERROR || status == DMLCONF_STATUS_CRASH ||
+           status == DMLCONF_STATUS_TIMEOUT;
+}
+
+static int compare_entries(const void *a, const void *b)
+{
+    return strcmp(((const runner_baseline_entry *)a)->text, ((const runner_baseline_entry *)b)->text);
+}
+
+/* Splits each failures.txt line, "id,status" (blanks allowed around both),
+ * and sorts the entries by id for binary search. */
+static int parse_failures(runner_baseline_list *list, char *why, size_t why_size)
+{
+    for (size_t i = 0; i < list->count; ++i)
+    {
+        runner_baseline_entry *entry = &list->entries[i];
+        char *comma = strchr(entry->text, ',');
+        if (!comma)
+            continue; /* an id alone: a failure */
+        *comma = '\0';
+        char *status = trim(comma + 1);
+        trim(entry->text);
+        if (!*entry->text || !dmlconf_status_from_name(status, &entry->status) || !is_failing_status(entry->status))
+        {
+            snprintf(why, why_size,
+                     "%s:%u: '%s' has an unknown status '%s' (fail, error, crash or timeout, after an id and a "
+                     "comma)",
+                     list->path, (unsigned)entry->line, entry->text, status);
+            return -1;
+        }
+    }
+    if (list->count > 1)
+        qsort(list->entries, list->count, sizeof(list->entries[0]), compare_entries);
+    for (size_t i = 1; i < list->count; ++i)
+    {
+        if (!strcmp(list->entries[i - 1].text, list->entries[i].text))
+        {
+            snprintf(why, why_size, "%s:%u: '%s' is listed twice (also on line %u)", list->path,
+                     (unsigned)list->entries[i].line, list->entries[i].text, (unsigned)list->entries[i - 1].line);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int runner_baseline_load(runner_baseline *baseline, const char *dir, char *why, size_t why_size)
+{
+    memset(baseline, 0, sizeof(*baseline));
+    dmlconf_path_kind kind;
+    if (dmlconf_path_examine(dir, &kind, NULL, why, why_size))
+        return -1;
+    if (kind != DMLCONF_PATH_DIRECTORY)
+    {
+        snprintf(why, why_size, "%s %s: a baseline is a folder of failures.txt, flakes.txt and skips.txt", dir,
+                 kind == DMLCONF_PATH_MISSING ? "does not exist" : "is not a folder");
+        return -1;
+    }
+    if (read_entries(dir, "failures.txt", &baseline->failures, why, why_size) ||
+        read_entries(dir, "flakes.txt", &baseline->flakes, why, why_size) ||
+        read_entries(dir, "skips.txt", &baseline->skips, why, why_size) ||
+        parse_failures(&baseline->failures, why, why_size))
+    {
+        runner_baseline_free(baseline);
+        return -1;
+    }
+    return 0;
+}
+
+static runner_baseline_entry *matching_glob(runner_baseline_list *list, const char *id)
+{
+    for (size_t i = 0; i < list->count; ++i)
+    {
+        if (dmlconf_glob_match(list->entries[i].text, id))
+            return &list->entries[i];
+    }
+    return NULL;
+}
+
+bool runner_baseline_skips(const runner_baseline *baseline, const char *id)
+{
+    return matching_glob((runner_baseline_list *)&baseline->skips, id) != NULL;
+}
+
+static runner_baseline_entry *known_failure(const runner_baseline *baseline, const char *id)
+{
+    size_t lo = 0, hi = baseline->failures.count;
+    while (lo < hi)
+    {
+        size_t mid = lo + (hi - lo) / 2;
+        int order = strcmp(baseline->failures.entries[mid].text, id);
+        if (order == 0)
+            return &baseline->failures.entries[mid];
+        if (order < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+/* Appends to a result's message, cutting nothing that is already there. */
+static void append_message(dmlconf_case_result *result, const char *text)
+{
+    size_t used = strlen(result->message);
+    snprintf(result->message + used, sizeof(result->message) - used, "%s%s", used ? "; " : "", text);
+}
+
+void runner_baseline_apply(const runner_baseline *baseline, dmlconf_case_result *result)
+{
+    bool failed = result->status == DMLCONF_STATUS_FAIL || result->status == DMLCONF_STATUS_ERROR ||
+                  result->status == DMLCONF_STATUS_CRASH || result->status == DMLCONF_STATUS_TIMEOUT;
+    if (known_failure(baseline, result->id))
+    {
+        if (failed || result->status == DMLCONF_STATUS_FLAKE)
+            result->status = DMLCONF_STATUS_EXPECTED_FAIL;
+        else if (result->status == DMLCONF_STATUS_PASS)
+        {
+            result->status = DMLCONF_STATUS_UNEXPECTED_PASS;
+            snprintf(result->message, sizeof(result->message),
+                     "passed, but the baseline lists it as a known failure: remove it from failures.txt");
+        }
+        return;
+    }
+    if (failed && matching_glob((runner_baseline_list *)&baseline->flakes, result->id))
+    {
+        /* A known flake that failed every time it ran: say so; it does not
+         * fail the run, but it never passed either. */
+        char note[96];
+        snprintf(note, sizeof(note), "failed %u of %u attempts; listed in flakes.txt as a known flake",
+                 (unsigned)result->attempts, (unsigned)result->attempts);
+        append_message(result, note);
+        result->status = DMLCONF_STATUS_FLAKE;
+    }
+}
+
+/* Whether any id of `cases` matches the glob. */
+static bool glob_matches_a_case(const char *glob, const dmlconf_case *const *cases, size_t count)
+{
+    for (size_t i = 0; i < count; ++i)
+    {
+        if (dmlconf_glob_match(glob, cases[i]->id))
+            return true;
+    }
+    return false;
+}
+
+static bool id_is_a_case(const char *id, const dmlconf_case *const *cases, size_t count)
+{
+    for (size_t i = 0; i < count; ++i)
+    {
+        if (!strcmp(id, cases[i]->id))
+            return true;
+    }
+    return false;
+}
+
+/* Appends "path:line: text" to a list of lines. */
+static int add_stale(char ***lines, size_t *count, const runner_baseline_list *list, const runner_baseline_entry *e)
+{
+    size_t size = strlen(list->path) + strlen(e->text) + 64;
+    char *line = malloc(size);
+    char **grown = realloc(*lines, (*count + 1) * sizeof(**lines));
+    if (!line || !grown)
+    {
+        free(line);
+        if (grown)
+            *lines = grown;
+        return -1;
+    }
+    snprintf(line, size, "%s:%u: %s", list->path, (unsigned)e->line, e->text);
+    *lines = grown;
+    grown[(*count)++] = line;
+    return 0;
+}
+
+int runner_baseline_stale(const runner_baseline *baseline, const dmlconf_case *const *cases, size_t count,
+                          char ***lines, size_t *stale)
+{
+    *lines = NULL;
+    *stale = 0;
+    const runner_baseline_list *lists[3] = {&baseline->failures, &baseline->flakes, &baseline->skips};
+    for (int l = 0; l < 3; ++l)
+    {
+        for (size_t i = 0; i < lists[l]->count; ++i)
+        {
+            const runner_baseline_entry *e = &lists[l]->entries[i];
+            bool used = l == 0 ? id_is_a_case(e->text, cases, count) : glob_matches_a_case(e->text, cases, count);
+            if (!used && add_stale(lines, stale, lists[l], e))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+static void free_list(runner_baseline_list *list)
+{
+    for (size_t i = 0; i < list->count; ++i)
+        free(list->entries[i].text);
+    free(list->entries);
+    free(list->path);
+    memset(list, 0, sizeof(*list));
+}
+
+void runner_baseline_free(runner_baseline *baseline)
+{
+    free_list(&baseline->failures);
+    free_list(&baseline->flakes);
+    free_list(&baseline->skips);
+}
