@@ -3,6 +3,7 @@
  */
 #include <dmlconf/text.h>
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,4 +50,23 @@ int dmlconf_read_line(FILE *file, char **line, size_t *capacity)
     }
     (*line)[used] = '\0';
     return 1;
+}
+
+size_t dmlconf_bounded_length(const char *text, size_t size)
+{
+    size_t length = 0;
+    while (length < size && text[length] != '\0')
+        ++length;
+    return length;
+}
+
+void dmlconf_text_appendf(dmlconf_text *text, const char *format, ...)
+{
+    va_list args;
+    size_t at = text->length < text->size ? text->length : text->size;
+    va_start(args, format);
+    int n = vsnprintf(text->size > at ? text->buf + at : NULL, text->size > at ? text->size - at : 0, format, args);
+    va_end(args);
+    if (n > 0)
+        text->length += (size_t)n;
 }

@@ -10,19 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void dmlconf_text_appendf(dmlconf_text *text, const char *format, ...)
-{
-    va_list args;
-    size_t at = text->length < text->size ? text->length : text->size;
-    int n;
-
-    va_start(args, format);
-    n = vsnprintf(text->size > at ? text->buf + at : NULL, text->size > at ? text->size - at : 0, format, args);
-    va_end(args);
-    if (n > 0)
-        text->length += (size_t)n;
-}
-
 /* ---- formatting ----------------------------------------------------------------- */
 
 static size_t format_special(double value, dmlconf_text *text)

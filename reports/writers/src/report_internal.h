@@ -10,6 +10,7 @@
 #include <dmlconf/compiler.h>
 #include <dmlconf/file_system.h>
 #include <dmlconf/reports.h>
+#include <dmlconf/text.h>
 
 #include <jansson.h>
 
@@ -113,16 +114,6 @@ static inline size_t dmlconf_utf8_encode(uint32_t cp, char out[4])
 
 /* ---- format.c ------------------------------------------------------------------ */
 
-/* A bounded text buffer that keeps counting past its end, as snprintf does:
- * length is the length the full text has. */
-typedef struct dmlconf_text
-{
-    char *buf; /* may be NULL when size is 0 */
-    size_t size;
-    size_t length;
-} dmlconf_text;
-
-void dmlconf_text_appendf(dmlconf_text *text, const char *format, ...) DMLCONF_PRINTF_LIKE(2, 3);
 /* Appends `length` bytes of `word` as one word for a POSIX shell: as is
  * when it is made only of safe characters, else in single quotes. */
 void dmlconf_text_append_shell_word(dmlconf_text *text, const char *word, size_t length);
@@ -158,8 +149,6 @@ size_t *dmlconf_select_sorted(const dmlconf_case_result *results, size_t count, 
 bool dmlconf_result_is_failing(const dmlconf_case_result *result);
 bool dmlconf_result_is_noteworthy(const dmlconf_case_result *result);
 
-/* Length of a fixed buffer's string (stops at size when there is no NUL). */
-size_t dmlconf_bounded_length(const char *text, size_t size);
 
 /* A scan's mode: "inclusive, increasing", "exclusive, decreasing". */
 const char *dmlconf_mode_text(bool exclusive, bool decreasing);
@@ -366,19 +355,5 @@ void dmlconf_xml_escape_field(FILE *out, const char *text, size_t size, bool att
  * cases the backend did not time are left out), most first: their indices
  * in in->results go to order[]. Returns how many. */
 size_t dmlconf_report_device_slowest(const dmlconf_report_input *in, size_t *order, size_t max);
-
-/* ---- matrix.c ---------------------------------------------------------------- */
-
-/* The three-way class of a status for the matrix. */
-typedef enum dmlconf_status_class
-{
-    DMLCONF_CLASS_PASSED,
-    DMLCONF_CLASS_FAILED,
-    DMLCONF_CLASS_SKIPPED,
-} dmlconf_status_class;
-dmlconf_status_class dmlconf_status_classify(dmlconf_status status);
-
-/* Whether a matrix cell holds any case. */
-bool dmlconf_matrix_cell_empty(const dmlconf_matrix_cell *cell);
 
 #endif /* DMLCONF_REPORT_INTERNAL_H */

@@ -64,15 +64,6 @@ bool dmlconf_result_is_noteworthy(const dmlconf_case_result *result)
            result->status == DMLCONF_STATUS_FLAKE;
 }
 
-size_t dmlconf_bounded_length(const char *text, size_t size)
-{
-    size_t length = 0;
-
-    while (length < size && text[length] != '\0')
-        ++length;
-    return length;
-}
-
 typedef struct sort_key
 {
     const char *id;

@@ -180,11 +180,11 @@ typedef struct canary_slice
 static int run_canary_slice(void *argument)
 {
     canary_slice *slice = argument;
-    runner_canary_fill(slice->buffer, slice->bytes, slice->element, slice->bits);
+    dmlconf_canary_fill(slice->buffer, slice->bytes, slice->element, slice->bits);
     return 0;
 }
 
-/* runner_canary_fill in slices of whole elements on `threads` threads
+/* dmlconf_canary_fill in slices of whole elements on `threads` threads
  * (this one included): for a buffer of gigabytes, the first touch of its
  * pages is shared out too. */
 static void fill_canary(void *buffer, size_t bytes, size_t element, uint64_t bits, unsigned threads)
@@ -332,7 +332,7 @@ typedef struct prepared_case
     void *output_buffer; /* laid out by the output desc */
     uint64_t input_bytes, output_bytes;
     dmlconf_reason expected_reason; /* negative cases: the oracle's reason at the target level */
-    unsigned canary_attempt;        /* which canary the output was filled with (runner_canary_bits) */
+    unsigned canary_attempt;        /* which canary the output was filled with (dmlconf_canary_bits) */
     uint64_t canary;
     double own_seconds; /* preparing and judging this case (not the batch's backend call) */
 } prepared_case;
@@ -357,15 +357,15 @@ static int fill_buffers(prepared_case *p)
     p->output_bytes = runner_buffer_bytes(&desc->output);
     if (p->input_bytes > SIZE_MAX || p->output_bytes > SIZE_MAX)
         goto oom;
-    if (p->output_bytes > SIZE_MAX - RUNNER_CANARY_GUARD)
+    if (p->output_bytes > SIZE_MAX - DMLCONF_CANARY_GUARD)
         goto oom;
     /* The output, padding and a guard after it hold the canary. */
-    p->output_buffer = dmlconf_large_alloc((size_t)p->output_bytes + RUNNER_CANARY_GUARD);
+    p->output_buffer = dmlconf_large_alloc((size_t)p->output_bytes + DMLCONF_CANARY_GUARD);
     if (!p->output_buffer)
         goto oom;
     size_t element = dmlconf_case_element_size(p->c);
-    p->canary = runner_canary_bits(desc->output.data_type, p->canary_attempt);
-    fill_canary(p->output_buffer, (size_t)p->output_bytes + RUNNER_CANARY_GUARD, element ? element : 1, p->canary,
+    p->canary = dmlconf_canary_bits(desc->output.data_type, p->canary_attempt);
+    fill_canary(p->output_buffer, (size_t)p->output_bytes + DMLCONF_CANARY_GUARD, element ? element : 1, p->canary,
                 p->threads);
     if (desc->in_place)
     {
@@ -437,7 +437,7 @@ static bool over_memory_limit(const dmlconf_case *c, uint64_t limit, dmlconf_cas
     uint64_t count = dmlconf_case_element_count(c);
     uint64_t chunk = case_threads(c) > 1 ? UINT64_C(1) << 22 : UINT64_C(1) << 16;
     uint64_t judging = (count < chunk ? count : chunk) * (case_threads(c) > 1 ? 128u : 64u);
-    uint64_t need = buffers.input + buffers.output + RUNNER_CANARY_GUARD + judging;
+    uint64_t need = buffers.input + buffers.output + DMLCONF_CANARY_GUARD + judging;
     if (need <= limit)
         return false;
     char need_text[32], limit_text[32], input[32], output[32];
@@ -637,15 +637,15 @@ static void judge_output(const runner_backend *backend, prepared_case *p, const 
     }
     r->backend_seconds = job->device_seconds;
     size_t element = dmlconf_case_element_size(c);
-    size_t past_end = runner_canary_changed(p->output_buffer, (size_t)p->output_bytes,
-                                            (size_t)p->output_bytes + RUNNER_CANARY_GUARD, element, p->canary);
-    uint64_t padding = runner_padding_written(&c->desc.output, p->output_buffer, (size_t)p->output_bytes, p->canary);
+    size_t past_end = dmlconf_canary_changed(p->output_buffer, (size_t)p->output_bytes,
+                                            (size_t)p->output_bytes + DMLCONF_CANARY_GUARD, element, p->canary);
+    uint64_t padding = dmlconf_canary_padding_written(&c->desc.output, p->output_buffer, (size_t)p->output_bytes, p->canary);
     if (past_end)
     {
         r->status = DMLCONF_STATUS_FAIL;
         snprintf(r->message, sizeof(r->message),
                  "wrote past the end of its output buffer: %zu of the %u bytes after the tensor's %llu changed",
-                 past_end, RUNNER_CANARY_GUARD, (unsigned long long)p->output_bytes);
+                 past_end, DMLCONF_CANARY_GUARD, (unsigned long long)p->output_bytes);
         return;
     }
     if (r->comparison.mismatches == 0)

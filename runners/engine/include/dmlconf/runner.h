@@ -9,6 +9,7 @@
 #define DMLCONF_RUNNER_H
 
 #include <dmlconf/backend.h>
+#include <dmlconf/canary.h>
 #include <dmlconf/case.h>
 #include <dmlconf/reports.h>
 #include <dmlconf/result.h>
@@ -105,28 +106,6 @@ dmlconf_feature_level runner_target_level(dmlconf_feature_level asked, const dml
  * be independent. When threads cannot be started (or `threads` is 0 or 1),
  * the threads there are take every index: none is ever skipped. */
 void runner_for_each(size_t count, unsigned threads, void (*body)(void *context, size_t index), void *context);
-
-/* ---- the output canary (canary.c) ----------------------------------------- */
-
-/* Bytes of canary after an output buffer's end: a write past the tensor's
- * range changes them. */
-#define RUNNER_CANARY_GUARD 64u
-
-/* The canary element of `type` for attempt 0 or 1 (two different
- * patterns: a case whose expected values include the first runs again
- * with the second), zero extended. */
-uint64_t runner_canary_bits(dmlconf_data_type type, unsigned attempt);
-
-/* Fills `bytes` bytes with the canary element (of `element` bytes,
- * little-endian) repeated from the start. */
-void runner_canary_fill(void *buffer, size_t bytes, size_t element, uint64_t bits);
-
-/* How many bytes in [from, to) of a canary-filled buffer changed. */
-size_t runner_canary_changed(const void *buffer, size_t from, size_t to, size_t element, uint64_t bits);
-
-/* How many padding bytes of an output buffer (bytes that hold no element
- * of `desc`) no longer hold the canary. */
-uint64_t runner_padding_written(const dmlconf_tensor_desc *desc, const void *buffer, size_t bytes, uint64_t bits);
 
 /* Fills the identity part of a result (id, file, op, type, levels) and sets
  * the status and message. */

@@ -1,20 +1,14 @@
 /*
- * The canary an output buffer is filled with before a backend runs: a bit
- * pattern per element that no correct result is likely to have (a
- * signalling NaN with a payload for floats, 0xa5... or 0x5a... for
- * integers), so that an implementation that writes nothing is seen. The
- * comparator fails an element that still holds it (rule UNWRITTEN); where
- * the expected value happens to be the canary itself, the case runs again
- * with the other one. After the buffer's end a guard of canary bytes shows
- * a write past the output's range; the bytes between strided elements
- * (padding) are checked too, and reported (DirectML allows writing them).
+ * The output canary (dmlconf/canary.h): its patterns, filling a buffer
+ * with it and finding the bytes that changed.
  */
-#include <dmlconf/runner.h>
+#include <dmlconf/canary.h>
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-uint64_t runner_canary_bits(dmlconf_data_type type, unsigned attempt)
+uint64_t dmlconf_canary_bits(dmlconf_data_type type, unsigned attempt)
 {
     bool second = attempt & 1u;
     switch (type)
@@ -42,7 +36,7 @@ static unsigned char canary_byte(uint64_t bits, size_t element, size_t offset)
     return (unsigned char)(bits >> (8u * (offset % element)));
 }
 
-void runner_canary_fill(void *buffer, size_t bytes, size_t element, uint64_t bits)
+void dmlconf_canary_fill(void *buffer, size_t bytes, size_t element, uint64_t bits)
 {
     unsigned char *out = buffer;
     unsigned char pattern[8];
@@ -59,7 +53,7 @@ void runner_canary_fill(void *buffer, size_t bytes, size_t element, uint64_t bit
     }
 }
 
-size_t runner_canary_changed(const void *buffer, size_t from, size_t to, size_t element, uint64_t bits)
+size_t dmlconf_canary_changed(const void *buffer, size_t from, size_t to, size_t element, uint64_t bits)
 {
     const unsigned char *bytes = buffer;
     size_t changed = 0;
@@ -68,7 +62,7 @@ size_t runner_canary_changed(const void *buffer, size_t from, size_t to, size_t 
     return changed;
 }
 
-uint64_t runner_padding_written(const dmlconf_tensor_desc *desc, const void *buffer, size_t bytes, uint64_t bits)
+uint64_t dmlconf_canary_padding_written(const dmlconf_tensor_desc *desc, const void *buffer, size_t bytes, uint64_t bits)
 {
     size_t element = dmlconf_data_type_bits(desc->data_type) / 8;
     uint64_t count = dmlconf_tensor_element_count(desc);
@@ -76,11 +70,11 @@ uint64_t runner_padding_written(const dmlconf_tensor_desc *desc, const void *buf
         return 0;
     size_t slots = bytes / element;
     if (!desc->has_strides || count == slots)
-        return runner_canary_changed(buffer, slots * element, bytes, element, bits);
+        return dmlconf_canary_changed(buffer, slots * element, bytes, element, bits);
     /* Mark the slots the elements occupy; the rest is padding. */
     unsigned char *used = calloc((slots + 7) / 8, 1);
     if (!used)
-        return 0;
+        return UINT64_MAX;
     uint64_t strides[DMLCONF_MAX_DIMENSIONS];
     uint32_t coordinates[DMLCONF_MAX_DIMENSIONS] = {0};
     uint32_t last = desc->dimension_count - 1;
@@ -106,9 +100,9 @@ uint64_t runner_padding_written(const dmlconf_tensor_desc *desc, const void *buf
     for (size_t slot = 0; slot < slots; ++slot)
     {
         if (!(used[slot / 8] & (1u << (slot % 8))))
-            changed += runner_canary_changed(buffer, slot * element, (slot + 1) * element, element, bits);
+            changed += dmlconf_canary_changed(buffer, slot * element, (slot + 1) * element, element, bits);
     }
-    changed += runner_canary_changed(buffer, slots * element, bytes, element, bits);
+    changed += dmlconf_canary_changed(buffer, slots * element, bytes, element, bits);
     free(used);
     return changed;
 }

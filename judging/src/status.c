@@ -3,8 +3,8 @@
  * ends: the stable tokens of results.jsonl, summary.json, the baselines and
  * the reports.
  */
-#include <dmlconf/reports.h>
 #include <dmlconf/result.h>
+#include <dmlconf/verdict.h>
 
 #include <stddef.h>
 
