@@ -109,6 +109,34 @@ int dmlconf_path_examine(const char *path, dmlconf_path_kind *kind, uint64_t *by
     return 0;
 }
 
+#if defined(_WIN32)
+bool dmlconf_paths_same(const char *a, const char *b)
+{
+    BY_HANDLE_FILE_INFORMATION info[2];
+    const char *paths[2] = {a, b};
+    for (int i = 0; i < 2; ++i)
+    {
+        /* FILE_FLAG_BACKUP_SEMANTICS opens folders too. */
+        HANDLE handle = CreateFileA(paths[i], 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
+                                    OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, NULL);
+        if (handle == INVALID_HANDLE_VALUE)
+            return false;
+        BOOL got = GetFileInformationByHandle(handle, &info[i]);
+        CloseHandle(handle);
+        if (!got)
+            return false;
+    }
+    return info[0].dwVolumeSerialNumber == info[1].dwVolumeSerialNumber &&
+           info[0].nFileIndexHigh == info[1].nFileIndexHigh && info[0].nFileIndexLow == info[1].nFileIndexLow;
+}
+#else
+bool dmlconf_paths_same(const char *a, const char *b)
+{
+    struct stat x, y;
+    return stat(a, &x) == 0 && stat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+#endif
+
 #if !defined(_WIN32)
 /* What a file of `mode` is, when not a regular file. */
 static const char *kind_of_mode(mode_t mode)

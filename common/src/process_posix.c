@@ -43,6 +43,7 @@ struct dmlconf_process
     int error;              /* read end of the child's stderr (CAPTURE), else -1 */
     bool input_nonblocking; /* dmlconf_process_write_some made `input` non-blocking */
     bool killed;
+    bool group_ended; /* the rest of its process group was killed */
     bool reaped;
     bool ended; /* dmlconf_process_end has run */
     int wait_status;
@@ -138,6 +139,9 @@ static void prepare_child(pid_t parent, bool exec_follows)
 #endif
     if (getppid() != parent)
         _exit(127); /* the parent is already gone */
+    /* A process group of its own: whatever it starts (a wrapper script's
+     * program, a helper it forks) is ended with it. */
+    setpgid(0, 0);
     if (exec_follows)
     {
         /* Ignored signals stay ignored across exec: give the program the
@@ -234,6 +238,8 @@ int dmlconf_process_start(const dmlconf_process_options *options, dmlconf_proces
         exec_child(options, in[0], outp[1], err[1], report[1]);
     }
     p->pid = pid;
+    /* Also here, so that the group exists before anything signals it. */
+    setpgid(pid, pid);
     close_fd(&in[0]);
     close_fd(&outp[1]);
     close_fd(&err[1]);
@@ -426,8 +432,23 @@ void dmlconf_process_kill(dmlconf_process *process)
 {
     if (process->pid > 0 && !process->reaped)
     {
-        kill(process->pid, SIGKILL);
+        /* The child's whole group: it and everything it started. */
+        if (kill(-process->pid, SIGKILL) != 0)
+            kill(process->pid, SIGKILL);
         process->killed = true;
+    }
+}
+
+/* Ends what is left of an ended child's process group: programs it started
+ * that outlived it (the program a wrapper script ran without exec, a
+ * helper it forked) would otherwise keep its pipes and whatever they
+ * inherited open. */
+static void end_group(dmlconf_process *p)
+{
+    if (p->pid > 0 && !p->group_ended)
+    {
+        kill(-p->pid, SIGKILL);
+        p->group_ended = true;
     }
 }
 
@@ -476,6 +497,7 @@ void dmlconf_process_end(dmlconf_process *process, double grace, dmlconf_exit *e
             }
             dmlconf_clock_sleep(0.002);
         }
+        end_group(p);
         close_fd(&p->output);
         if (p->draining)
         {
@@ -590,4 +612,36 @@ char *dmlconf_process_self_path(char *why, size_t why_size)
         free(path);
         size *= 2;
     }
+}
+
+typedef struct forked_call
+{
+    int (*function)(void *context);
+    void *context;
+} forked_call;
+
+static int run_forked_call(void *context, int input_fd, int output_fd)
+{
+    (void)input_fd;
+    (void)output_fd;
+    const forked_call *call = context;
+    return call->function(call->context);
+}
+
+int dmlconf_process_run_forked(int (*function)(void *context), void *context, double timeout, dmlconf_exit *ended,
+                               char *why, size_t why_size)
+{
+    forked_call call = {function, context};
+    dmlconf_process_options options = {
+        .function = run_forked_call,
+        .context = &call,
+        .stderr_mode = DMLCONF_CHILD_STDERR_INHERIT,
+    };
+    dmlconf_process *process = NULL;
+    if (dmlconf_process_start(&options, &process, why, why_size))
+        return -1;
+    /* Its input closes at once: the copy reads nothing, and ends when its
+     * call returns. */
+    dmlconf_process_finish(process, timeout, ended);
+    return 0;
 }

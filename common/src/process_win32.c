@@ -571,7 +571,9 @@ void dmlconf_process_kill(dmlconf_process *process)
 {
     if (process->process && WaitForSingleObject(process->process, 0) == WAIT_TIMEOUT)
     {
-        TerminateProcess(process->process, KILLED_STATUS);
+        /* The child's whole job: it and everything it started. */
+        if (!process->job || !TerminateJobObject(process->job, KILLED_STATUS))
+            TerminateProcess(process->process, KILLED_STATUS);
         process->killed = true;
     }
 }
@@ -594,6 +596,9 @@ void dmlconf_process_end(dmlconf_process *process, double grace, dmlconf_exit *e
             }
             GetExitCodeProcess(p->process, &p->exit_code);
         }
+        /* What the child started and left behind ends with it. */
+        if (p->job)
+            TerminateJobObject(p->job, KILLED_STATUS);
         reader_stop(&p->output);
         if (p->capture)
             reader_stop(&p->error);
@@ -716,4 +721,15 @@ char *dmlconf_process_self_path(char *why, size_t why_size)
     }
     snprintf(why, why_size, "cannot find this program's path: out of memory");
     return NULL;
+}
+
+int dmlconf_process_run_forked(int (*function)(void *context), void *context, double timeout, dmlconf_exit *ended,
+                               char *why, size_t why_size)
+{
+    (void)function;
+    (void)context;
+    (void)timeout;
+    memset(ended, 0, sizeof(*ended));
+    snprintf(why, why_size, "Windows cannot run a call in a copy of this process");
+    return -1;
 }

@@ -6,6 +6,8 @@
  */
 #include "docgen_internal.h"
 
+#include <dmlconf/file_system.h>
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -214,11 +216,15 @@ size_t docgen_page_load_buffer(docgen_page *page, const char *path, const char *
 size_t docgen_page_load(docgen_page *page, const char *path)
 {
     docgen_text text = {0};
-    FILE *file = fopen(path, "rb");
+    char reason[256];
+    /* A named pipe or a device would block or never end: only a regular
+     * file is a page. */
+    FILE *file = dmlconf_open_regular_file(path, NULL, reason, sizeof(reason));
     if (!file)
     {
         memset(page, 0, sizeof(*page));
-        dmlconf_diagnostics_add(&page->diagnostics, DMLCONF_SEVERITY_ERROR, path, 0, 0, "cannot open the page");
+        dmlconf_diagnostics_add(&page->diagnostics, DMLCONF_SEVERITY_ERROR, path, 0, 0, "cannot open the page: %s",
+                                reason);
         return page->diagnostics.error_count;
     }
     char buffer[65536];

@@ -15,6 +15,8 @@
 
 #include "docgen_internal.h"
 
+#include <dmlconf/file_system.h>
+
 #include <dmlconf/values.h>
 
 #include <errno.h>
@@ -470,44 +472,8 @@ int docgen_page_apply(const docgen_page *page, const docgen_verdict *verdicts, s
 
 int docgen_write_file(const char *path, const char *data, size_t size, char *why, size_t why_size)
 {
-    static const char suffix[] = ".docgen-tmp";
-    size_t length = strlen(path);
-    char *temporary = malloc(length + sizeof(suffix));
-    if (!temporary)
-    {
-        snprintf(why, why_size, "out of memory");
-        return -1;
-    }
-    memcpy(temporary, path, length);
-    memcpy(temporary + length, suffix, sizeof(suffix));
-
-    struct stat status;
-    bool keep_mode = stat(path, &status) == 0;
-    FILE *file = fopen(temporary, "wb");
-    if (!file)
-    {
-        snprintf(why, why_size, "cannot create %s: %s", temporary, strerror(errno));
-        free(temporary);
-        return -1;
-    }
-    bool failed = (size && fwrite(data, 1, size, file) != size) || fflush(file) != 0;
-    int error = errno;
-    failed |= fclose(file) != 0;
-    if (!failed && keep_mode && chmod(temporary, status.st_mode & 07777))
-    {
-        error = errno;
-        failed = true;
-    }
-    if (!failed && rename(temporary, path))
-    {
-        error = errno;
-        failed = true;
-    }
-    if (failed)
-    {
-        snprintf(why, why_size, "cannot write %s: %s", path, strerror(error ? error : EIO));
-        remove(temporary);
-    }
-    free(temporary);
-    return failed ? -1 : 0;
+    /* The one atomic replacement every dmlconf file goes through: a page
+     * that is not a regular file is refused, the new text lands beside it
+     * with its permissions, and replaces it on Windows too. */
+    return dmlconf_write_file_atomically(path, data, size, false, why, why_size);
 }

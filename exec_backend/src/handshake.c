@@ -10,6 +10,8 @@
 #include "message.h"
 #include "wire.h"
 
+#include <dmlconf/text.h>
+
 #include <jansson.h>
 
 #include <stdio.h>
@@ -49,10 +51,18 @@ static int get_string(json_t *object, const char *key, bool required, char *out,
         exec_message(why, why_size, "the handshake's \"%s\" has %zu bytes (at most %zu)", key, length, size - 1);
         return -1;
     }
-    for (size_t i = 0; i < length; ++i)
+    /* Nothing an adapter names itself with may act on a console or a
+     * report: no control character (C0, DEL, C1), no invisible one that
+     * reorders the text around it (U+202E), nothing that is not UTF-8. */
+    if (strlen(text) != length)
+        return bad_value(why, why_size, key, "holds a NUL character");
+    uint32_t code = dmlconf_text_first_control(text, false);
+    if (code)
     {
-        if ((unsigned char)text[i] < 0x20 || text[i] == 0x7f)
-            return bad_value(why, why_size, key, "holds a control character");
+        char what[96];
+        snprintf(what, sizeof(what), "holds %s U+%04X", code == 0xfffd ? "bytes that are not UTF-8, read as" : "the control character",
+                 (unsigned)code);
+        return bad_value(why, why_size, key, what);
     }
     memcpy(out, text, length + 1);
     return 0;

@@ -40,7 +40,15 @@
  *   restart-fails     crash as `crash` does; a start that finds --marker's
  *                     file (the crash creates it) exits at once
  *   restart-differs   the same, but that start names another implementation
+ *   orphan            (POSIX) starts a helper process that sleeps for ever
+ *                     with the adapter's standard output and error open, then
+ *                     answers every job correctly: only ending the adapter's
+ *                     whole process group closes its pipes
  */
+#if !defined(_WIN32)
+#define _POSIX_C_SOURCE 200809L
+#endif
+
 #include <dmlconf/clock.h>
 #include <dmlconf/oracle.h>
 
@@ -53,6 +61,8 @@
 #if defined(_WIN32)
 #include <fcntl.h>
 #include <io.h>
+#else
+#include <unistd.h>
 #endif
 
 #define JOB_HEADER_BYTES 224u
@@ -442,6 +452,18 @@ int main(int argc, char **argv)
     options o;
     if (parse_options(argc, argv, &o))
         return 2;
+#if !defined(_WIN32)
+    if (mode_is(&o, "orphan"))
+    {
+        /* A helper that outlives the adapter, holding its pipes. */
+        pid_t helper = fork();
+        if (helper == 0)
+        {
+            for (;;)
+                pause();
+        }
+    }
+#endif
 #if defined(_WIN32)
     /* The protocol is bytes: no text-mode translation of line ends. */
     _setmode(_fileno(stdin), _O_BINARY);

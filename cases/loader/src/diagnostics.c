@@ -4,6 +4,8 @@
  */
 #include "loader_internal.h"
 
+#include <dmlconf/text.h>
+
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,88 +188,9 @@ static void text_append_string(text_buffer *buffer, const char *text)
     text_append(buffer, text, strlen(text));
 }
 
-/* The length of the UTF-8 character at text[0] (2 to 4) and its code point
- * in *code; 0 when the bytes there are not a valid sequence. */
-static size_t utf8_sequence(const unsigned char *text, uint32_t *code)
-{
-    size_t length, i;
-    uint32_t value, min;
-
-    if (text[0] >= 0xc2 && text[0] <= 0xdf)
-    {
-        length = 2;
-        value = text[0] & 0x1fu;
-        min = 0x80;
-    }
-    else if (text[0] >= 0xe0 && text[0] <= 0xef)
-    {
-        length = 3;
-        value = text[0] & 0x0fu;
-        min = 0x800;
-    }
-    else if (text[0] >= 0xf0 && text[0] <= 0xf4)
-    {
-        length = 4;
-        value = text[0] & 0x07u;
-        min = 0x10000;
-    }
-    else
-    {
-        return 0;
-    }
-    for (i = 1; i < length; ++i)
-    {
-        if ((text[i] & 0xc0) != 0x80) /* the NUL terminator stops here too */
-        {
-            return 0;
-        }
-        value = (value << 6) | (text[i] & 0x3fu);
-    }
-    if (value < min || value > 0x10ffff || (value >= 0xd800 && value <= 0xdfff))
-    {
-        return 0;
-    }
-    *code = value;
-    return length;
-}
-
-/* Characters a terminal acts on rather than shows: C1 controls, and the
- * invisible ones that reorder or break the text around them (bidirectional
- * overrides and isolates, line and paragraph separators). */
-static bool hidden_control(uint32_t code)
-{
-    return (code >= 0x80 && code <= 0x9f) || code == 0x200e || code == 0x200f || (code >= 0x2028 && code <= 0x202e) ||
-           (code >= 0x2066 && code <= 0x2069);
-}
-
 uint32_t loader_control_character(const char *text, bool allow_tab_and_newline)
 {
-    const unsigned char *p = (const unsigned char *)text;
-    uint32_t code;
-    size_t length;
-
-    for (; *p; p += length)
-    {
-        length = 1;
-        if (*p < 0x80)
-        {
-            if ((*p < 0x20 || *p == 0x7f) && !(allow_tab_and_newline && (*p == '\t' || *p == '\n')))
-            {
-                return *p;
-            }
-            continue;
-        }
-        length = utf8_sequence(p, &code);
-        if (!length)
-        {
-            return 0xfffd; /* not UTF-8: libyaml never gives such a scalar */
-        }
-        if (hidden_control(code))
-        {
-            return code;
-        }
-    }
-    return 0;
+    return dmlconf_text_first_control(text, allow_tab_and_newline);
 }
 
 /* Appends text with every control character escaped, so that nothing from a
@@ -307,14 +230,14 @@ static void text_append_escaped(text_buffer *buffer, const char *text)
             ++p;
             continue;
         }
-        length = utf8_sequence(p, &code);
+        length = dmlconf_utf8_decode((const char *)p, &code);
         if (!length)
         {
             snprintf(escape, sizeof(escape), "\\x%02x", (unsigned)*p);
             text_append_string(buffer, escape);
             ++p;
         }
-        else if (hidden_control(code))
+        else if (dmlconf_text_is_control(code, false))
         {
             snprintf(escape, sizeof(escape), "\\u%04" PRIx32, code);
             text_append_string(buffer, escape);

@@ -45,6 +45,12 @@ const char *dmlconf_path_kind_name(dmlconf_path_kind kind);
  * character device, not a regular file", ... */
 FILE *dmlconf_open_regular_file(const char *path, uint64_t *bytes, char *why, size_t why_size);
 
+/* Whether two paths name the same existing file or folder (the same
+ * device and inode; on Windows the same volume and file index), however
+ * they are spelled. False when either does not exist or cannot be
+ * examined. */
+bool dmlconf_paths_same(const char *a, const char *b);
+
 /* The names in folder `path` (not "." or ".."), in no particular order, as
  * a NULL-terminated array that the caller frees with
  * dmlconf_free_folder_names. Returns NULL with `why` when the folder cannot

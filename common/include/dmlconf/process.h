@@ -144,6 +144,16 @@ void dmlconf_process_end(dmlconf_process *process, double grace, dmlconf_exit *e
  * Bytes that are not printable text are shown as \xNN. */
 char *dmlconf_process_stderr_tail(dmlconf_process *process);
 
+/* Runs function(context) in a forked copy of this process and waits up to
+ * `timeout` seconds for it (then kills it): a call into code dmlconf does
+ * not trust (a plugin's entry point, its open) that crashes or never
+ * returns costs only the copy. Returns 0 with how the copy ended in *ended
+ * (the function's return value as its exit status), or -1 with why when no
+ * copy could be started, and always on Windows, which cannot fork (the
+ * caller then decides whether to run the call itself). */
+int dmlconf_process_run_forked(int (*function)(void *context), void *context, double timeout, dmlconf_exit *ended,
+                               char *why, size_t why_size);
+
 /* The child's process id. */
 unsigned long dmlconf_process_id(const dmlconf_process *process);
 

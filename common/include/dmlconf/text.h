@@ -23,6 +23,34 @@ char *dmlconf_strdup(const char *text);
  * read error or when memory runs out. */
 int dmlconf_read_line(FILE *file, char **line, size_t *capacity);
 
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The length of the UTF-8 character at text[0] (2 to 4 bytes; ASCII is
+ * not decoded here) and its code point in *code; 0 when the bytes there are
+ * not a valid sequence (overlong, a surrogate, past U+10FFFF, cut short by
+ * the NUL). */
+size_t dmlconf_utf8_decode(const char *text, uint32_t *code);
+
+/* Whether a terminal acts on the code point rather than shows it: C0
+ * controls (tab and line feed only when `allow_tab_and_newline`), DEL, C1
+ * controls, and the invisible ones that reorder or break the text around
+ * them (bidirectional marks, embeddings, overrides and isolates, line and
+ * paragraph separators). */
+bool dmlconf_text_is_control(uint32_t code, bool allow_tab_and_newline);
+
+/* The first character of `text` that dmlconf_text_is_control names, or
+ * U+FFFD for bytes that are not UTF-8; 0 when there is none. Used to refuse
+ * text from outside (case files, an adapter's handshake, a plugin's
+ * description) that would act on a console or hide what follows it. */
+uint32_t dmlconf_text_first_control(const char *text, bool allow_tab_and_newline);
+
+/* Replaces, in place, every character dmlconf_text_first_control would name
+ * with '?' (one byte for the whole sequence; the text never grows). For
+ * text from outside that is shown rather than refused (a plugin's message
+ * about a job). NULL is ignored. */
+void dmlconf_text_make_printable(char *text, bool allow_tab_and_newline);
+
 /* Length of a fixed buffer's string: stops at `size` when there is no NUL. */
 size_t dmlconf_bounded_length(const char *text, size_t size);
 
