@@ -118,20 +118,18 @@ def main(argv):
     print("implementation: %s" % probe.stdout.strip())
 
     report = os.path.join(work, "baseline-run")
-    if os.path.isdir(report):
-        for name in os.listdir(report):
-            path = os.path.join(report, name)
-            if os.path.isfile(path):
-                os.remove(path)
     os.makedirs(work, exist_ok=True)
     try:
         filters = sample_filters(dmlconf, sample)
     except (OSError, subprocess.CalledProcessError, RuntimeError) as error:
         print("cannot choose the sample: %s" % error)
         return 1
-    run = subprocess.run([dmlconf, "run", "-q", "--no-repro", "-o", report] + filters + ["--backend", "exec", "--"] +
-                         command)
-    if run.returncode not in (0, 1):
+    run = subprocess.run([dmlconf, "run", "-q", "--no-repro", "--overwrite", "-o", report] + filters +
+                         ["--backend", "exec", "--"] + command)
+    # 0 passed, 1 failed, 2 incomplete: cases it does not support leave the
+    # run incomplete, which the outcome records; a run that could not start
+    # (3) has no outcome.
+    if run.returncode not in (0, 1, 2):
         print("dmlconf run failed with exit status %d" % run.returncode)
         return 1
     try:

@@ -67,8 +67,10 @@ missed=*)
         "$source_dir/cases/negative"
     status=$?
     [ "$status" -eq 0 ] || fail "the corpus before cases/explore catches the $fault fault (exit $status)"
-    grep -q 'Verdict: conformant at level 5_0' "$work/corpus/summary.md" ||
-        fail "the corpus run with the $fault fault is not conformant"
+    # Four of the corpus's five folders: files that are not the whole corpus,
+    # which pass (and claim no conformance).
+    grep -q 'Verdict: passed' "$work/corpus/summary.md" ||
+        fail "the corpus run with the $fault fault did not pass: $(grep Verdict "$work/corpus/summary.md")"
     DMLCONF_D3D12_FAULT=$fault "$dmlconf" run --backend d3d12 -l 5_0 -q --no-repro --no-rerun -o "$work/explore" \
         "$source_dir/cases/explore"
     [ $? -eq 1 ] || fail "cases/explore does not catch the $fault fault"

@@ -29,15 +29,26 @@ for command in "" render check update; do
     status_is "docgen $command --help" 0 $?
 done
 "$dmlconf" docgen >/dev/null 2>&1
-status_is "docgen without a command" 2 $?
+status_is "docgen without a command" 3 $?
 "$dmlconf" docgen frobnicate >/dev/null 2>&1
-status_is "docgen with an unknown command" 2 $?
+status_is "docgen with an unknown command" 3 $?
 "$dmlconf" docgen check >/dev/null 2>&1
-status_is "check without a page" 2 $?
+status_is "check without a page" 3 $?
 "$dmlconf" docgen check --frobnicate x >/dev/null 2>&1
-status_is "check with an unknown option" 2 $?
+status_is "check with an unknown option" 3 $?
 "$dmlconf" docgen check /nonexistent/page.md >check.out 2>&1
 status_is "check a missing page" 2 $?
+# A page that is a named pipe (or a device) is refused, never read: a
+# read from a pipe nobody writes would block for ever.
+rm -f pipe.md
+mkfifo pipe.md
+for command in check update; do
+    timeout 20 "$dmlconf" docgen $command pipe.md >pipe.out 2>&1
+    status_is "$command a page that is a named pipe (124: it hung)" 2 $?
+    grep -qF "pipe.md: error: cannot open the page: is a named pipe (FIFO), not a regular file" pipe.out ||
+        fail "$command a page that is a named pipe: $(cat pipe.out)"
+done
+rm -f pipe.md
 expect "a missing page is named" grep -q "^/nonexistent/page.md: error: cannot open the page" check.out
 
 # Every page is up to date, and update leaves it byte for byte.

@@ -39,11 +39,11 @@ for command in "" render check update; do
     status_is "docgen $command --help" 0 $?
 done
 "$dmlconf" docgen >/dev/null 2>&1
-status_is "docgen without a command" 2 $?
+status_is "docgen without a command" 3 $?
 "$dmlconf" docgen check >/dev/null 2>&1
-status_is "check without a page" 2 $?
+status_is "check without a page" 3 $?
 "$dmlconf" docgen frobnicate >/dev/null 2>&1
-status_is "unknown docgen command" 2 $?
+status_is "unknown docgen command" 3 $?
 "$dmlconf" docgen check no-such-page.md >/dev/null 2>&1
 status_is "check a missing page" 2 $?
 

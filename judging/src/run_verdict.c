@@ -34,16 +34,17 @@ dmlconf_status_class dmlconf_status_classify(dmlconf_status status)
     switch (status)
     {
     case DMLCONF_STATUS_PASS:
-    case DMLCONF_STATUS_EXPECTED_FAIL:
     case DMLCONF_STATUS_FLAKE:
+    case DMLCONF_STATUS_UNEXPECTED_PASS:
         return DMLCONF_CLASS_PASSED;
     case DMLCONF_STATUS_SKIP:
+    case DMLCONF_STATUS_NO_RESOURCES:
         return DMLCONF_CLASS_SKIPPED;
     case DMLCONF_STATUS_FAIL:
     case DMLCONF_STATUS_ERROR:
     case DMLCONF_STATUS_CRASH:
     case DMLCONF_STATUS_TIMEOUT:
-    case DMLCONF_STATUS_UNEXPECTED_PASS:
+    case DMLCONF_STATUS_EXPECTED_FAIL:
     case DMLCONF_STATUS_COUNT:
         break;
     }
@@ -67,6 +68,7 @@ void dmlconf_matrix_init(dmlconf_matrix *matrix, dmlconf_feature_level target)
     matrix->lowest_broken_level = DMLCONF_FEATURE_LEVEL_NONE;
     matrix->end.kind = DMLCONF_END_FINISHED;
     matrix->end.elapsed_seconds = -1.0;
+    matrix->scope.kind = DMLCONF_SCOPE_FILES;
 
     for (size_t i = 0; i < known_count; ++i)
     {
@@ -203,6 +205,10 @@ int dmlconf_matrix_add(dmlconf_matrix *matrix, const dmlconf_case_result *result
         ++matrix->status_counts[status];
     else
         ++matrix->unknown_status_count;
+    /* The baseline's question: a failure it does not accept, or a known
+     * failure that passed. */
+    matrix->regressions += dmlconf_status_is_failure(status) && status != DMLCONF_STATUS_UNEXPECTED_PASS;
+    matrix->unexpected_passes += status == DMLCONF_STATUS_UNEXPECTED_PASS;
     if (not_applicable)
         return 0;
     for (size_t i = 0; i < DMLCONF_HISTOGRAM_BINS; ++i)
@@ -234,7 +240,11 @@ int dmlconf_matrix_add(dmlconf_matrix *matrix, const dmlconf_case_result *result
             ++matrix->known_failures;
         else if (status == DMLCONF_STATUS_FLAKE)
             ++matrix->flakes;
-        if (unsupported)
+        else if (status == DMLCONF_STATUS_SKIP && !unsupported)
+            ++matrix->baseline_skips;
+        if (status == DMLCONF_STATUS_NO_RESOURCES)
+            ++matrix->no_resources;
+        else if (unsupported)
         {
             if (!gap->cases || level < gap->lowest_level)
                 gap->lowest_level = level;
@@ -382,72 +392,133 @@ static void not_covered_clause(const dmlconf_matrix *matrix, dmlconf_feature_lev
         snprintf(buf, size, "; not covered, as the backend does not support them: %s", gaps);
 }
 
-/* The conformance verdict of the results as they are, as if they were the
- * whole run. */
+/* Whether the scope can claim conformance: the whole corpus, on an
+ * implementation under test. */
+static bool claims_conformance(const dmlconf_verdict_scope *scope)
+{
+    return scope->kind == DMLCONF_SCOPE_CORPUS && !scope->self_check;
+}
+
+/* The scope as a phrase for people. */
+static void scope_phrase(const dmlconf_verdict_scope *scope, char *buf, size_t size)
+{
+    dmlconf_text text = {buf, size, 0};
+    const char *detail = scope->detail;
+    if (scope->self_check)
+        dmlconf_text_appendf(&text, "the self-check (the oracle judged against itself, not an implementation under "
+                                    "test): ");
+    switch (scope->kind)
+    {
+    case DMLCONF_SCOPE_CORPUS:
+        dmlconf_text_appendf(&text, "the whole reference corpus");
+        break;
+    case DMLCONF_SCOPE_SUBSET:
+        dmlconf_text_appendf(&text, "a subset of the reference corpus%s%s%s", detail[0] ? " (" : "", detail,
+                             detail[0] ? ")" : "");
+        break;
+    case DMLCONF_SCOPE_EXPLORE:
+        dmlconf_text_appendf(&text, "random cases drawn by explore%s%s%s", detail[0] ? " (" : "", detail,
+                             detail[0] ? ")" : "");
+        break;
+    case DMLCONF_SCOPE_FILES:
+    case DMLCONF_SCOPE_KIND_COUNT:
+        dmlconf_text_appendf(&text, "case files that are not the reference corpus%s%s%s", detail[0] ? " (" : "",
+                             detail, detail[0] ? ")" : "");
+        break;
+    }
+    if (!claims_conformance(scope))
+        dmlconf_text_appendf(&text, "; no conformance claim");
+    if (text.length >= size)
+        mark_cut(buf, size);
+}
+
+/* The accepted and flaky cases, as clauses that start with "; ". */
+static void accepted_clauses(const dmlconf_matrix *matrix, char *buf, size_t size)
+{
+    dmlconf_text text = {buf, size, 0};
+    buf[0] = '\0';
+    if (matrix->known_failures > 0)
+        dmlconf_text_appendf(&text, "; %llu of them known failure%s of the baseline",
+                             (unsigned long long)matrix->known_failures, matrix->known_failures == 1 ? "" : "s");
+    if (matrix->baseline_skips > 0)
+        dmlconf_text_appendf(&text, "; %llu skipped by the baseline (not tested)",
+                             (unsigned long long)matrix->baseline_skips);
+    if (matrix->flakes > 0)
+        dmlconf_text_appendf(&text, "; %llu flaky case%s (failed, then passed when rerun) counted as passed",
+                             (unsigned long long)matrix->flakes, matrix->flakes == 1 ? "" : "s");
+    if (text.length >= size)
+        mark_cut(buf, size);
+}
+
+/* The verdict of the results as they are, as if they were the whole run. */
 static void judge_results(const dmlconf_matrix *matrix, dmlconf_run_verdict *out)
 {
     const dmlconf_feature_level target = matrix->target_level;
     const dmlconf_feature_level best = best_supported_level(matrix);
     const uint64_t judged = matrix->required - matrix->unsupported;
     const char *supported = matrix->unsupported ? " it supports" : "";
+    const bool conformance = claims_conformance(&matrix->scope);
+    const char *self = matrix->scope.self_check ? "self-check " : "";
     /* Some case that the claimed level requires was not covered. */
     const bool partly =
         best != DMLCONF_FEATURE_LEVEL_NONE && matrix->unsupported > 0 && matrix->lowest_unsupported_level <= best;
-    char extra[128] = "";
+    char extra[384];
     char gaps[640];
-    size_t used = 0;
     int length;
 
-    if (matrix->known_failures > 0)
-    {
-        used +=
-            (size_t)snprintf(extra + used, sizeof(extra) - used, "; %llu known failure%s accepted from the baseline",
-                             (unsigned long long)matrix->known_failures, matrix->known_failures == 1 ? "" : "s");
-    }
-    if (matrix->flakes > 0 && used < sizeof(extra))
-    {
-        snprintf(extra + used, sizeof(extra) - used, "; %llu flaky case%s counted as passed",
-                 (unsigned long long)matrix->flakes, matrix->flakes == 1 ? "" : "s");
-    }
-    not_covered_clause(matrix, best, gaps, sizeof(gaps));
-
-    out->status = DMLCONF_RUN_NOT_CONFORMANT;
+    accepted_clauses(matrix, extra, sizeof(extra));
+    not_covered_clause(matrix, conformance ? best : DMLCONF_FEATURE_LEVEL_NONE, gaps, sizeof(gaps));
     out->not_covered = matrix->unsupported;
-    snprintf(out->text, sizeof(out->text), "not conformant");
-    if (matrix->required == 0)
+    out->breaking = matrix->breaking;
+    if (matrix->required == 0 || judged == 0)
     {
-        snprintf(out->detail, sizeof(out->detail),
-                 "no verdict can be given: none of the %llu cases applies at or below the target level %s",
-                 (unsigned long long)matrix->case_count, level_text(target));
-        return;
-    }
-    if (judged == 0)
-    {
-        length = snprintf(out->detail, sizeof(out->detail),
-                          "no verdict can be given: the backend supports none of the %llu cases at or below the "
-                          "target level %s%s",
-                          (unsigned long long)matrix->required, level_text(target), gaps);
+        out->status = DMLCONF_RUN_INCOMPLETE;
+        snprintf(out->text, sizeof(out->text), "incomplete");
+        if (matrix->required == 0)
+            length = snprintf(out->detail, sizeof(out->detail),
+                              "nothing was judged: none of the %llu cases applies at or below the target level %s",
+                              (unsigned long long)matrix->case_count, level_text(target));
+        else
+            length = snprintf(out->detail, sizeof(out->detail),
+                              "nothing was judged: the backend supports none of the %llu cases at or below the "
+                              "target level %s%s",
+                              (unsigned long long)matrix->required, level_text(target), gaps);
         if (length >= (int)sizeof(out->detail))
             mark_cut(out->detail, sizeof(out->detail));
         return;
     }
 
-    out->supported_level = best;
-    out->conformant = best != DMLCONF_FEATURE_LEVEL_NONE && !partly;
-    out->status = out->conformant ? DMLCONF_RUN_CONFORMANT
-                  : partly        ? DMLCONF_RUN_PARTLY_COVERED
-                                  : DMLCONF_RUN_NOT_CONFORMANT;
-    out->level = out->conformant ? best : DMLCONF_FEATURE_LEVEL_NONE;
-    out->at_target = out->conformant && best == target;
-    if (out->conformant)
-        snprintf(out->text, sizeof(out->text), "conformant at level %s", level_text(best));
-    else if (partly)
-        snprintf(out->text, sizeof(out->text), "conformant at level %s for what it supports", level_text(best));
+    if (conformance)
+    {
+        out->supported_level = best;
+        out->conformant = best != DMLCONF_FEATURE_LEVEL_NONE && !partly;
+        out->status = out->conformant ? DMLCONF_RUN_CONFORMANT
+                      : partly        ? DMLCONF_RUN_PARTLY_COVERED
+                                      : DMLCONF_RUN_NOT_CONFORMANT;
+        out->level = out->conformant ? best : DMLCONF_FEATURE_LEVEL_NONE;
+        out->at_target = out->conformant && best == target;
+        if (out->conformant)
+            snprintf(out->text, sizeof(out->text), "conformant at level %s", level_text(best));
+        else if (partly)
+            snprintf(out->text, sizeof(out->text), "conformant at level %s for what it supports", level_text(best));
+        else
+            snprintf(out->text, sizeof(out->text), "not conformant");
+    }
+    else
+    {
+        /* Every required case, not a level: a subset proves no level. */
+        out->status = matrix->has_broken    ? DMLCONF_RUN_FAILED
+                      : matrix->unsupported ? DMLCONF_RUN_PARTLY_COVERED
+                                            : DMLCONF_RUN_PASSED;
+        snprintf(out->text, sizeof(out->text), "%s%s", self,
+                 out->status == DMLCONF_RUN_FAILED   ? "failed"
+                 : out->status == DMLCONF_RUN_PASSED ? "passed"
+                                                     : "passed for what it supports");
+    }
 
     if (!matrix->has_broken)
-        length =
-            snprintf(out->detail, sizeof(out->detail), "all %llu cases%s at or below the target level %s passed%s%s",
-                     (unsigned long long)judged, supported, level_text(target), extra, gaps);
+        length = snprintf(out->detail, sizeof(out->detail), "all %llu cases%s at or below the target level %s passed%s%s",
+                          (unsigned long long)judged, supported, level_text(target), extra, gaps);
     else
         length = snprintf(
             out->detail, sizeof(out->detail),
@@ -465,16 +536,16 @@ static void judge_results(const dmlconf_matrix *matrix, dmlconf_run_verdict *out
  * reason ("" when nothing does). */
 static void missing_parts(const dmlconf_matrix *matrix, bool count_cases, char *buf, size_t size)
 {
-    size_t used = 0;
+    dmlconf_text text = {buf, size, 0};
+    const char *separator = "";
 
     buf[0] = '\0';
 #define ADD_PART(...)                                                                                                  \
     do                                                                                                                 \
     {                                                                                                                  \
-        if (used < size)                                                                                               \
-            used += (size_t)snprintf(buf + used, size - used, "%s", used ? "; " : "");                                 \
-        if (used < size)                                                                                               \
-            used += (size_t)snprintf(buf + used, size - used, __VA_ARGS__);                                            \
+        dmlconf_text_appendf(&text, "%s", separator);                                                                  \
+        dmlconf_text_appendf(&text, __VA_ARGS__);                                                                      \
+        separator = "; ";                                                                                              \
     } while (0)
     if (matrix->load_errors > 0)
         ADD_PART("%llu error%s in the case files kept cases out (the corpus did not load completely)",
@@ -486,49 +557,156 @@ static void missing_parts(const dmlconf_matrix *matrix, bool count_cases, char *
     if (count_cases && matrix->planned_known && matrix->case_count != matrix->planned)
         ADD_PART("%llu results for %llu cases planned", (unsigned long long)matrix->case_count,
                  (unsigned long long)matrix->planned);
+    if (matrix->no_resources > 0)
+        ADD_PART("%llu case%s at or below the target could not be judged for lack of resources (no-resources)",
+                 (unsigned long long)matrix->no_resources, matrix->no_resources == 1 ? "" : "s");
 #undef ADD_PART
+    if (text.length >= size)
+        mark_cut(buf, size);
+}
+
+/* The baseline's answer, in out->baseline and out->baseline_text. */
+static void answer_baseline(const dmlconf_matrix *matrix, dmlconf_run_verdict *out)
+{
+    const dmlconf_verdict_scope *scope = &matrix->scope;
+    dmlconf_text text = {out->baseline_text, sizeof(out->baseline_text), 0};
+    uint64_t stale = scope->strict_baseline ? scope->stale_baseline_lines : 0;
+    const char *separator = " (";
+
+    out->baseline = DMLCONF_BASELINE_NONE;
+    if (!scope->baseline)
+        return;
+    if (out->status == DMLCONF_RUN_INCOMPLETE || out->status == DMLCONF_RUN_INTERRUPTED)
+    {
+        out->baseline = DMLCONF_BASELINE_UNANSWERED;
+        dmlconf_text_appendf(&text, "no answer against the baseline: the run is %s", out->text);
+        return;
+    }
+    if (matrix->regressions || matrix->unexpected_passes || stale)
+    {
+        out->baseline = DMLCONF_BASELINE_REGRESSIONS;
+        dmlconf_text_appendf(&text, "regressions against the baseline");
+        if (matrix->regressions)
+        {
+            dmlconf_text_appendf(&text, "%s%llu failure%s it does not expect", separator,
+                                 (unsigned long long)matrix->regressions, matrix->regressions == 1 ? "" : "s");
+            separator = "; ";
+        }
+        if (matrix->unexpected_passes)
+        {
+            dmlconf_text_appendf(&text, "%s%llu known failure%s passed: the baseline is out of date", separator,
+                                 (unsigned long long)matrix->unexpected_passes,
+                                 matrix->unexpected_passes == 1 ? "" : "s");
+            separator = "; ";
+        }
+        if (stale)
+            dmlconf_text_appendf(&text, "%s%llu stale line%s under --strict-baseline", separator,
+                                 (unsigned long long)stale, stale == 1 ? "" : "s");
+        dmlconf_text_appendf(&text, ")");
+    }
+    else
+    {
+        out->baseline = DMLCONF_BASELINE_NO_REGRESSIONS;
+        dmlconf_text_appendf(&text, "no regressions against the baseline (%llu known failure%s accepted, %llu "
+                                    "skipped by it)",
+                             (unsigned long long)matrix->status_counts[DMLCONF_STATUS_EXPECTED_FAIL],
+                             matrix->status_counts[DMLCONF_STATUS_EXPECTED_FAIL] == 1 ? "" : "s",
+                             (unsigned long long)matrix->baseline_skips);
+    }
+    if (text.length >= sizeof(out->baseline_text))
+        mark_cut(out->baseline_text, sizeof(out->baseline_text));
+}
+
+int dmlconf_verdict_exit_status(const dmlconf_run_verdict *verdict)
+{
+    switch (verdict->status)
+    {
+    case DMLCONF_RUN_INCOMPLETE:
+    case DMLCONF_RUN_INTERRUPTED:
+    case DMLCONF_RUN_STATUS_COUNT:
+        return DMLCONF_EXIT_INCOMPLETE;
+    case DMLCONF_RUN_CONFORMANT:
+    case DMLCONF_RUN_NOT_CONFORMANT:
+    case DMLCONF_RUN_PARTLY_COVERED:
+    case DMLCONF_RUN_PASSED:
+    case DMLCONF_RUN_FAILED:
+        break;
+    }
+    if (verdict->baseline == DMLCONF_BASELINE_NO_REGRESSIONS)
+        return DMLCONF_EXIT_PASSED;
+    if (verdict->baseline == DMLCONF_BASELINE_REGRESSIONS)
+        return DMLCONF_EXIT_FAILED;
+    switch (verdict->status)
+    {
+    case DMLCONF_RUN_CONFORMANT:
+        return verdict->at_target ? DMLCONF_EXIT_PASSED : DMLCONF_EXIT_FAILED;
+    case DMLCONF_RUN_PASSED:
+        return DMLCONF_EXIT_PASSED;
+    case DMLCONF_RUN_PARTLY_COVERED:
+        /* Everything it supports passed up to the level it claims: a case
+         * above that failed, or else the rest was not covered. */
+        return verdict->breaking ? DMLCONF_EXIT_FAILED : DMLCONF_EXIT_INCOMPLETE;
+    default:
+        return DMLCONF_EXIT_FAILED;
+    }
+}
+
+bool dmlconf_verdict_passes(const dmlconf_run_verdict *verdict)
+{
+    return dmlconf_verdict_exit_status(verdict) == DMLCONF_EXIT_PASSED;
+}
+
+void dmlconf_matrix_set_scope(dmlconf_matrix *matrix, const dmlconf_verdict_scope *scope)
+{
+    matrix->scope = *scope;
 }
 
 void dmlconf_matrix_verdict(const dmlconf_matrix *matrix, dmlconf_run_verdict *out)
 {
     const bool interrupted = matrix->end.kind == DMLCONF_END_INTERRUPTED;
     dmlconf_run_verdict so_far;
-    char missing[384];
+    char missing[512];
     char planned[48] = "";
 
     memset(out, 0, sizeof(*out));
     out->target_level = matrix->target_level;
+    out->scope = matrix->scope;
+    scope_phrase(&matrix->scope, out->scope_text, sizeof(out->scope_text));
     judge_results(matrix, out);
     /* An interrupted run has fewer results than planned by nature. */
     missing_parts(matrix, !interrupted, missing, sizeof(missing));
-    if (!interrupted && !missing[0])
-        return;
-
-    /* No conformance verdict: say why, and what the results say so far. */
-    so_far = *out;
-    out->conformant = false;
-    out->at_target = false;
-    out->level = DMLCONF_FEATURE_LEVEL_NONE;
-    out->supported_level = DMLCONF_FEATURE_LEVEL_NONE;
-    if (interrupted)
+    if (interrupted || missing[0])
     {
-        if (matrix->planned_known)
-            snprintf(planned, sizeof(planned), " of %llu planned", (unsigned long long)matrix->planned);
-        out->status = DMLCONF_RUN_INTERRUPTED;
-        snprintf(out->text, sizeof(out->text), "interrupted");
-        if (snprintf(out->detail, sizeof(out->detail),
-                     "no conformance verdict: the run was stopped%s%s after %llu cases%s%s%s; the results so far: %s "
-                     "(%s)",
-                     matrix->end.reason[0] ? " by " : "", matrix->end.reason, (unsigned long long)matrix->case_count,
-                     planned, missing[0] ? "; " : "", missing, so_far.text, so_far.detail) >= (int)sizeof(out->detail))
-            mark_cut(out->detail, sizeof(out->detail));
-        return;
+        /* No verdict: say why, and what the results say so far. */
+        so_far = *out;
+        out->conformant = false;
+        out->at_target = false;
+        out->level = DMLCONF_FEATURE_LEVEL_NONE;
+        out->supported_level = DMLCONF_FEATURE_LEVEL_NONE;
+        if (interrupted)
+        {
+            if (matrix->planned_known)
+                snprintf(planned, sizeof(planned), " of %llu planned", (unsigned long long)matrix->planned);
+            out->status = DMLCONF_RUN_INTERRUPTED;
+            snprintf(out->text, sizeof(out->text), "interrupted");
+            if (snprintf(out->detail, sizeof(out->detail),
+                         "no verdict: the run was stopped%s%s after %llu cases%s%s%s; the results so far: %s (%s)",
+                         matrix->end.reason[0] ? " by " : "", matrix->end.reason,
+                         (unsigned long long)matrix->case_count, planned, missing[0] ? "; " : "", missing, so_far.text,
+                         so_far.detail) >= (int)sizeof(out->detail))
+                mark_cut(out->detail, sizeof(out->detail));
+        }
+        else
+        {
+            out->status = DMLCONF_RUN_INCOMPLETE;
+            snprintf(out->text, sizeof(out->text), "incomplete");
+            if (snprintf(out->detail, sizeof(out->detail), "no verdict: %s; the results so far: %s (%s)", missing,
+                         so_far.text, so_far.detail) >= (int)sizeof(out->detail))
+                mark_cut(out->detail, sizeof(out->detail));
+        }
     }
-    out->status = DMLCONF_RUN_INCOMPLETE;
-    snprintf(out->text, sizeof(out->text), "incomplete");
-    if (snprintf(out->detail, sizeof(out->detail), "no conformance verdict: %s; the results so far: %s (%s)", missing,
-                 so_far.text, so_far.detail) >= (int)sizeof(out->detail))
-        mark_cut(out->detail, sizeof(out->detail));
+    answer_baseline(matrix, out);
+    out->exit_status = dmlconf_verdict_exit_status(out);
 }
 
 void dmlconf_matrix_free(dmlconf_matrix *matrix)

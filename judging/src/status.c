@@ -19,6 +19,7 @@ static const char *const status_names[DMLCONF_STATUS_COUNT] = {
     [DMLCONF_STATUS_EXPECTED_FAIL] = "expected-fail",
     [DMLCONF_STATUS_UNEXPECTED_PASS] = "unexpected-pass",
     [DMLCONF_STATUS_FLAKE] = "flake",
+    [DMLCONF_STATUS_NO_RESOURCES] = "no-resources",
 };
 
 /* ASCII case-insensitive equality, independent of the locale. */
@@ -74,6 +75,7 @@ bool dmlconf_status_is_failure(dmlconf_status status)
     case DMLCONF_STATUS_SKIP:
     case DMLCONF_STATUS_EXPECTED_FAIL:
     case DMLCONF_STATUS_FLAKE:
+    case DMLCONF_STATUS_NO_RESOURCES:
     case DMLCONF_STATUS_COUNT:
         break;
     }
@@ -88,6 +90,8 @@ static const char *const run_status_names[DMLCONF_RUN_STATUS_COUNT] = {
     [DMLCONF_RUN_INCOMPLETE] = "incomplete",
     [DMLCONF_RUN_INTERRUPTED] = "interrupted",
     [DMLCONF_RUN_PARTLY_COVERED] = "partly-covered",
+    [DMLCONF_RUN_PASSED] = "passed",
+    [DMLCONF_RUN_FAILED] = "failed",
 };
 /* clang-format on */
 
@@ -122,6 +126,89 @@ bool dmlconf_run_end_from_name(const char *name, dmlconf_run_end_kind *kind)
         if (name_equal(name, run_end_names[i]))
         {
             *kind = (dmlconf_run_end_kind)i;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Indexed by dmlconf_scope_kind. */
+static const char *const scope_names[DMLCONF_SCOPE_KIND_COUNT] = {
+    [DMLCONF_SCOPE_CORPUS] = "corpus",
+    [DMLCONF_SCOPE_SUBSET] = "subset",
+    [DMLCONF_SCOPE_FILES] = "files",
+    [DMLCONF_SCOPE_EXPLORE] = "explore",
+};
+
+const char *dmlconf_scope_kind_name(dmlconf_scope_kind kind)
+{
+    if ((unsigned)kind >= (unsigned)DMLCONF_SCOPE_KIND_COUNT)
+        return NULL;
+    return scope_names[kind];
+}
+
+bool dmlconf_scope_kind_from_name(const char *name, dmlconf_scope_kind *kind)
+{
+    if (!name)
+        return false;
+    for (unsigned i = 0; i < (unsigned)DMLCONF_SCOPE_KIND_COUNT; ++i)
+    {
+        if (name_equal(name, scope_names[i]))
+        {
+            *kind = (dmlconf_scope_kind)i;
+            return true;
+        }
+    }
+    return false;
+}
+
+const char *dmlconf_baseline_answer_name(dmlconf_baseline_answer answer)
+{
+    switch (answer)
+    {
+    case DMLCONF_BASELINE_NONE:
+        return "none";
+    case DMLCONF_BASELINE_NO_REGRESSIONS:
+        return "no-regressions";
+    case DMLCONF_BASELINE_REGRESSIONS:
+        return "regressions";
+    case DMLCONF_BASELINE_UNANSWERED:
+        return "unanswered";
+    }
+    return NULL;
+}
+
+/* Indexed by dmlconf_failure. */
+static const char *const failure_names[DMLCONF_FAILURE_COUNT] = {
+    [DMLCONF_FAILURE_NONE] = "",
+    [DMLCONF_FAILURE_VALUES] = "values",
+    [DMLCONF_FAILURE_UNWRITTEN] = "unwritten",
+    [DMLCONF_FAILURE_PAST_END] = "past-end",
+    [DMLCONF_FAILURE_REFUSED_VALID] = "refused-valid",
+    [DMLCONF_FAILURE_ACCEPTED_INVALID] = "accepted-invalid",
+    [DMLCONF_FAILURE_WRONG_REASON] = "wrong-reason",
+    [DMLCONF_FAILURE_BACKEND_ERROR] = "backend-error",
+    [DMLCONF_FAILURE_JUDGING] = "judging",
+    [DMLCONF_FAILURE_CRASH] = "crash",
+    [DMLCONF_FAILURE_TIMEOUT] = "timeout",
+};
+
+const char *dmlconf_failure_name(dmlconf_failure failure)
+{
+    if ((unsigned)failure >= (unsigned)DMLCONF_FAILURE_COUNT)
+        return NULL;
+    return failure_names[failure];
+}
+
+bool dmlconf_failure_from_name(const char *name, dmlconf_failure *failure)
+{
+    if (!name)
+        return false;
+    for (unsigned i = 0; i < (unsigned)DMLCONF_FAILURE_COUNT; ++i)
+    {
+        if (name_equal(name, failure_names[i]))
+        {
+            *failure = (dmlconf_failure)i;
             return true;
         }
     }

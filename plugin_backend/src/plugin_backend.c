@@ -32,6 +32,7 @@
 #include <dmlconf/plugin_backend.h>
 #include <dmlconf/dynlib.h>
 #include <dmlconf/file_system.h>
+#include <dmlconf/process.h>
 #include <dmlconf/text.h>
 
 #include <math.h>
@@ -59,6 +60,7 @@ typedef struct plugin_backend
     dmlconf_backend_ops table;      /* the plugin's table, as this ABI lays it out */
     dmlconf_backend *inner;         /* what the plugin's open gave */
     dmlconf_backend_info info;      /* checked and renamed once, at open */
+    uint32_t abi_version;           /* the ABI the plugin was built for */
 } plugin_backend;
 
 static const dmlconf_backend_ops plugin_backend_ops;
@@ -90,9 +92,10 @@ static void missing_functions(const dmlconf_backend_ops *ops, char *text, size_t
 }
 
 /* Loads the plugin library at `path` and finds its table: a new reference
- * to the library in *library and the table in *ops. Returns 0, or -1 with
- * one sentence in why. */
-static int load_library(const char *path, void **library, dmlconf_backend_ops *ops, char *why, size_t why_size)
+ * to the library in *library, the table in *ops and the ABI version it was
+ * built for in *abi_version. Returns 0, or -1 with one sentence in why. */
+static int load_library(const char *path, void **library, dmlconf_backend_ops *ops, uint32_t *abi_version, char *why,
+                        size_t why_size)
 {
     dmlconf_path_kind kind;
     char detail[512];
@@ -127,7 +130,7 @@ static int load_library(const char *path, void **library, dmlconf_backend_ops *o
     else if (!plugin)
         snprintf(why, why_size, "the plugin %s gave no backend: its %s returned NULL", path,
                  DMLCONF_BACKEND_ENTRY_SYMBOL);
-    else if (plugin->abi_version != DMLCONF_BACKEND_ABI_VERSION && plugin->abi_version != 1)
+    else if (plugin->abi_version < 1 || plugin->abi_version > DMLCONF_BACKEND_ABI_VERSION)
         snprintf(why, why_size, "the plugin %s is built for backend ABI %lu; this dmlconf speaks 1 to %u", path,
                  (unsigned long)plugin->abi_version, DMLCONF_BACKEND_ABI_VERSION);
     else if (!plugin->ops)
@@ -140,6 +143,7 @@ static int load_library(const char *path, void **library, dmlconf_backend_ops *o
         else
         {
             *library = loaded;
+            *abi_version = plugin->abi_version;
             /* A version 1 table ends before `boundaries`: only that much of
              * it is read, and the ops added since stay NULL. */
             memcpy(ops, plugin->ops,
@@ -154,9 +158,22 @@ static int load_library(const char *path, void **library, dmlconf_backend_ops *o
 /* ---- the wrapper ------------------------------------------------------------- */
 
 /* Ends a string the plugin filled at its buffer. */
+/* Ends a string a plugin filled at its buffer, whatever it wrote, and
+ * makes it safe to show: no control character or invisible reordering one
+ * reaches a console or a report. */
 static void end_string(char *text, size_t size)
 {
     text[size - 1] = '\0';
+    dmlconf_text_make_printable(text, false);
+}
+
+/* Ends a string of the plugin's description at its buffer, and says which
+ * control character it holds (0: none): a description is refused for one,
+ * as an adapter's handshake is. */
+static uint32_t end_description_string(char *text, size_t size)
+{
+    text[size - 1] = '\0';
+    return dmlconf_text_first_control(text, false);
 }
 
 /* Ends a text that snprintf cut at `size` bytes with "...", never in the
@@ -236,7 +253,7 @@ static int wrapper_open(const dmlconf_backend_config *config, dmlconf_backend **
     }
     backend->base.ops = &plugin_backend_ops;
     backend->ops = &backend->table;
-    if (load_library(path, &backend->library, &backend->table, why, why_size))
+    if (load_library(path, &backend->library, &backend->table, &backend->abi_version, why, why_size))
         goto fail;
     if (backend->ops->open(config, &backend->inner, detail, sizeof(detail)))
     {
@@ -251,10 +268,33 @@ static int wrapper_open(const dmlconf_backend_config *config, dmlconf_backend **
         goto fail;
     }
     backend->ops->info(backend->inner, &backend->info);
-    end_string(backend->info.backend, sizeof(backend->info.backend));
-    end_string(backend->info.adapter, sizeof(backend->info.adapter));
-    end_string(backend->info.driver, sizeof(backend->info.driver));
-    end_string(backend->info.runtime, sizeof(backend->info.runtime));
+    {
+        struct
+        {
+            char *text;
+            size_t size;
+            const char *what;
+        } strings[] = {
+            {backend->info.backend, sizeof(backend->info.backend), "name"},
+            {backend->info.adapter, sizeof(backend->info.adapter), "adapter"},
+            {backend->info.driver, sizeof(backend->info.driver), "driver"},
+            {backend->info.runtime, sizeof(backend->info.runtime), "runtime"},
+        };
+        for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); ++i)
+        {
+            uint32_t code = end_description_string(strings[i].text, strings[i].size);
+            if (code)
+            {
+                snprintf(why, why_size,
+                         "the plugin %s describes itself wrongly: its %s holds %s U+%04X, which would act on a "
+                         "console or hide the text after it",
+                         path, strings[i].what,
+                         code == 0xfffd ? "bytes that are not UTF-8 (read as)" : "the control character",
+                         (unsigned)code);
+                goto fail;
+            }
+        }
+    }
     if (check_info(&backend->info, detail, sizeof(detail)))
     {
         snprintf(why, why_size, "the plugin %s describes itself wrongly: %s", path, detail);
@@ -285,11 +325,13 @@ static void wrapper_info(dmlconf_backend *base, dmlconf_backend_info *info)
     *info = ((plugin_backend *)base)->info;
 }
 
-/* Makes one job the plugin has run safe to judge. */
-static void check_job(dmlconf_job *job)
+/* Makes one job the plugin has run safe to judge: an outcome the plugin's
+ * ABI does not have (NO_RESOURCES came with version 3) fails. */
+static void check_job(dmlconf_job *job, uint32_t abi_version)
 {
+    dmlconf_job_outcome last = abi_version >= 3 ? DMLCONF_JOB_NO_RESOURCES : DMLCONF_JOB_FAILED;
     end_string(job->message, sizeof(job->message));
-    if ((unsigned)job->outcome > (unsigned)DMLCONF_JOB_FAILED)
+    if ((unsigned)job->outcome > (unsigned)last)
     {
         unsigned outcome = (unsigned)job->outcome;
         job->outcome = DMLCONF_JOB_FAILED;
@@ -312,7 +354,7 @@ static int wrapper_execute(dmlconf_backend *base, dmlconf_job *jobs, size_t coun
     plugin_backend *backend = (plugin_backend *)base;
     int status = backend->ops->execute(backend->inner, jobs, count);
     for (size_t i = 0; i < count; ++i)
-        check_job(&jobs[i]);
+        check_job(&jobs[i], backend->abi_version);
     return status == 0 ? 0 : -1;
 }
 
@@ -347,6 +389,42 @@ bool dmlconf_plugin_named(const char *name)
     return !strncmp(name, PLUGIN_PREFIX, strlen(PLUGIN_PREFIX));
 }
 
+/* How long a plugin's entry point may take in the copy that tries it. */
+#define ENTRY_PROBE_SECONDS 60.0
+
+/* The call a forked copy makes: load the library and call its entry point
+ * (0 when the plugin can be used, 1 when it is refused; either way the
+ * library stays loaded in the copy only). */
+static int try_entry(void *context)
+{
+    const char *path = context;
+    void *library = NULL;
+    dmlconf_backend_ops table;
+    uint32_t abi_version;
+    char why[64];
+    int refused = load_library(path, &library, &table, &abi_version, why, sizeof(why));
+    return refused ? 1 : 0;
+}
+
+int dmlconf_plugin_try(int (*call)(void *context), void *context, const char *path, const char *doing, char *why,
+                       size_t why_size)
+{
+    dmlconf_exit ended;
+    char reason[256];
+    if (dmlconf_process_run_forked(call, context, ENTRY_PROBE_SECONDS, &ended, reason, sizeof(reason)))
+        return 0; /* no copy to try it in (Windows): the call runs in this process */
+    if (ended.kind == DMLCONF_EXIT_STATUS)
+        return 0;
+    char how[160];
+    dmlconf_exit_describe(&ended, how, sizeof(how));
+    if (ended.killed_by_us)
+        snprintf(why, why_size, "the plugin %s did not return from %s within %.0f s", path, doing,
+                 ENTRY_PROBE_SECONDS);
+    else
+        snprintf(why, why_size, "the plugin %s crashed in %s: the process trying it %s", path, doing, how);
+    return -1;
+}
+
 int dmlconf_plugin_load(const char *name, dmlconf_plugin **out, char *why, size_t why_size)
 {
     const char *path = name + (dmlconf_plugin_named(name) ? strlen(PLUGIN_PREFIX) : 0);
@@ -374,7 +452,11 @@ int dmlconf_plugin_load(const char *name, dmlconf_plugin **out, char *why, size_
         return -1;
     }
     snprintf(plugin->name, name_size, PLUGIN_PREFIX "%s", path);
-    if (load_library(plugin->path, &plugin->library, &table, why, why_size))
+    uint32_t abi_version;
+    /* Its entry point runs first in a copy of this process: one that
+     * crashes or hangs there costs the copy, not dmlconf. */
+    if (dmlconf_plugin_try(try_entry, plugin->path, plugin->path, "its entry point", why, why_size) ||
+        load_library(plugin->path, &plugin->library, &table, &abi_version, why, why_size))
     {
         dmlconf_plugin_unload(plugin);
         return -1;

@@ -26,11 +26,26 @@
  *                  with no NUL, and a device time that is not a number
  *   decline        every job is declined (UNSUPPORTED) when run
  *   lost           execute returns 7 with every job FAILED
+ *   abi-2          the description says backend ABI 2 (before
+ *                  NO_RESOURCES), and every job ends NO_RESOURCES anyway
+ *   no-resources   every job ends NO_RESOURCES (ABI 3): not judged
+ *   entry-crash    the entry point crashes (SIGSEGV)
+ *   entry-hang     the entry point never returns
+ *   open-crash     open crashes (SIGSEGV)
+ *   escape-info    info's adapter name holds ESC, BEL and U+202E
+ *   escape-message every job fails with a message that holds ESC and BEL
+ *   nothing        every job says DONE and writes nothing (the output keeps
+ *                  the runner's canary)
+ *   overrun        every job is computed, and the 64 bytes after the output
+ *                  are overwritten (a write past its end)
+ *   hang           execute never returns
  * Built with FAULTY_PLUGIN_NO_ENTRY it exports no entry point at all.
  */
 #include <dmlconf/backend.h>
 
 #include <math.h>
+#include <signal.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,9 +68,25 @@ typedef struct faulty_backend
 
 static const dmlconf_backend_ops faulty_ops;
 
+/* A crash, as a plugin's own bug would make it. */
+static void crash(void)
+{
+    raise(SIGSEGV);
+}
+
+/* Never returns, whatever signal comes (a handler that returns wakes
+ * pause, and it pauses again). */
+static void hang(void)
+{
+    for (;;)
+        pause();
+}
+
 static int faulty_open(const dmlconf_backend_config *config, dmlconf_backend **out, char *why, size_t why_size)
 {
     (void)config;
+    if (faulty("open-crash"))
+        crash();
     if (faulty("open-fails"))
     {
         snprintf(why, why_size, "the test device is switched off");
@@ -107,6 +138,8 @@ static void faulty_info(dmlconf_backend *backend, dmlconf_backend_info *info)
         info->capabilities.data_types |= 1u << 31;
     else if (faulty("bad-feature"))
         info->capabilities.features |= 1u << 20;
+    else if (faulty("escape-info"))
+        snprintf(info->adapter, sizeof(info->adapter), "a \033]0;pwned\007 test \xe2\x80\xae plugin");
     else if (faulty("long-strings"))
     {
         memset(info->backend, 'b', sizeof(info->backend));
@@ -171,11 +204,25 @@ static int faulty_execute(dmlconf_backend *backend, dmlconf_job *jobs, size_t co
             job->outcome = DMLCONF_JOB_UNSUPPORTED;
             snprintf(job->message, sizeof(job->message), "declined by the test");
         }
-        else if (!job->input)
+        else if (faulty("abi-2") || faulty("no-resources"))
+        {
+            job->outcome = DMLCONF_JOB_NO_RESOURCES;
+            snprintf(job->message, sizeof(job->message), "E_OUTOFMEMORY for a test buffer");
+        }
+        else if (faulty("escape-message"))
+        {
+            job->outcome = DMLCONF_JOB_FAILED;
+            snprintf(job->message, sizeof(job->message), "bad \033[31mred\033[0m \007 news");
+        }
+        else if (faulty("hang"))
+            hang();
+        else if (!job->input || faulty("nothing"))
             job->outcome = DMLCONF_JOB_DONE;
         else
         {
             sum(job);
+            if (faulty("overrun"))
+                memset((unsigned char *)job->output + job->output_bytes, 0x17, 64);
             job->outcome = DMLCONF_JOB_DONE;
         }
     }
@@ -252,8 +299,15 @@ DMLCONF_BACKEND_EXPORT const dmlconf_backend_plugin *dmlconf_backend_entry(void)
     static const dmlconf_backend_plugin incomplete = {DMLCONF_BACKEND_ABI_VERSION, &incomplete_ops};
     static const dmlconf_backend_plugin version_1 = {1, &version_1_ops};
     static const dmlconf_backend_plugin bounded = {DMLCONF_BACKEND_ABI_VERSION, &bounded_ops};
+    static const dmlconf_backend_plugin version_2 = {2, &faulty_ops};
     if (faulty("null-entry"))
         return NULL;
+    if (faulty("entry-crash"))
+        crash();
+    if (faulty("entry-hang"))
+        hang();
+    if (faulty("abi-2"))
+        return &version_2;
     if (faulty("abi-newer"))
         return &newer;
     if (faulty("abi-1"))

@@ -47,9 +47,12 @@ cp "$source_dir/examples/plugin/example_plugin.c" "$work/plugin/"
 "$work/moved/bin/dmlconf" adapters --backend "plugin:$work/plugin/libexample.so" >"$work/adapters.txt" ||
     fail "the installed dmlconf does not describe the plugin"
 grep -q "data types: FLOAT32 UINT32 INT32" "$work/adapters.txt" || fail "adapters: $(cat "$work/adapters.txt")"
+# Two folders of the installed corpus are not the whole corpus, and the
+# example does not support every type: everything it supports passes, and
+# the run is incomplete for what it did not cover (exit status 2).
 "$work/moved/bin/dmlconf" run --backend "plugin:$work/plugin/libexample.so" -q -j 2 -o "$work/out" \
-    "$work/moved/share/dmlconf/cases/doc" "$work/moved/share/dmlconf/cases/negative" ||
-    fail "the installed dmlconf's run on the plugin exited with $?"
-grep -q '"text": "conformant at level 6_4 for what it supports"' "$work/out/summary.json" ||
+    "$work/moved/share/dmlconf/cases/doc" "$work/moved/share/dmlconf/cases/negative" && status=0 || status=$?
+[ "$status" -eq 2 ] || fail "the installed dmlconf's run on the plugin exited with $status, not 2"
+grep -q '"text": "passed for what it supports"' "$work/out/summary.json" ||
     fail "verdict: $(grep '"text"' "$work/out/summary.json")"
 echo "1 passed, 0 failed"

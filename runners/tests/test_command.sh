@@ -39,10 +39,10 @@ YAML
 for command in run list show validate bless merge adapters; do
     "$dmlconf" "$command" --help >/dev/null; check "dmlconf $command --help" 0 $?
 done
-"$dmlconf" frobnicate 2>/dev/null; check "unknown command" 2 $?
-"$dmlconf" run --no-such-option 2>/dev/null; check "unknown option" 2 $?
-"$dmlconf" run --feature-level 9_9 good.yaml 2>/dev/null; check "bad feature level" 2 $?
-"$dmlconf" run --backend nothing good.yaml 2>/dev/null; check "unknown backend" 2 $?
+"$dmlconf" frobnicate 2>/dev/null; check "unknown command" 3 $?
+"$dmlconf" run --no-such-option 2>/dev/null; check "unknown option" 3 $?
+"$dmlconf" run --feature-level 9_9 good.yaml 2>/dev/null; check "bad feature level" 3 $?
+"$dmlconf" run --backend nothing -o unknown good.yaml 2>/dev/null; check "unknown backend" 3 $?
 
 # A clean run writes every report.
 "$dmlconf" run -q --backend oracle -j 2 -o out good.yaml; check "clean run" 0 $?
@@ -51,8 +51,9 @@ for report in results.jsonl summary.json junit.xml summary.md report.html failur
 done
 expect "results.jsonl has a header, 4 cases and a completion record" test "$(wc -l < out/results.jsonl)" -eq 6
 expect "results.jsonl ends finished" grep -q '^{"record":"end","end":"finished","cases":4,' out/results.jsonl
-expect "summary names the verdict" grep -q "Verdict: conformant at level 6_4" out/summary.md
-expect "the JUnit verdict testcase passes" grep -q '<system-out>conformant at level 6_4' out/junit.xml
+expect "summary names the verdict" grep -q "Verdict: self-check passed" out/summary.md
+expect "summary names its scope" grep -q "Scope: the self-check (the oracle judged against itself, not an implementation under test): case files that are not the reference corpus (good.yaml: 4 of 4 cases loaded); no conformance claim" out/summary.md
+expect "the JUnit verdict testcase passes" grep -q '<system-out>self-check passed (the self-check' out/junit.xml
 expect "the header says what the run is" grep -q '"shard":{"index":0,"count":1},"corpus":{"digest":"[0-9a-f]\{16\}","cases":4},"planned_cases":4' out/results.jsonl
 
 # A bad file is reported with its location, and the good file still runs;
@@ -60,11 +61,11 @@ expect "the header says what the run is" grep -q '"shard":{"index":0,"count":1},
 "$dmlconf" run --backend oracle -o out2 good.yaml bad.yaml >out2.txt 2>err.txt; check "run with a bad file" 2 $?
 expect "error has file:line:column" grep -q "bad.yaml:6:11: error" err.txt
 expect "good cases still ran" test "$(wc -l < out2/results.jsonl)" -eq 6
-expect "incomplete on the console" grep -q "^verdict: incomplete (no conformance verdict: 1 error in the case files" out2.txt
+expect "incomplete on the console" grep -q "^verdict: incomplete (no verdict: 1 error in the case files" out2.txt
 expect "incomplete in summary.md" grep -q '^\*\*Verdict: incomplete\*\*' out2/summary.md
 expect "incomplete in summary.json" grep -q '"status": "incomplete"' out2/summary.json
 expect "incomplete in report.html" grep -q 'data-status="incomplete"' out2/report.html
-expect "incomplete in junit.xml" grep -q '<error type="incomplete" message="incomplete">' out2/junit.xml
+expect "incomplete in junit.xml" grep -q '<error type="incomplete" message="incomplete (' out2/junit.xml
 expect "the bad file is a JUnit error" grep -q '<testcase name="bad.yaml" classname="dmlconf.corpus" file="bad.yaml" time="0">' out2/junit.xml
 expect "with its location" grep -q 'bad.yaml:6:11: error: ' out2/junit.xml
 expect "and no conformant anywhere" test -z "$(grep -l 'Verdict: conformant' out2/summary.md)"
@@ -81,7 +82,7 @@ expect "shards split the cases" test "$(($(wc -l < shard0/results.jsonl) + $(wc 
 expect "a shard says which it is" grep -q '"shard":{"index":1,"count":2}' shard1/results.jsonl
 "$dmlconf" merge -o merged shard0 shard1/results.jsonl >/dev/null; check "merge" 0 $?
 expect "merged results" grep -q '"e2e.d"' merged/junit.xml
-expect "merged verdict" grep -q "Verdict: conformant at level 6_4" merged/summary.md
+expect "merged verdict" grep -q "Verdict: self-check passed" merged/summary.md
 expect "merged run planned every case" grep -q '"planned_cases":4' merged/results.jsonl
 
 # merge refuses what would give a wrong verdict, naming the file and why.
@@ -101,7 +102,7 @@ expect "mixed runs named" grep -q "are not shards of one run: target level 6_4 a
 "$dmlconf" run -q --backend oracle --shard 1/2 -f 'e2e.[ab]' -o fewer good.yaml; check "a shard of another selection" 0 $?
 "$dmlconf" merge -o m5 shard0 fewer 2>err.txt; check "merge of different selections" 2 $?
 expect "corpus digest named" grep -q "corpus digest" err.txt
-"$dmlconf" merge --partial -o m6 shard0 cut >/dev/null 2>err.txt; check "partial merge" 1 $?
+"$dmlconf" merge --partial -o m6 shard0 cut >/dev/null 2>err.txt; check "partial merge" 2 $?
 expect "partial merge incomplete" grep -q '^\*\*Verdict: incomplete\*\*' m6/summary.md
 expect "partial merge says why" grep -q "a partial merge of shards: shard 1 not complete" m6/summary.md
 expect "partial merge in junit" grep -q '<error type="incomplete"' m6/junit.xml
@@ -109,7 +110,7 @@ expect "partial merge record" grep -q '"end":"partial"' m6/results.jsonl
 
 # The report folder: checked before anything runs, and locked.
 : > afile
-"$dmlconf" run --backend oracle -o afile/reports good.yaml >out7.txt 2>err.txt; check "unwritable report folder" 2 $?
+"$dmlconf" run --backend oracle -o afile/reports good.yaml >out7.txt 2>err.txt; check "unwritable report folder" 3 $?
 expect "it says so" grep -q "dmlconf run: reports: cannot create the folder afile/reports" err.txt
 expect "before running anything" test ! -s out7.txt
 mkdir -p locked
@@ -120,9 +121,9 @@ print("locked", flush=True)
 time.sleep(60)' locked/.dmlconf.lock > lock.txt &
 holder=$!
 for _ in $(seq 100); do grep -q locked lock.txt && break; sleep 0.1; done
-"$dmlconf" run -q --backend oracle -o locked good.yaml 2>err.txt; check "a second run into a locked folder" 2 $?
+"$dmlconf" run -q --backend oracle -o locked good.yaml 2>err.txt; check "a second run into a locked folder" 3 $?
 expect "the lock is named" grep -q "locked is in use by another dmlconf (process $holder holds locked/.dmlconf.lock)" err.txt
-"$dmlconf" merge -o locked shard0 shard1 2>err.txt; check "merge into a locked folder" 2 $?
+"$dmlconf" merge -o locked shard0 shard1 2>err.txt; check "merge into a locked folder" 3 $?
 expect "merge names the lock" grep -q "in use by another dmlconf" err.txt
 kill "$holder"; wait "$holder" 2>/dev/null
 "$dmlconf" run -q --backend oracle -o locked good.yaml; check "the folder once free" 0 $?

@@ -79,8 +79,11 @@ run_fault() {
     "$dmlconf" run -q --backend exec -j 1 --no-rerun --no-repro "$@" -o "fault-$mode" cases.yaml \
         -- "$adapter" --mode "$mode" >"fault-$mode.out" 2>"fault-$mode.err"
     local code=$?
+    # A failure fails the run; a case declined when run is not covered,
+    # which leaves the run incomplete.
     local expected_code=1
-    [ "$status" = pass ] || [ "$status" = skip ] && expected_code=0
+    [ "$status" = pass ] && expected_code=0
+    [ "$status" = skip ] && expected_code=2
     check "mode $mode" $expected_code $code
     expect "mode $mode took less than 30 s" test $((SECONDS - started)) -lt 30
     expect_case "fault-$mode" exec.trigger "$status" "$text"
@@ -144,11 +147,13 @@ expect_case restart exec.c error "the adapter could not be restarted"
 expect_case restart exec.c error "cannot start again after a crash"
 expect "the run finished" grep -q '"end":"finished","cases":6' restart/results.jsonl
 
-# An adapter that never gets going stops the run before any case, saying why.
+# An adapter that never gets going stops the run before any case, saying
+# why: a setup error, in junit.xml too.
 for mode in bad-handshake wrong-version exit-at-once chatty; do
     "$dmlconf" run -q --backend exec -o "start-$mode" cases.yaml -- "$adapter" --mode "$mode" 2>"start-$mode.err"
-    check "mode $mode" 1 $?
+    check "mode $mode" 3 $?
     expect "mode $mode: unavailable" grep -q "dmlconf run: the exec backend is unavailable: " "start-$mode.err"
+    expect "mode $mode: junit.xml says why" grep -q 'type="setup-error"' "start-$mode/junit.xml"
 done
 expect "bad handshake: the last words" grep -q 'its last words: "test adapter: greeting in prose"' \
     start-bad-handshake.err
@@ -156,18 +161,18 @@ expect "wrong version: both versions" grep -q \
     "the adapter speaks version 99 of the process protocol; this dmlconf speaks version 1" start-wrong-version.err
 expect "exit at once: the last words" grep -q "cannot start: no device here" start-exit-at-once.err
 "$dmlconf" run -q --backend exec -o missing cases.yaml -- "$work/no-such-adapter" 2>missing.err
-check "a missing adapter" 1 $?
+check "a missing adapter" 3 $?
 expect "a missing adapter: why" grep -q "cannot run $work/no-such-adapter: No such file or directory" missing.err
-"$dmlconf" run -q --backend exec -o nocommand cases.yaml 2>nocommand.err; check "no command" 2 $?
+"$dmlconf" run -q --backend exec -o nocommand cases.yaml 2>nocommand.err; check "no command" 3 $?
 expect "no command: how to give one" grep -q -- "--backend exec runs the adapter program given after --" nocommand.err
 "$dmlconf" run -q --backend exec -a 1 -o adapterpicked cases.yaml -- "$adapter" 2>picked.err
-check "an adapter picked" 1 $?
+check "an adapter picked" 3 $?
 expect "an adapter picked: why" grep -q "the exec backend picks no adapter" picked.err
 
 # Capabilities decide applicability: what the handshake leaves out is
 # skipped with the reason and marked unsupported.
 "$dmlconf" run -q --backend exec -o narrow cases.yaml -- "$adapter" --sums-only --types float32,uint32 --no-strides
-check "a narrow adapter" 0 $?
+check "a narrow adapter" 2 $?
 expect_case narrow exec.d skip "the exec:test-adapter backend does not support cumulative products|unsupported"
 expect_case narrow exec.e skip "the exec:test-adapter backend does not support strided tensors|unsupported"
 expect_case narrow exec.a pass
@@ -178,7 +183,7 @@ expect_case narrow exec.a pass
 check "negative cases on a validating adapter" 0 $?
 expect_case validates neg.axis.sum.r4.axis4 pass "rejected (axis_out_of_range)"
 "$dmlconf" run -q --backend exec -o novalidation "$source_dir/cases/doc" "$source_dir/cases/negative" -- "$adapter"
-check "negative cases on an adapter that does not validate" 0 $?
+check "negative cases on an adapter that does not validate" 2 $?
 expect_case novalidation neg.axis.sum.r4.axis4 skip \
     "the exec:test-adapter backend does not support validation: it refuses no desc, so it cannot be asked to refuse this one|unsupported"
 expect_case novalidation doc.sum.example1 pass

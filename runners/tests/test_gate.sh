@@ -67,12 +67,13 @@ expect "it says the baseline skips everything" grep -q "skips every one of the 3
 expect "it says nothing was judged" grep -q "was skipped (see the reasons in o5/): nothing was judged" err.txt
 
 # An adapter belongs to one backend: the error names it, no falling back.
-"$dmlconf" run -q -o o6 --adapter 57 small.yaml 2>err.txt; check "an adapter no backend has" 1 $?
+"$dmlconf" run -q -o o6 --adapter 57 small.yaml 2>err.txt; check "an adapter no backend has" 3 $?
+expect "junit.xml says why the run could not start" grep -q 'type="setup-error"' o6/junit.xml
 expect "no fallback to another backend" bash -c '! grep -q "trying the" err.txt'
 expect "the backend that lacks it is named" grep -Eq "the (d3d12|oracle) backend" err.txt
 
 # Baselines.
-"$dmlconf" run -q --backend oracle -o o7 --baseline nowhere small.yaml 2>err.txt; check "a missing baseline folder" 2 $?
+"$dmlconf" run -q --backend oracle -o o7 --baseline nowhere small.yaml 2>err.txt; check "a missing baseline folder" 3 $?
 expect "it says the folder does not exist" grep -q "nowhere does not exist" err.txt
 mkdir -p spelled && printf 'g.a, fail\n' > spelled/failures.txt
 "$dmlconf" run -q --backend oracle -o o8 --baseline spelled small.yaml 2>err.txt; check "'id, fail' read (and passes unexpectedly)" 1 $?
@@ -95,7 +96,7 @@ for signal in INT TERM; do
     workers=$(pgrep -P "$pid" | tr '\n' ' ')
     kill -"$signal" "$pid"
     wait "$pid"
-    check "SIG$signal stops the run" 1 $?
+    check "SIG$signal stops the run" 2 $?
     sleep 0.3
     expect "SIG$signal: there were workers" test -n "$workers"
     for worker in $workers; do
@@ -111,14 +112,15 @@ for signal in INT TERM; do
     expect "SIG$signal: the resumed run is conformant" test "$(summary "$dir" "s['counts']['pass']")" -eq 160
     expect "SIG$signal: some cases had finished before ($before)" test "$before" -gt 0
 done
-"$dmlconf" run -q --backend oracle -j 2 -o intr-INT --resume slow.yaml 2>err.txt; check "nothing to resume" 2 $?
+"$dmlconf" run -q --backend oracle -j 2 -o intr-INT --resume slow.yaml 2>err.txt; check "nothing to resume" 3 $?
+expect "nothing to resume: the reports are left as they were" test -s intr-INT/summary.json -a -s intr-INT/junit.xml
 "$dmlconf" run -q --backend oracle -j 2 -o other slow.yaml 2>/dev/null &
 pid=$!
 wait_for_a_result other
 kill -INT "$pid"
 wait "$pid"
 "$dmlconf" run -q --backend oracle -j 2 -o other --resume --seed 7 slow.yaml 2>err.txt
-check "resuming with other options" 2 $?
+check "resuming with other options" 3 $?
 expect "it says the folder holds another run" grep -q "holds another run" err.txt
 
 # A worker killed from outside (a user, the out-of-memory killer): its case
@@ -134,13 +136,16 @@ expect "every case passed" test "$(summary killed "s['counts']['pass']")" -eq 16
 
 # A case over the memory limit is an error that says how much it needs.
 "$dmlconf" run -q --backend oracle -o mem --memory-limit 10M -f 'slow.c000' slow.yaml 2>err.txt
-check "a case over the memory limit" 1 $?
+check "a case over the memory limit" 2 $?
+expect "it is not judged (no-resources), not a failure" grep -q '"status":"no-resources"' mem/results.jsonl
+expect "the run is incomplete" test "$(summary mem "s['verdict']['status']")" = incomplete
 expect "it names the need and the limit" grep -q "needs about 12.6 MB of memory.*more than the limit of 10.0 MB" mem/results.jsonl
-"$dmlconf" run -q --backend oracle -o mem2 --memory-limit lots small.yaml 2>err.txt; check "a bad --memory-limit" 2 $?
+"$dmlconf" run -q --backend oracle -o mem2 --memory-limit lots small.yaml 2>err.txt; check "a bad --memory-limit" 3 $?
 
 # Workers started as programs (as on Windows) run the corpus the same way.
 DMLCONF_WORKERS=spawn "$dmlconf" run -q --backend oracle -j 2 -o spawned 2>err.txt
 check "spawned workers over the corpus" 0 $?
-expect "spawned workers: conformant" test "$(summary spawned "s['verdict']['text']")" = "conformant at level 6_4"
+expect "spawned workers: the self-check passed" test "$(summary spawned "s['verdict']['text']")" = "self-check passed"
+expect "spawned workers: over the whole corpus" test "$(summary spawned "s['verdict']['scope']['kind']")" = corpus
 
 finish

@@ -65,7 +65,8 @@ static const load_failure load_failures[] = {
     {"folder", "", ": it is a folder, not a library"},
     {"no-entry", "", " is not a dmlconf backend plugin: it does not export dmlconf_backend_entry"},
     {"faulty", "null-entry", " gave no backend: its dmlconf_backend_entry returned NULL"},
-    {"faulty", "abi-newer", " is built for backend ABI 3; this dmlconf speaks 1 to 2"},
+    {"faulty", "abi-newer", " is built for backend ABI 4; this dmlconf speaks 1 to 3"},
+    {"faulty", "entry-crash", " crashed in its entry point: the process trying it was killed by signal 11"},
     {"faulty", "null-ops", " gave no backend table (its ops are NULL)"},
     {"faulty", "incomplete", " has an incomplete backend table: it lacks close and execute"},
     {"empty", "", "'plugin:' names no library: write plugin:PATH"},
@@ -148,6 +149,7 @@ static const open_failure open_failures[] = {
     {"bad-feature", "describes itself wrongly: it declares capabilities dmlconf does not know (bits 0x100000)"},
     {"open-fails", "the test device is switched off"},
     {"open-null", "opened no backend (its open succeeded with a NULL backend)"},
+    {"escape-info", "describes itself wrongly: its adapter holds the control character U+001B"},
 };
 
 START_TEST(test_open_failures)
@@ -308,6 +310,12 @@ static const job_fault job_faults[] = {
     {"long-message", 0, DMLCONF_JOB_FAILED, "mmmm"},
     {"decline", 0, DMLCONF_JOB_UNSUPPORTED, "declined by the test"},
     {"lost", -1, DMLCONF_JOB_FAILED, "mmmm"},
+    /* NO_RESOURCES came with ABI 3: a version 3 plugin may say it, a
+     * version 2 one cannot have meant it. */
+    {"no-resources", 0, DMLCONF_JOB_NO_RESOURCES, "E_OUTOFMEMORY for a test buffer"},
+    {"abi-2", 0, DMLCONF_JOB_FAILED, "the plugin ended the job with outcome 4, which is not one of"},
+    /* A message is shown, never acted on by a console. */
+    {"escape-message", 0, DMLCONF_JOB_FAILED, "bad ?[31mred?[0m ? news"},
 };
 
 START_TEST(test_wrapper_checks_jobs)

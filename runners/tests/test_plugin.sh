@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The dmlconf command with native plugins: every library that is not a
-# usable plugin is one sentence and exit status 2 before anything runs; the
+# usable plugin (or that crashes in its entry point) is one sentence and exit
+# status 3 before anything runs, with a junit.xml that says it; the
 # example plugin passes every case of the corpus it supports, every other
 # case is skipped as unsupported with the reason, and every report's
 # verdict names what was not covered (never "conformant at level X" while
@@ -33,24 +34,29 @@ YAML
 echo "not a library" > text.so
 mkdir -p folder.so
 
-# Libraries that are not usable plugins: one sentence, exit 2, and nothing
-# run or written.
+# Libraries that are not usable plugins: one sentence, exit 3 (a setup
+# error), nothing run, and a junit.xml and summary.json that say why.
 refuse() {
     # refuse DESCRIPTION FAULT PATH EXPECTED_TEXT
     local description=$1 fault=$2 path=$3 text=$4 command
     for command in run adapters; do
+        rm -rf refused
         if [ "$command" = run ]; then
             DMLCONF_TEST_PLUGIN_FAULT=$fault "$dmlconf" run --backend "plugin:$path" -q -o refused good.yaml \
                 >out.txt 2>err.txt
         else
             DMLCONF_TEST_PLUGIN_FAULT=$fault "$dmlconf" adapters --backend "plugin:$path" >out.txt 2>err.txt
         fi
-        check "$command: $description" 2 $?
+        check "$command: $description" 3 $?
         expect "$command: $description: says '$text'" grep -qF "dmlconf $command: $text" err.txt
         expect "$command: $description: in one line" test "$(wc -l < err.txt)" -eq 1
         expect "$command: $description: prints nothing else" test ! -s out.txt
     done
-    expect "$description: no report folder" test ! -e refused
+    rm -rf refused
+    DMLCONF_TEST_PLUGIN_FAULT=$fault "$dmlconf" run --backend "plugin:$path" -q -o refused good.yaml 2>/dev/null
+    expect "$description: no results" test ! -e refused/results.jsonl
+    expect "$description: junit.xml says why" grep -qF "<error type=\"setup-error\" message=\"setup error: the run could not start\">" refused/junit.xml
+    expect "$description: summary.json too" test "$(summary refused "s['verdict']['status'], s['verdict']['exit_status']")" = "setup-error 3"
 }
 refuse "a missing file" "" "$work/missing.so" "cannot load the plugin $work/missing.so: there is no such file"
 refuse "a text file" "" text.so "cannot load the plugin text.so: it is not a library this system can load ("
@@ -59,7 +65,11 @@ refuse "no entry point" "" "$no_entry" \
     "the library $no_entry is not a dmlconf backend plugin: it does not export dmlconf_backend_entry"
 refuse "an entry that returns NULL" null-entry "$faulty" \
     "the plugin $faulty gave no backend: its dmlconf_backend_entry returned NULL"
-refuse "another ABI" abi-newer "$faulty" "the plugin $faulty is built for backend ABI 3; this dmlconf speaks 1 to 2"
+refuse "another ABI" abi-newer "$faulty" "the plugin $faulty is built for backend ABI 4; this dmlconf speaks 1 to 3"
+# A plugin that crashes or hangs in its entry point costs the process that
+# tried it, not dmlconf.
+refuse "an entry point that crashes" entry-crash "$faulty" \
+    "the plugin $faulty crashed in its entry point: the process trying it was killed by signal 11"
 refuse "an incomplete table" incomplete "$faulty" \
     "the plugin $faulty has an incomplete backend table: it lacks close and execute"
 refuse "no path" "" "" "'plugin:' names no library: write plugin:PATH"
@@ -67,18 +77,84 @@ refuse "no path" "" "" "'plugin:' names no library: write plugin:PATH"
 DMLCONF_TEST_PLUGIN_FAULT=abi-1 "$dmlconf" run --backend "plugin:$faulty" -q -o version-1 good.yaml 2>err.txt
 check "a version 1 plugin" 0 $?
 expect "its cases pass" grep -q '"status":"pass"' version-1/results.jsonl
-"$dmlconf" run --backend nothing good.yaml 2>err.txt; check "an unknown backend" 2 $?
+"$dmlconf" run --backend nothing -o unknown good.yaml 2>err.txt; check "an unknown backend" 3 $?
 expect "it names plugin:PATH" grep -q "and plugin:PATH for a native plugin" err.txt
 
-# A plugin that describes itself wrongly does not open: the run fails.
+# A plugin that describes itself wrongly does not open: the run cannot
+# start (a setup error), and says why there and in junit.xml.
 DMLCONF_TEST_PLUGIN_FAULT=bad-ranks "$dmlconf" run --backend "plugin:$faulty" -q -o bad good.yaml 2>err.txt
-check "a plugin with ranks 0 to 9" 1 $?
+check "a plugin with ranks 0 to 9" 3 $?
 expect "it says why" grep -qF "describes itself wrongly: it declares ranks 0 to 9; ranks go from 1 to 8" err.txt
+expect "junit.xml says why" grep -qF "describes itself wrongly: it declares ranks 0 to 9" bad/junit.xml
+# Control characters in a description would act on the console and the
+# reports: the plugin is refused, and nothing of them reaches either.
+DMLCONF_TEST_PLUGIN_FAULT=escape-info "$dmlconf" run --backend "plugin:$faulty" -q -o escape good.yaml >out.txt 2>err.txt
+check "a plugin whose adapter name holds ESC" 3 $?
+expect "it says which character" grep -qF "its adapter holds the control character U+001B" err.txt
+expect "no ESC or BEL reaches the console" test -z "$(cat out.txt err.txt | tr -d '\n' | grep -P '[\x07\x1b]')"
+expect "nor the reports" test -z "$(cat escape/* | grep -P '[\x07\x1b]|\xe2\x80\xae')"
+DMLCONF_TEST_PLUGIN_FAULT=escape-info "$dmlconf" adapters --backend "plugin:$faulty" >out.txt 2>err.txt
+check "adapters: a plugin whose adapter name holds ESC" 0 $?
+expect "adapters: no ESC, BEL or U+202E reaches the console" test -z "$(cat out.txt err.txt | grep -P '[\x07\x1b]|\xe2\x80\xae')"
+# A job's message is shown, never acted on.
+DMLCONF_TEST_PLUGIN_FAULT=escape-message "$dmlconf" run --backend "plugin:$faulty" --no-rerun --no-repro -o message good.yaml >out.txt 2>err.txt
+check "a plugin whose messages hold ESC and BEL" 1 $?
+expect "messages: nothing acts on the console" test -z "$(cat out.txt err.txt | grep -P '[\x07\x1b]')"
+expect "messages: nothing in the reports" test -z "$(cat message/* | grep -P '[\x07\x1b]')"
+expect "messages: shown with ?" grep -qF 'bad ?[31mred?[0m ? news' message/results.jsonl
+# A plugin that crashes while it opens, under adapters: one sentence, and
+# dmlconf itself lives to say it.
+DMLCONF_TEST_PLUGIN_FAULT=open-crash "$dmlconf" adapters --backend "plugin:$faulty" >out.txt 2>err.txt
+check "adapters: a plugin that crashes in its open" 3 $?
+expect "adapters: it says so" grep -qF "the plugin $faulty crashed in its open or info: the process trying it was killed by signal 11" err.txt
+# A run on it: its workers die before they open it; the run cannot start.
+DMLCONF_TEST_PLUGIN_FAULT=open-crash "$dmlconf" run --backend "plugin:$faulty" -q -o open-crash good.yaml 2>err.txt
+check "run: a plugin that crashes in its open" 3 $?
+expect "run: junit.xml says the run could not start" grep -qF 'type="setup-error"' open-crash/junit.xml
+
+# An implementation that writes nothing is never conformant, also where
+# every expected value is the first canary (0xa5a5a5a5 as an int32) and
+# failures are rerun: the rerun judges with both canaries too.
+cat > canary.yaml <<'YAML'
+defaults: {op: cumulative_summation, dtype: int32, axis: 0}
+cases:
+  - {id: k.a, sizes: [1], input: [-1515870811]}
+  - {id: k.b, sizes: [2], input: [-1515870811, 0]}
+YAML
+DMLCONF_TEST_PLUGIN_FAULT=nothing "$dmlconf" run --backend "plugin:$faulty" -o nothing canary.yaml >/dev/null 2>&1
+check "a plugin that writes nothing" 1 $?
+expect "writes nothing: every case fails as never written" test "$(grep -c '"status":"fail","failure":"unwritten"' nothing/results.jsonl)" -eq 2
+expect "writes nothing: no flake" test "$(grep -c '"status":"flake"' nothing/results.jsonl)" -eq 0
+expect "writes nothing: the verdict says failed" test "$(summary nothing "s['verdict']['text']")" = failed
+
+# A plugin that writes past its output is caught on the first run and
+# while the failure is shrunk (the shrinker's buffers are guarded too): the
+# case fails as past-end, shrunk into a reproducer, never a crash.
+cat > overrun.yaml <<'YAML'
+cases:
+  - {id: o.a, op: cumulative_summation, dtype: int32, sizes: [6, 5], axis: 0, input: {generate: integers, min: -3, max: 3, seed: 2}}
+YAML
+DMLCONF_TEST_PLUGIN_FAULT=overrun "$dmlconf" run --backend "plugin:$faulty" -o overrun overrun.yaml >/dev/null 2>&1
+check "a plugin that writes past its output" 1 $?
+expect "past its output: fails as past-end" grep -q '"id":"o.a".*"status":"fail","failure":"past-end"' overrun/results.jsonl
+expect "past its output: shrunk into a reproducer" test -s overrun/repros/o.a.yaml
+expect "the reproducer says why" grep -q "^# It failed on the backend (past-end)" overrun/repros/o.a.yaml
+DMLCONF_TEST_PLUGIN_FAULT=overrun "$dmlconf" run --backend "plugin:$faulty" -o overrun-repro overrun/repros/o.a.yaml >/dev/null 2>&1
+check "the reproducer fails on the plugin too" 1 $?
+expect "the reproducer: past-end" grep -q '"status":"fail","failure":"past-end"' overrun-repro/results.jsonl
+
+# A plugin that runs out of resources: not judged, the verdict incomplete,
+# never a conformance failure.
+DMLCONF_TEST_PLUGIN_FAULT=no-resources "$dmlconf" run --backend "plugin:$faulty" -o no-resources good.yaml >/dev/null 2>&1
+check "a plugin out of resources" 2 $?
+expect "out of resources: no-resources, not a failure" test "$(grep -c '"status":"no-resources"' no-resources/results.jsonl)" -eq 2
+expect "out of resources: incomplete" test "$(summary no-resources "s['verdict']['status']")" = incomplete
+expect "out of resources: nothing failed" test ! -s no-resources/failures.txt
 # Jobs that end in no known way are errors, not passes.
 DMLCONF_TEST_PLUGIN_FAULT=bad-outcome "$dmlconf" run --backend "plugin:$faulty" -q --no-rerun --no-repro \
     -o outcome good.yaml 2>/dev/null
 check "a plugin that ends jobs with outcome 42" 1 $?
-expect "its cases are errors" test "$(grep -c '"status":"error","message":"backend error: the plugin ended the job with outcome 42' outcome/results.jsonl)" -eq 2
+expect "its cases are errors" test "$(grep -c '"status":"error","failure":"backend-error","message":"backend error: the plugin ended the job with outcome 42' outcome/results.jsonl)" -eq 2
 # Their reproduce command names the plugin's library, and reruns the case.
 expect "the reproduce line names the library" grep -qF \
     "reproduce: \`dmlconf run --backend plugin:$faulty --feature-level 5_0 --filter g.a good.yaml\`" outcome/summary.md
@@ -94,9 +170,11 @@ expect "adapters says what it can" grep -qx "  can: summation product increasing
 expect "adapters lists its types" grep -qx "  data types: FLOAT32 UINT32 INT32" adapters.txt
 expect "adapters says it claims no level" grep -qx "  feature level: none claimed" adapters.txt
 
-# The whole corpus on the example plugin.
+# The whole corpus on the example plugin: everything it supports passes,
+# but cases it does not support leave the run incomplete (exit 2), never
+# conformant.
 "$dmlconf" run --backend "plugin:$example" -j 2 -o corpus >console.txt 2>err.txt
-check "the corpus on the example plugin" 0 $?
+check "the corpus on the example plugin" 2 $?
 expect "every report says what was covered" python3 - corpus <<'PY'
 import json, sys
 folder = sys.argv[1]
@@ -135,7 +213,9 @@ assert "**Verdict: conformant at level 6_4 for what it supports**" in md
 assert "## Not covered (%d cases)" % nc["cases"] in md
 assert "| validation | %d | %d | every level |" % (needs["validation"], needs["validation"]) in md
 junit = open(folder + "/junit.xml").read()
-assert '<failure type="partly-covered" message="conformant at level 6_4 for what it supports">' in junit
+assert '<error type="partly-covered" message="conformant at level 6_4 for what it supports (the whole reference corpus)">' in junit
+assert v["scope"]["kind"] == "corpus" and v["scope"]["claims_conformance"], v["scope"]
+assert v["exit_status"] == 2 and not v["passes"], v
 assert junit.count('<skipped type="unsupported"') == nc["cases"]
 html = open(folder + "/report.html").read()
 assert 'data-status="partly-covered"' in html and '<section id="not-covered">' in html
@@ -152,10 +232,11 @@ expect "and its library" grep -qF "plugin library $example" corpus/results.jsonl
 expect "no case was judged wrongly" test ! -s corpus/failures.txt
 
 # At a lower target level, the 64-bit cases are above it and the verdict
-# names only what is left.
+# names only what is left (of these files, which are not the whole corpus).
 "$dmlconf" run --backend "plugin:$example" -j 2 -q -l 4_0 -o at4 "$source_dir/cases/doc" \
     "$source_dir/cases/negative"
-check "a 4_0 run on the example plugin" 0 $?
+check "a 4_0 run on the example plugin" 2 $?
+expect "of files: passed for what it supports" test "$(summary at4 "s['verdict']['text']")" = "passed for what it supports"
 expect "it targets 4_0" test "$(summary at4 "s['verdict']['target_level']")" = 4_0
 expect "only validation is not covered" test "$(summary at4 "[g['needs'] for g in s['verdict']['not_covered']['groups']]")" = "['validation']"
 
@@ -168,7 +249,7 @@ for mode in spawn process; do
         "$dmlconf" run --backend "plugin:$example" -j 0 -q -o $mode "$source_dir/cases/doc" \
             "$source_dir/cases/negative"
     fi
-    check "the example plugin, $mode" 0 $?
+    check "the example plugin, $mode" 2 $?
     expect "$mode: partly covered" test "$(summary $mode "s['verdict']['status']")" = partly-covered
     expect "$mode: the doc examples passed" test "$(summary $mode "s['counts']['pass']")" -eq 8
 done
@@ -177,11 +258,11 @@ done
 # survives results.jsonl.
 "$dmlconf" run --backend "plugin:$example" -q --shard 0/2 -o shard0 "$source_dir/cases/doc" \
     "$source_dir/cases/negative"
-check "shard 0" 0 $?
+check "shard 0" 2 $?
 "$dmlconf" run --backend "plugin:$example" -q --shard 1/2 -o shard1 "$source_dir/cases/doc" \
     "$source_dir/cases/negative"
-check "shard 1" 0 $?
-"$dmlconf" merge -o merged shard0 shard1 >/dev/null; check "merge" 0 $?
+check "shard 1" 2 $?
+"$dmlconf" merge -o merged shard0 shard1 >/dev/null; check "merge" 2 $?
 expect "merged: the same verdict" test "$(summary merged "s['verdict']['text']")" = \
     "$(summary spawn "s['verdict']['text']")"
 expect "merged: the same gaps" test "$(summary merged "s['verdict']['not_covered']")" = \

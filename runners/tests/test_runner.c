@@ -476,6 +476,32 @@ START_TEST(test_baseline)
     r.status = DMLCONF_STATUS_FAIL;
     runner_baseline_apply(&baseline, &r);
     ck_assert_int_eq(r.status, DMLCONF_STATUS_EXPECTED_FAIL);
+    ck_assert_int_eq(r.known_status, DMLCONF_STATUS_FAIL);
+
+    /* A line matches only the status it records: a known failure that now
+     * crashes or times out is a regression, and says what was expected. */
+    static const dmlconf_status other[] = {DMLCONF_STATUS_CRASH, DMLCONF_STATUS_TIMEOUT, DMLCONF_STATUS_ERROR};
+    for (size_t i = 0; i < sizeof(other) / sizeof(other[0]); ++i)
+    {
+        memset(&r, 0, sizeof(r));
+        snprintf(r.id, sizeof(r.id), "known.fails");
+        r.status = other[i];
+        runner_baseline_apply(&baseline, &r);
+        ck_assert_int_eq(r.status, other[i]);
+        ck_assert(dmlconf_status_is_failure(r.status));
+        ck_assert_msg(strstr(r.message, "the baseline expects fail") != NULL, "%s", r.message);
+    }
+    memset(&r, 0, sizeof(r));
+    snprintf(r.id, sizeof(r.id), "known.crashes");
+    r.status = DMLCONF_STATUS_CRASH;
+    runner_baseline_apply(&baseline, &r);
+    ck_assert_int_eq(r.status, DMLCONF_STATUS_EXPECTED_FAIL);
+    ck_assert_int_eq(r.known_status, DMLCONF_STATUS_CRASH);
+    memset(&r, 0, sizeof(r));
+    snprintf(r.id, sizeof(r.id), "known.crashes");
+    r.status = DMLCONF_STATUS_FAIL;
+    runner_baseline_apply(&baseline, &r);
+    ck_assert_int_eq(r.status, DMLCONF_STATUS_FAIL);
 
     snprintf(r.id, sizeof(r.id), "known.passes");
     r.status = DMLCONF_STATUS_PASS;
@@ -488,8 +514,11 @@ START_TEST(test_baseline)
     r.attempts = 2;
     snprintf(r.message, sizeof(r.message), "3 of 4 elements outside tolerance");
     runner_baseline_apply(&baseline, &r);
-    ck_assert_int_eq(r.status, DMLCONF_STATUS_FLAKE);
-    ck_assert_msg(strstr(r.message, "failed 2 of 2 attempts; listed in flakes.txt as a known flake"), "%s", r.message);
+    /* A known flake that failed every attempt is a failure the baseline
+     * accepts, not a pass. */
+    ck_assert_int_eq(r.status, DMLCONF_STATUS_EXPECTED_FAIL);
+    ck_assert_int_eq(r.known_status, DMLCONF_STATUS_FLAKE);
+    ck_assert_msg(strstr(r.message, "fail in 2 of 2 attempts; listed in flakes.txt as a known flake"), "%s", r.message);
 
     snprintf(r.id, sizeof(r.id), "new.failure");
     r.status = DMLCONF_STATUS_FAIL;
@@ -553,10 +582,11 @@ static const char canary_text[] =
     "cases:\n"
     "  - {id: c.plain, sizes: [3], input: [1, 2, 3]}\n"
     "  - {id: c.is_canary, sizes: [2], input: [-1515870811, 0]}\n"
+    "  - {id: c.all_canary, sizes: [1], input: [-1515870811]}\n"
     "  - {id: c.float_nan, dtype: float32, sizes: [2], input: [nan, 1]}\n"
     "  - {id: c.padded, sizes: [2, 2], axis: 1, output_strides: [4, 1], input: [1, 2, 3, 4]}\n";
 
-static void run_canary_mode(const char *mode, collected *out)
+static void run_canary_mode_with(const char *mode, bool rerun, collected *out)
 {
     dmlconf_case_file canary_file;
     ck_assert_uint_eq(
@@ -568,7 +598,7 @@ static void run_canary_mode(const char *mode, collected *out)
     runner_schedule schedule = {
         .backend_ops = &fault_ops,
         .backend_config = {.adapter = mode},
-        .config = {.level = DMLCONF_FEATURE_LEVEL_NONE},
+        .config = {.level = DMLCONF_FEATURE_LEVEL_NONE, .rerun_failures = rerun},
         .jobs = 0,
         .on_info = on_info,
         .on_result = on_result,
@@ -581,25 +611,39 @@ static void run_canary_mode(const char *mode, collected *out)
     dmlconf_case_file_free(&canary_file);
 }
 
+static void run_canary_mode(const char *mode, collected *out)
+{
+    run_canary_mode_with(mode, false, out);
+}
+
 START_TEST(test_canary)
 {
     collected c;
     run_canary_mode("", &c);
     assert_status(&c, "c.plain", DMLCONF_STATUS_PASS);
     assert_status(&c, "c.is_canary", DMLCONF_STATUS_PASS);
+    assert_status(&c, "c.all_canary", DMLCONF_STATUS_PASS);
     assert_status(&c, "c.float_nan", DMLCONF_STATUS_PASS);
     assert_status(&c, "c.padded", DMLCONF_STATUS_PASS);
     ck_assert_uint_eq(find(&c, "c.is_canary")->comparison.canary_ambiguous, 0); /* judged on the rerun */
 
-    run_canary_mode("nothing", &c);
-    const char *ids[] = {"c.plain", "c.is_canary", "c.float_nan", "c.padded"};
-    for (size_t i = 0; i < 4; ++i)
+    /* Writing nothing fails every case, also where every expected value
+     * is the first canary, and also when failures are rerun to tell a
+     * flake: the rerun judges with both canaries too, so that it never
+     * passes for the first one and makes the failure a flake. */
+    for (int rerun = 0; rerun < 2; ++rerun)
     {
-        assert_status(&c, ids[i], DMLCONF_STATUS_FAIL);
-        const dmlconf_case_result *r = find(&c, ids[i]);
-        ck_assert_msg(strstr(r->message, "(never written)"), "%s: %s", ids[i], r->message);
-        ck_assert_msg(strstr(r->message, "rule: never written"), "%s: %s", ids[i], r->message);
-        ck_assert_uint_eq(r->comparison.unwritten, r->comparison.elements);
+        run_canary_mode_with("nothing", rerun, &c);
+        const char *ids[] = {"c.plain", "c.is_canary", "c.all_canary", "c.float_nan", "c.padded"};
+        for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); ++i)
+        {
+            assert_status(&c, ids[i], DMLCONF_STATUS_FAIL);
+            const dmlconf_case_result *r = find(&c, ids[i]);
+            ck_assert_msg(strstr(r->message, "(never written)"), "%s: %s", ids[i], r->message);
+            ck_assert_msg(strstr(r->message, "rule: never written"), "%s: %s", ids[i], r->message);
+            ck_assert_uint_eq(r->comparison.unwritten, r->comparison.elements);
+            ck_assert_uint_eq(r->attempts, rerun ? 2u : 1u);
+        }
     }
 
     run_canary_mode("past-end", &c);

@@ -1,5 +1,5 @@
 /*
- * The backend interface, version 2: what dmlconf needs from anything that
+ * The backend interface, version 3: what dmlconf needs from anything that
  * executes cumulative operators (the oracle itself, a D3D12 GPU, DirectML,
  * an implementation behind the process protocol, a plugin). A backend is a
  * table of function pointers plus a struct that each implementation embeds
@@ -11,7 +11,8 @@
  * (below) returning its table; `dmlconf run --backend plugin:PATH` loads
  * it (examples/plugin is one). Its ABI is DMLCONF_BACKEND_ABI_VERSION;
  * dmlconf also loads a version 1 plugin (reading its table only up to
- * `boundaries`) and refuses any other. Every type it uses comes
+ * `boundaries`) and a version 2 plugin (which never answers
+ * DMLCONF_JOB_NO_RESOURCES), and refuses any other. Every type it uses comes
  * from dmlconf/oracle.h (descs, data types, feature levels, reasons).
  *
  * dmlconf calls a plugin through a wrapper: after open it reads `info`
@@ -39,8 +40,9 @@ extern "C" {
 
 /* The version of this interface. It changes whenever a struct's layout or
  * a function's meaning changes. Version 2 added the optional `boundaries`
- * op at the end of dmlconf_backend_ops (and dmlconf_boundary). */
-#define DMLCONF_BACKEND_ABI_VERSION 2u
+ * op at the end of dmlconf_backend_ops (and dmlconf_boundary); version 3
+ * the job outcome DMLCONF_JOB_NO_RESOURCES. */
+#define DMLCONF_BACKEND_ABI_VERSION 3u
 
 /* ---- capabilities ------------------------------------------------------------ */
 
@@ -131,6 +133,11 @@ typedef enum dmlconf_job_outcome
     DMLCONF_JOB_REJECTED,    /* refused as invalid before any work (reason set when known) */
     DMLCONF_JOB_UNSUPPORTED, /* valid, but this backend cannot run it (message says why) */
     DMLCONF_JOB_FAILED,      /* the backend or device failed (message set) */
+    /* Version 3: the memory (or another resource) the job needs could not
+     * be had, as a device's E_OUTOFMEMORY for a buffer (message says what):
+     * the case is not judged, and the run's verdict is incomplete; it is
+     * never counted as the implementation's failure. */
+    DMLCONF_JOB_NO_RESOURCES,
 } dmlconf_job_outcome;
 
 /* One operator execution. The runner owns every buffer. `input` is laid out

@@ -1,56 +1,87 @@
 /*
  * The verdict of a run: the per-feature-level matrix its results are
- * counted in, and the verdict it states. Every report and every command's
- * exit status take the verdict from here, so that each says the same.
+ * counted in, the verdict it states, and the exit status that goes with it.
+ * Every report, the console and every command's exit status take the
+ * verdict from here, so that each says the same, with its scope.
  *
  * The matrix has one column per feature level at which these operators
  * changed (2_1, 3_1, 4_0, 5_0) and a last column for every later level
  * ("5_1+"). A case counts in every column at or above its min_feature_level
  * (DMLCONF_FEATURE_LEVEL_NONE, "no level", counts in every column); each
  * cell holds passed / failed / skipped counts for one operator and data
- * type:
- *   passed:  pass, expected-fail, flake
- *   failed:  fail, error, crash, timeout, unexpected-pass
- *   skipped: skip
+ * type, by what the implementation did (the conformance view):
+ *   passed:  pass, flake (failed, then passed when rerun), unexpected-pass
+ *   failed:  fail, error, crash, timeout, expected-fail (a failure the
+ *            baseline knows is still a failure)
+ *   skipped: skip, no-resources (not judged)
  *
- * The verdict of a run is one of five (dmlconf_run_status):
- *   "interrupted"  the run was stopped before its end (SIGINT, SIGTERM);
- *   "incomplete"   otherwise, when the results do not cover the run: a case
- *                  file did not load (completely), the results file has no
- *                  completion record (the run died), fewer results than the
- *                  cases it set out to run, or a partial merge of shards;
+ * The scope (dmlconf_verdict_scope) says what the results are of: the whole
+ * reference corpus (the default corpus this dmlconf was built with, every
+ * case of it selected), a subset of it (filters, a case list, a shard), case
+ * files of the user's own, or random cases (explore); and whether the
+ * backend was an implementation under test or the oracle judging itself
+ * (the self-check). Only the whole corpus on an implementation under test
+ * can be conformant.
+ *
+ * The verdict (dmlconf_run_status), first match wins:
+ *   "interrupted"    the run was stopped before its end (SIGINT, SIGTERM);
+ *   "incomplete"     the results do not cover the run: a case file did not
+ *                    load (completely), the results file has no completion
+ *                    record (the run died), fewer results than the cases it
+ *                    set out to run, a partial merge of shards, cases not
+ *                    judged for lack of resources (no-resources), or
+ *                    nothing judged at all (no case at or below the target,
+ *                    or none the backend supports);
+ *   the whole corpus on an implementation under test:
  *   "conformant at level X", for the highest level X, among the matrix's
- *                  column levels that are not above the run's target level
- *                  and the target level itself, such that every case whose
- *                  min_feature_level is at or below X passed;
+ *                    column levels that are not above the run's target level
+ *                    and the target level itself, such that every case whose
+ *                    min_feature_level is at or below X passed;
  *   "conformant at level X for what it supports" (token "partly-covered"),
- *                  when every case at or below such an X that the backend
- *                  supports passed, but some of the cases at or below X were
- *                  skipped as unsupported (result.unsupported: outside the
- *                  capabilities the backend declares, or declined by it);
- *                  the detail names what those cases need and how many
- *                  there are (the matrix's `gaps`), and so does every
- *                  report;
- *   "not conformant" when there is no such level, no case at or below the
- *                  target at all, or none that the backend supports.
- * An interrupted or incomplete run has no conformance verdict, whatever its
- * results say so far (the detail says that too).
+ *                    when every case at or below such an X that the backend
+ *                    supports passed, but some of the cases at or below X were
+ *                    skipped as unsupported (outside the capabilities the
+ *                    backend declares, or declined by it); the detail names
+ *                    what those cases need and how many there are;
+ *   "not conformant" when there is no such level;
+ *   any other scope (a subset, the user's files, random cases, or the
+ *   self-check), which never claims conformance:
+ *   "passed" (or "self-check passed") when every case at or below the
+ *                    target passed; "passed for what it supports" (token
+ *                    "partly-covered") when some were unsupported;
+ *   "failed" (or "self-check failed") otherwise.
+ * An interrupted or incomplete run has no verdict, whatever its results say
+ * so far (the detail says that too).
  *
- * These break conformance at the case's level and above: fail, error,
- * crash, timeout, unexpected-pass, and a skip for any other reason than
- * being unsupported (a baseline's skips.txt). A case skipped as unsupported
- * breaks nothing but is not covered: a run never says "conformant at level
- * X" while such a case is required at X; it says what it covered and what
- * it did not (and the junit verdict testcase fails: only "conformant at
- * the target level" passes a gate).
- * expected-fail and flake count as passed: expected-fail exists only when a
- * baseline listed the case as a known failure, and a flake passed when
- * rerun; the verdict says how many of each it accepted. A case above the
- * target level never counts against the verdict, nor does a negative case
- * that the run skipped because its desc is valid at the target level (it
- * checks a rejection at a lower level). A negative case skipped because the
- * backend does not validate is not covered, like any unsupported case.
+ * These break a level (the case's and above): fail, error, crash, timeout,
+ * expected-fail, and a skip for any other reason than being unsupported (a
+ * baseline's skips.txt: not tested). A case skipped as unsupported breaks
+ * nothing but is not covered. A flake counts as passed, and the verdict says
+ * how many there were. A case above the target level never counts, nor does
+ * a negative case that the run skipped because its desc is valid at the
+ * target level (it checks a rejection at a lower level). A negative case
+ * skipped because the backend does not validate is not covered, like any
+ * unsupported case.
  *
+ * A baseline answers another question, "no regressions", beside the
+ * verdict (which it never changes: known failures stay failures): there are
+ * none when no case failed in a way the baseline does not expect (a new
+ * failure, or a known one that now ends in another status), no known
+ * failure passed (the baseline is out of date: unexpected-pass) and, under
+ * a strict baseline, no baseline line is stale.
+ *
+ * The exit status (dmlconf_verdict_exit_status), the same for run, merge
+ * and explore:
+ *   0  passed: conformant at the target level, passed (a subset, the user's
+ *      files, random cases, the self-check), or, with a baseline, no
+ *      regressions;
+ *   1  failed: a case failed (not conformant, failed), or, with a baseline,
+ *      regressions;
+ *   2  incomplete: interrupted, cases missing or not judged, nothing
+ *      judged, or (without a baseline) cases not covered;
+ *   3  setup error: the command could not start (a usage error, a backend,
+ *      adapter or plugin that cannot be used, a report folder that cannot
+ *      be used); decided before any verdict.
  */
 #ifndef DMLCONF_VERDICT_H
 #define DMLCONF_VERDICT_H
@@ -130,6 +161,39 @@ typedef struct dmlconf_matrix_row
 /* The matrix and everything the summaries count. Fill it with
  * dmlconf_matrix_init and dmlconf_matrix_add; free it with
  * dmlconf_matrix_free. Rows are kept sorted by operator, then data type. */
+/* What a run's results are of. */
+typedef enum dmlconf_scope_kind
+{
+    DMLCONF_SCOPE_CORPUS,  /* the whole reference corpus: every case of it selected */
+    DMLCONF_SCOPE_SUBSET,  /* part of it: filters, a case list, a shard */
+    DMLCONF_SCOPE_FILES,   /* case files of the user's own (or a results file that does not say) */
+    DMLCONF_SCOPE_EXPLORE, /* random cases drawn by dmlconf explore */
+    DMLCONF_SCOPE_KIND_COUNT
+} dmlconf_scope_kind;
+
+/* "corpus", "subset", "files", "explore"; NULL outside the enum. */
+const char *dmlconf_scope_kind_name(dmlconf_scope_kind kind);
+bool dmlconf_scope_kind_from_name(const char *name, dmlconf_scope_kind *kind);
+
+/* The scope of a verdict: what was tested, on what, and which questions
+ * the run asks. */
+typedef struct dmlconf_verdict_scope
+{
+    dmlconf_scope_kind kind;
+    /* The oracle judged against itself: dmlconf's self-check, never an
+     * implementation under test. */
+    bool self_check;
+    /* A baseline was applied: the run also answers "no regressions". */
+    bool baseline;
+    /* Under --strict-baseline, the baseline's lines that match no case
+     * (stale) count against "no regressions". */
+    bool strict_baseline;
+    uint64_t stale_baseline_lines;
+    /* For people: which part, which files ("filter 'doc.*'", "shard 1 of 3",
+     * "cases/mine.yaml"); "" for the whole corpus. */
+    char detail[256];
+} dmlconf_verdict_scope;
+
 typedef struct dmlconf_matrix
 {
     dmlconf_feature_level target_level; /* the highest known level when the run gave none */
@@ -147,9 +211,10 @@ typedef struct dmlconf_matrix
     double wall_seconds;                        /* sum of wall_seconds >= 0 */
     /* Verdict inputs, over the cases at or below the target level. */
     uint64_t required;       /* cases at or below the target */
-    uint64_t breaking;       /* ... that break conformance */
-    uint64_t known_failures; /* ... that are expected-fail */
+    uint64_t breaking;       /* ... that break a level (failed, or skipped but not as unsupported) */
+    uint64_t known_failures; /* ... that are expected-fail (failures the baseline accepts) */
     uint64_t flakes;         /* ... that are flake */
+    uint64_t baseline_skips; /* ... skipped for another reason than being unsupported (skips.txt) */
     bool has_broken;
     dmlconf_feature_level lowest_broken_level; /* lowest min_feature_level of a breaking case */
     uint64_t unsupported;                      /* ... that were skipped as unsupported: not covered, not breaking */
@@ -157,6 +222,12 @@ typedef struct dmlconf_matrix
     dmlconf_matrix_gap *gaps;                       /* those, grouped by what they need, sorted by it */
     size_t gap_count;
     size_t gap_capacity;
+    uint64_t no_resources; /* ... not judged for lack of resources: the verdict is incomplete */
+    /* The baseline's question, over every case: failures it does not
+     * accept (new ones, or known ones that ended in another status) and
+     * known failures that passed. */
+    uint64_t regressions;
+    uint64_t unexpected_passes;
     uint64_t ulp_histogram[DMLCONF_ULP_BINS]; /* sum of the comparisons' ULP histograms */
     double device_seconds;                    /* sum of backend_seconds >= 0 */
     uint64_t device_timed;                    /* cases with a backend time */
@@ -166,23 +237,41 @@ typedef struct dmlconf_matrix
     uint64_t planned;     /* cases the run set out to run */
     uint64_t load_errors; /* errors in case files that kept cases out */
     dmlconf_run_end end;
+    /* What the results are of (dmlconf_matrix_set_scope); a new matrix's
+     * is case files of the user's own, which never claim conformance. */
+    dmlconf_verdict_scope scope;
 } dmlconf_matrix;
 
-/* The five verdicts of a run; see the rule at the top of this header. */
+/* The verdicts of a run; see the rule at the top of this header. */
 typedef enum dmlconf_run_status
 {
     DMLCONF_RUN_CONFORMANT,
     DMLCONF_RUN_NOT_CONFORMANT,
     DMLCONF_RUN_INCOMPLETE,
     DMLCONF_RUN_INTERRUPTED,
-    DMLCONF_RUN_PARTLY_COVERED, /* conformant for what it supports; cases it does not support are not covered */
+    DMLCONF_RUN_PARTLY_COVERED, /* everything it supports passed; cases it does not support are not covered */
+    DMLCONF_RUN_PASSED,         /* a scope that claims no conformance: every case passed */
+    DMLCONF_RUN_FAILED,         /* a scope that claims no conformance: a case failed */
     DMLCONF_RUN_STATUS_COUNT
 } dmlconf_run_status;
 
 /* The stable token of a verdict for machines: "conformant",
- * "not-conformant", "incomplete", "interrupted", "partly-covered"; NULL
- * outside the enum. */
+ * "not-conformant", "incomplete", "interrupted", "partly-covered",
+ * "passed", "failed"; NULL outside the enum. */
 const char *dmlconf_run_status_name(dmlconf_run_status status);
+
+/* The baseline's answer. */
+typedef enum dmlconf_baseline_answer
+{
+    DMLCONF_BASELINE_NONE,           /* no baseline was applied */
+    DMLCONF_BASELINE_NO_REGRESSIONS, /* every failure as the baseline expects, no known failure passed */
+    DMLCONF_BASELINE_REGRESSIONS,    /* a failure it does not expect, a known failure that passed, or a
+                                      * stale line under a strict baseline */
+    DMLCONF_BASELINE_UNANSWERED,     /* the run is incomplete or interrupted: no answer */
+} dmlconf_baseline_answer;
+
+/* "none", "no-regressions", "regressions", "unanswered"; NULL outside. */
+const char *dmlconf_baseline_answer_name(dmlconf_baseline_answer answer);
 
 /* The verdict of a run. */
 typedef struct dmlconf_run_verdict
@@ -191,17 +280,33 @@ typedef struct dmlconf_run_verdict
     bool conformant;             /* status is DMLCONF_RUN_CONFORMANT (at some level) */
     dmlconf_feature_level level; /* the highest conformant level, NONE when not conformant */
     dmlconf_feature_level target_level;
-    bool at_target; /* conformant, and level == target_level: the only verdict a gate passes */
+    bool at_target; /* conformant, and level == target_level: the only conformance a gate passes */
     /* The highest level at which every case the backend supports passed:
      * `level` when conformant, the X of "conformant at level X for what it
-     * supports", NONE otherwise. */
+     * supports", NONE otherwise (and for scopes that claim no level). */
     dmlconf_feature_level supported_level;
     uint64_t not_covered; /* cases at or below the target skipped as unsupported (matrix->gaps says which) */
-    char text[64];        /* "conformant at level 4_0", "conformant at level 6_4 for what it supports",
-                           * "not conformant", "incomplete", "interrupted" */
-    char detail[1024];    /* one sentence: target, what broke, what the baseline excused, what was not
-                           * covered, what is missing */
+    uint64_t breaking;    /* cases at or below the target that failed or were skipped (not as unsupported) */
+    dmlconf_verdict_scope scope;
+    char text[64];         /* "conformant at level 4_0", "conformant at level 6_4 for what it supports",
+                            * "not conformant", "passed", "self-check failed", "incomplete", "interrupted" */
+    char scope_text[384];  /* "the whole corpus on an implementation under test", "a subset of the corpus
+                            * (filter 'doc.*'): no conformance claim", ... */
+    char detail[1024];     /* one sentence: target, what broke, what the baseline accepted, flakes, what was
+                            * not covered, what is missing */
+    dmlconf_baseline_answer baseline;
+    char baseline_text[256]; /* "no regressions against the baseline (8 known failures accepted)"; "" without */
+    int exit_status;         /* dmlconf_verdict_exit_status */
 } dmlconf_run_verdict;
+
+/* The exit statuses (the table at the top of this header). */
+enum
+{
+    DMLCONF_EXIT_PASSED = 0,
+    DMLCONF_EXIT_FAILED = 1,
+    DMLCONF_EXIT_INCOMPLETE = 2,
+    DMLCONF_EXIT_SETUP = 3,
+};
 
 /* Starts an empty matrix for a run whose target level is `target`
  * (DMLCONF_FEATURE_LEVEL_NONE: the highest known level). The columns come
@@ -230,11 +335,20 @@ size_t dmlconf_matrix_format_gaps(const dmlconf_matrix *matrix, char *buf, size_
  * ended (end->cases is not used: the matrix counts its own). */
 void dmlconf_matrix_set_completeness(dmlconf_matrix *matrix, uint64_t planned, uint64_t load_errors,
                                      const dmlconf_run_end *end);
-/* Computes the verdict from what was added so far. */
+/* Tells the matrix what its results are of (copied). */
+void dmlconf_matrix_set_scope(dmlconf_matrix *matrix, const dmlconf_verdict_scope *scope);
+/* Computes the verdict, its scope, the baseline's answer and the exit
+ * status from what was added so far. */
 void dmlconf_matrix_verdict(const dmlconf_matrix *matrix, dmlconf_run_verdict *out);
+/* The exit status of a command whose run ended in `verdict`. */
+int dmlconf_verdict_exit_status(const dmlconf_run_verdict *verdict);
+/* Whether the verdict passes a gate: exit status 0. */
+bool dmlconf_verdict_passes(const dmlconf_run_verdict *verdict);
 /* Frees the rows and zeroes the matrix. NULL is ignored. */
 void dmlconf_matrix_free(dmlconf_matrix *matrix);
-/* The three-way class of a status for the matrix. */
+
+/* The three-way class of a status for the matrix (the conformance view at
+ * the top of this header). */
 typedef enum dmlconf_status_class
 {
     DMLCONF_CLASS_PASSED,

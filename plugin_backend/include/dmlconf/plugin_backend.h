@@ -28,6 +28,14 @@ bool dmlconf_plugin_named(const char *name);
  * backend it opened is in use), or -1 with one sentence naming the file in
  * `why`. */
 int dmlconf_plugin_load(const char *name, dmlconf_plugin **out, char *why, size_t why_size);
+/* Runs call(context), a call into the plugin at `path` (its entry point,
+ * its open), first in a forked copy of this process: returns 0 when the
+ * copy ended by itself (whatever its status), or -1 with one sentence in
+ * `why` naming the plugin and what it was `doing` when the copy crashed or
+ * did not return within a minute. Where no copy can be made (Windows) it
+ * returns 0 at once: the caller's own call is the only one. */
+int dmlconf_plugin_try(int (*call)(void *context), void *context, const char *path, const char *doing, char *why,
+                       size_t why_size);
 /* The wrapper's table: named "plugin:PATH", with the plugin's description
  * and adapter list; its open needs dmlconf_plugin_arguments in the config.
  * Owned by the plugin. */

@@ -200,11 +200,13 @@ void dmlconf_matrix_print(FILE *out, const dmlconf_matrix *matrix, bool color)
     fputs("\nverdict: ", out);
     if (color)
         fprintf(out, "%s%s%s%s", ANSI_BOLD,
-                verdict.at_target                                                    ? ANSI_GREEN
-                : verdict.conformant || verdict.status == DMLCONF_RUN_PARTLY_COVERED ? ANSI_YELLOW
-                                                                                     : ANSI_RED,
+                verdict.exit_status == DMLCONF_EXIT_PASSED   ? ANSI_GREEN
+                : verdict.exit_status == DMLCONF_EXIT_FAILED ? ANSI_RED
+                                                             : ANSI_YELLOW,
                 verdict.text, ANSI_RESET);
     else
         fputs(verdict.text, out);
-    fprintf(out, " (%s)\n", verdict.detail);
+    fprintf(out, " (%s)\nscope: %s\n", verdict.detail, verdict.scope_text);
+    if (verdict.baseline != DMLCONF_BASELINE_NONE)
+        fprintf(out, "baseline: %s\n", verdict.baseline_text);
 }

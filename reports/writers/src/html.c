@@ -101,18 +101,28 @@ static void put_status(FILE *out, dmlconf_status status)
 
 static void write_verdict(FILE *out, const dmlconf_run_verdict *verdict)
 {
-    const char *tone = verdict->status == DMLCONF_RUN_INCOMPLETE || verdict->status == DMLCONF_RUN_INTERRUPTED
-                           ? "incomplete"
-                       : verdict->at_target                                                   ? "ok"
-                       : verdict->conformant || verdict->status == DMLCONF_RUN_PARTLY_COVERED ? "partial"
-                                                                                              : "bad";
+    const char *tone = verdict->exit_status == DMLCONF_EXIT_PASSED   ? "ok"
+                       : verdict->exit_status == DMLCONF_EXIT_FAILED ? "bad"
+                       : verdict->status == DMLCONF_RUN_PARTLY_COVERED ? "partial"
+                                                                       : "incomplete";
 
     fprintf(out, "<div class=\"verdict %s\" id=\"verdict\" data-status=\"%s\"><div class=\"text\">", tone,
             dmlconf_run_status_name(verdict->status));
     put_text(out, verdict->text);
+    fputs("</div><div class=\"detail\" id=\"scope\">Scope: ", out);
+    put_text(out, verdict->scope_text);
     fputs("</div><div class=\"detail\">", out);
     put_text(out, verdict->detail);
-    fputs("</div></div>\n", out);
+    fputs("</div>", out);
+    if (verdict->baseline != DMLCONF_BASELINE_NONE)
+    {
+        fprintf(out, "<div class=\"detail\" id=\"baseline\" data-answer=\"%s\">Baseline: ",
+                dmlconf_baseline_answer_name(verdict->baseline));
+        put_text(out, verdict->baseline_text);
+        fputs("</div>", out);
+    }
+    fprintf(out, "<div class=\"detail\">Exit status %d (%s).</div></div>\n", verdict->exit_status,
+            dmlconf_verdict_passes(verdict) ? "passes a gate" : "fails a gate");
 }
 
 static void write_run_info(FILE *out, const dmlconf_info_field *fields)

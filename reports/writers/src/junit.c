@@ -2,23 +2,29 @@
  * junit.xml for CI systems (GitLab, Jenkins, GitHub test reporters). A gate
  * that reads only this file must not pass a run the other reports fail, so
  * the run itself is a testcase too:
- *   testsuite "dmlconf", testcase "verdict": passes only when the run is
- *     conformant at its target level; a <failure> when it is not conformant
- *     (or only below the target, or only for what the backend supports,
- *     cases it does not support left uncovered: type "partly-covered"); an
- *     <error> when it is incomplete or interrupted;
+ *   testsuite "dmlconf" (with the run info, the verdict and its scope as
+ *     properties, once), testcase "verdict": as the verdict's own exit
+ *     status says (dmlconf/verdict.h): it passes only when the run is
+ *     conformant at its target level or, for a scope that claims no
+ *     conformance (a subset, the user's files, random cases, the
+ *     self-check), passed; a <failure> when a case failed (not conformant,
+ *     failed); an <error> when the verdict is incomplete, interrupted, or
+ *     cases were not covered (type "partly-covered");
+ *   testcase "no-regressions" when a baseline was applied: passes when there
+ *     are none, a <failure> for regressions, an <error> when the run cannot
+ *     answer (incomplete or interrupted);
  *   testsuite "dmlconf.corpus" (only when some did not load): one testcase
  *     per case file with errors, an <error> listing them with their
  *     file:line:column;
  *   then one testsuite per operator and data type, one testcase per case.
- * Every testsuite carries the run info and the verdict as properties. Also
- * the XML escaping that the HTML report shares.
+ * Also the XML escaping that the HTML report shares.
  *
  * Status mapping: fail and unexpected-pass are <failure>; error, crash,
- * timeout (and an unknown status) are <error>; skip and expected-fail are
- * <skipped> (of type "unsupported" for a case the backend does not support);
- * pass and flake pass (a flake says so in <system-out>). A case's
- * time is its own wall time.
+ * timeout (and an unknown status) are <error>, and so is no-resources (type
+ * "no-resources": not judged); skip and expected-fail are <skipped> (of
+ * type "unsupported" for a case the backend does not support); pass and
+ * flake pass (a flake says so in <system-out>). A case's time is its own
+ * wall time.
  */
 #include "report_internal.h"
 
@@ -122,6 +128,7 @@ static junit_kind kind_of(dmlconf_status status)
     case DMLCONF_STATUS_ERROR:
     case DMLCONF_STATUS_CRASH:
     case DMLCONF_STATUS_TIMEOUT:
+    case DMLCONF_STATUS_NO_RESOURCES:
     case DMLCONF_STATUS_COUNT:
         break;
     }
@@ -277,13 +284,21 @@ static void write_properties(FILE *out, const dmlconf_info_field *fields, const 
     fputs("      <property name=\"verdict\" value=\"", out);
     dmlconf_xml_escape(out, verdict->text, true);
     fputs("\"/>\n", out);
+    fprintf(out, "      <property name=\"verdict_scope\" value=\"%s\"/>\n",
+            dmlconf_scope_kind_name(verdict->scope.kind) ? dmlconf_scope_kind_name(verdict->scope.kind) : "files");
+    fputs("      <property name=\"verdict_scope_text\" value=\"", out);
+    dmlconf_xml_escape(out, verdict->scope_text, true);
+    fputs("\"/>\n", out);
     fprintf(out, "      <property name=\"verdict_not_covered\" value=\"%llu\"/>\n",
             (unsigned long long)verdict->not_covered);
+    fprintf(out, "      <property name=\"baseline\" value=\"%s\"/>\n", dmlconf_baseline_answer_name(verdict->baseline));
+    fprintf(out, "      <property name=\"exit_status\" value=\"%d\"/>\n", verdict->exit_status);
     fputs("    </properties>\n", out);
 }
 
-/* The opening tag of a testsuite (counts, time, timestamp, host) and its
- * properties. */
+/* The opening tag of a testsuite (counts, time, timestamp, host) and, for
+ * the run's own suite only (fields not NULL), the properties: once a file,
+ * not once a suite. */
 static void open_suite(FILE *out, const char *name, size_t tests, size_t failures, size_t errors, size_t skipped,
                        double seconds, const dmlconf_report_input *in, const dmlconf_info_field *fields,
                        const dmlconf_run_verdict *verdict)
@@ -296,43 +311,87 @@ static void open_suite(FILE *out, const char *name, size_t tests, size_t failure
     fputs("\" hostname=\"", out);
     dmlconf_xml_escape_field(out, in->info->host, sizeof(in->info->host), true);
     fputs("\">\n", out);
-    write_properties(out, fields, verdict);
+    if (fields)
+        write_properties(out, fields, verdict);
 }
 
-/* The run's own testcase: whether the run as a whole passes the gate. */
-static void write_verdict_suite(FILE *out, const dmlconf_report_input *in, const dmlconf_info_field *fields,
-                                const dmlconf_run_verdict *verdict, const junit_kind kind)
+/* Writes one of the run's own testcases: `kind` with `type`, `text` and
+ * `detail`. */
+static void write_run_testcase(FILE *out, const char *name, double elapsed, junit_kind kind, const char *type,
+                               const char *text, const char *scope, const char *detail)
 {
-    double elapsed = in->end->elapsed_seconds > 0.0 ? in->end->elapsed_seconds : 0.0;
-
-    open_suite(out, "dmlconf", 1, kind == JUNIT_FAILURE, kind == JUNIT_ERROR, 0, elapsed, in, fields, verdict);
-    fprintf(out, "    <testcase name=\"verdict\" classname=\"dmlconf.run\" time=\"%.6f\">\n", elapsed);
+    fprintf(out, "    <testcase name=\"%s\" classname=\"dmlconf.run\" time=\"%.6f\">\n", name, elapsed);
     if (kind == JUNIT_PASS)
     {
         fputs("      <system-out>", out);
-        dmlconf_xml_escape(out, verdict->text, false);
-        fputs(": ", out);
-        dmlconf_xml_escape(out, verdict->detail, false);
+        dmlconf_xml_escape(out, text, false);
+        fputs(" (", out);
+        dmlconf_xml_escape(out, scope, false);
+        fputs("): ", out);
+        dmlconf_xml_escape(out, detail, false);
         fputs("</system-out>\n", out);
     }
     else
     {
         const char *element = kind == JUNIT_ERROR ? "error" : "failure";
-        fprintf(out, "      <%s type=\"%s\" message=\"", element, dmlconf_run_status_name(verdict->status));
-        dmlconf_xml_escape(out, verdict->text, true);
-        fputs("\">", out);
-        dmlconf_xml_escape(out, verdict->detail, false);
+        fprintf(out, "      <%s type=\"%s\" message=\"", element, type);
+        dmlconf_xml_escape(out, text, true);
+        fputs(" (", out);
+        dmlconf_xml_escape(out, scope, true);
+        fputs(")\">", out);
+        dmlconf_xml_escape(out, detail, false);
         fprintf(out, "</%s>\n", element);
     }
-    fputs("    </testcase>\n  </testsuite>\n", out);
+    fputs("    </testcase>\n", out);
 }
 
-/* The pass/fail/error of the verdict testcase. */
+/* The pass/failure/error an exit status stands for. */
+static junit_kind kind_of_exit(int exit_status)
+{
+    return exit_status == DMLCONF_EXIT_PASSED   ? JUNIT_PASS
+           : exit_status == DMLCONF_EXIT_FAILED ? JUNIT_FAILURE
+                                                : JUNIT_ERROR;
+}
+
+/* The verdict testcase's pass/failure/error: the verdict's own exit
+ * status, without the baseline's answer. */
 static junit_kind verdict_kind(const dmlconf_run_verdict *verdict)
 {
-    if (verdict->status == DMLCONF_RUN_INCOMPLETE || verdict->status == DMLCONF_RUN_INTERRUPTED)
-        return JUNIT_ERROR;
-    return verdict->at_target ? JUNIT_PASS : JUNIT_FAILURE;
+    dmlconf_run_verdict alone = *verdict;
+    alone.baseline = DMLCONF_BASELINE_NONE;
+    return kind_of_exit(dmlconf_verdict_exit_status(&alone));
+}
+
+/* The no-regressions testcase's. */
+static junit_kind baseline_kind(const dmlconf_run_verdict *verdict)
+{
+    return verdict->baseline == DMLCONF_BASELINE_NO_REGRESSIONS ? JUNIT_PASS
+           : verdict->baseline == DMLCONF_BASELINE_REGRESSIONS  ? JUNIT_FAILURE
+                                                                : JUNIT_ERROR;
+}
+
+/* The run's own testsuite: whether the run as a whole passes the gate, and
+ * with a baseline whether it has regressions. */
+static void write_verdict_suite(FILE *out, const dmlconf_report_input *in, const dmlconf_info_field *fields,
+                                const dmlconf_run_verdict *verdict)
+{
+    double elapsed = in->end->elapsed_seconds > 0.0 ? in->end->elapsed_seconds : 0.0;
+    const junit_kind kinds[2] = {verdict_kind(verdict), baseline_kind(verdict)};
+    const size_t tests = verdict->baseline != DMLCONF_BASELINE_NONE ? 2 : 1;
+    size_t failures = 0, errors = 0;
+
+    for (size_t i = 0; i < tests; ++i)
+    {
+        failures += kinds[i] == JUNIT_FAILURE;
+        errors += kinds[i] == JUNIT_ERROR;
+    }
+    open_suite(out, "dmlconf", tests, failures, errors, 0, elapsed, in, fields, verdict);
+    write_run_testcase(out, "verdict", elapsed, kinds[0], dmlconf_run_status_name(verdict->status), verdict->text,
+                       verdict->scope_text, verdict->detail);
+    if (tests > 1)
+        write_run_testcase(out, "no-regressions", elapsed, kinds[1], dmlconf_baseline_answer_name(verdict->baseline),
+                           verdict->baseline_text, verdict->scope_text, verdict->detail);
+    fputs("  </testsuite>\n", out);
 }
 
 /* Whether two load errors name the same file (both may have none). */
@@ -366,7 +425,8 @@ static void write_corpus_suite(FILE *out, const dmlconf_report_input *in, const 
     const dmlconf_load_error *errors = in->load_errors;
     size_t files = count_error_files(errors, in->load_error_count);
 
-    open_suite(out, "dmlconf.corpus", files, 0, files, 0, 0.0, in, fields, verdict);
+    (void)fields;
+    open_suite(out, "dmlconf.corpus", files, 0, files, 0, 0.0, in, NULL, verdict);
     for (size_t i = 0; i < in->load_error_count; ++i)
     {
         const char *name = errors[i].file ? errors[i].file : "(the corpus)";
@@ -445,7 +505,8 @@ int dmlconf_write_junit(FILE *out, const dmlconf_report_input *in, char *why, si
     dmlconf_info_field *fields = malloc(DMLCONF_INFO_FIELD_COUNT * sizeof(*fields));
     junit_counts all = {0, 0, 0, 0, 0.0};
     dmlconf_run_verdict verdict;
-    junit_kind run_kind;
+    junit_kind run_kinds[2];
+    size_t run_tests, run_failures = 0, run_errors = 0;
     size_t error_files = count_error_files(in->load_errors, in->load_error_count);
 
     if ((count && !keys) || !fields)
@@ -457,7 +518,14 @@ int dmlconf_write_junit(FILE *out, const dmlconf_report_input *in, char *why, si
     }
     dmlconf_run_info_fields(in->info, fields);
     dmlconf_matrix_verdict(in->matrix, &verdict);
-    run_kind = verdict_kind(&verdict);
+    run_kinds[0] = verdict_kind(&verdict);
+    run_kinds[1] = baseline_kind(&verdict);
+    run_tests = verdict.baseline != DMLCONF_BASELINE_NONE ? 2 : 1;
+    for (size_t i = 0; i < run_tests; ++i)
+    {
+        run_failures += run_kinds[i] == JUNIT_FAILURE;
+        run_errors += run_kinds[i] == JUNIT_ERROR;
+    }
     for (size_t i = 0; i < count; ++i)
     {
         keys[i].op = (unsigned)results[i].op;
@@ -472,9 +540,9 @@ int dmlconf_write_junit(FILE *out, const dmlconf_report_input *in, char *why, si
     fprintf(out,
             "<testsuites name=\"dmlconf\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" "
             "time=\"%.6f\">\n",
-            all.tests + 1 + error_files, all.failures + (run_kind == JUNIT_FAILURE),
-            all.errors + (run_kind == JUNIT_ERROR) + error_files, all.skipped, all.seconds);
-    write_verdict_suite(out, in, fields, &verdict, run_kind);
+            all.tests + run_tests + error_files, all.failures + run_failures, all.errors + run_errors + error_files,
+            all.skipped, all.seconds);
+    write_verdict_suite(out, in, fields, &verdict);
     if (in->load_error_count > 0)
         write_corpus_suite(out, in, fields, &verdict);
     for (size_t first = 0; first < count;)
@@ -487,7 +555,7 @@ int dmlconf_write_junit(FILE *out, const dmlconf_report_input *in, char *why, si
         while (end < count && keys[end].op == keys[first].op && keys[end].type == keys[first].type)
             count_result(&suite, &results[keys[end++].index]);
         snprintf(name, sizeof(name), "%s.%s", op_text(head->op), type_text(head->data_type));
-        open_suite(out, name, suite.tests, suite.failures, suite.errors, suite.skipped, suite.seconds, in, fields,
+        open_suite(out, name, suite.tests, suite.failures, suite.errors, suite.skipped, suite.seconds, in, NULL,
                    &verdict);
         for (size_t i = first; i < end; ++i)
             write_testcase(out, in->info, &results[keys[i].index]);

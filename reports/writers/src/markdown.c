@@ -553,9 +553,19 @@ int dmlconf_write_markdown(FILE *out, const dmlconf_report_input *in, char *why,
     fputs("# dmlconf conformance report\n\n", out);
     fprintf(out, "**Verdict: %s**%s\n\n", verdict->text,
             verdict->conformant && !verdict->at_target ? " (below the target level)" : "");
-    fputs("> ", out);
+    fputs("> Scope: ", out);
+    md_text(out, verdict->scope_text, sizeof(verdict->scope_text));
+    fputs("\n>\n> ", out);
     md_text(out, verdict->detail, sizeof(verdict->detail));
-    fputs("\n\n", out);
+    fputs("\n", out);
+    if (verdict->baseline != DMLCONF_BASELINE_NONE)
+    {
+        fputs(">\n> Baseline: **", out);
+        md_text(out, verdict->baseline_text, sizeof(verdict->baseline_text));
+        fputs("**\n", out);
+    }
+    fprintf(out, ">\n> Exit status %d (%s).\n\n", verdict->exit_status,
+            dmlconf_verdict_passes(verdict) ? "passes a gate" : "fails a gate");
 
     fputs("| run | |\n|---|---|\n", out);
     for (size_t i = 0; i < DMLCONF_INFO_FIELD_COUNT; ++i)

@@ -156,7 +156,7 @@ const char *dmlconf_mode_text(bool exclusive, bool decreasing);
 /* ---- run_info.c ------------------------------------------------------------ */
 
 /* The run info as label/value pairs, in the order every report shows them. */
-#define DMLCONF_INFO_FIELD_COUNT 16
+#define DMLCONF_INFO_FIELD_COUNT 18
 typedef struct dmlconf_info_field
 {
     const char *key;   /* "backend": for properties and JSON */

@@ -188,9 +188,24 @@ void dmlconf_result_list_free(dmlconf_result_list *list)
 
 /* ---- failures.txt --------------------------------------------------------------- */
 
+/* A case that still fails and belongs in the next failures.txt: not a
+ * known flake that failed every attempt (flakes.txt keeps it). */
 static bool still_fails(const dmlconf_case_result *result)
 {
+    if (result->status == DMLCONF_STATUS_EXPECTED_FAIL && result->known_status == DMLCONF_STATUS_FLAKE)
+        return false;
     return dmlconf_status_still_fails(result->status);
+}
+
+/* The status a failing case is recorded with: an expected failure with the
+ * status the baseline expected and it had. */
+static dmlconf_status recorded_status(const dmlconf_case_result *result)
+{
+    if (result->status != DMLCONF_STATUS_EXPECTED_FAIL)
+        return result->status;
+    return dmlconf_status_still_fails(result->known_status) && result->known_status != DMLCONF_STATUS_EXPECTED_FAIL
+               ? result->known_status
+               : DMLCONF_STATUS_FAIL;
 }
 
 int dmlconf_write_failures(FILE *out, const dmlconf_case_result *results, size_t count, char *why, size_t why_size)
@@ -206,7 +221,7 @@ int dmlconf_write_failures(FILE *out, const dmlconf_case_result *results, size_t
     for (size_t i = 0; i < n; ++i)
     {
         const dmlconf_case_result *result = &results[order[i]];
-        dmlconf_status status = result->status == DMLCONF_STATUS_EXPECTED_FAIL ? DMLCONF_STATUS_FAIL : result->status;
+        dmlconf_status status = recorded_status(result);
         size_t length = dmlconf_bounded_length(result->id, sizeof(result->id));
 
         /* Ids never hold control characters; should one, it must not split
@@ -354,6 +369,8 @@ struct dmlconf_report_set
     dmlconf_matrix matrix;
     char **stale_baseline;
     size_t stale_baseline_count;
+    dmlconf_reports_mode mode;
+    bool held_earlier_run; /* the folder held an earlier run's reports when it was opened */
     char error[640];
 };
 
@@ -372,9 +389,24 @@ static void remove_stale(const char *dir, const char *name)
     free(temporary);
 }
 
-/* Creates, locks and checks the folder, and removes the final reports of an
- * earlier run (and its results.jsonl unless `keep_results`). */
-static int open_folder(const char *dir, bool keep_results, dmlconf_report_set **out, char *why, size_t why_size)
+/* Whether the folder holds the results of an earlier run that began (its
+ * results.jsonl): what a new run must not replace unasked. Reports of a
+ * run that never started (a setup error) hold no result, and are replaced
+ * like any stale report. */
+static bool holds_earlier_run(const char *dir)
+{
+    char *path = dmlconf_report_path(dir, DMLCONF_REPORT_RESULTS_JSONL, "");
+    dmlconf_path_kind found = DMLCONF_PATH_MISSING;
+    bool there = path && dmlconf_path_examine(path, &found, NULL, NULL, 0) == 0 && found != DMLCONF_PATH_MISSING;
+    free(path);
+    return there;
+}
+
+/* Creates, locks and checks the folder. With DMLCONF_REPORTS_NEW, a folder
+ * that holds an earlier run's reports is refused; nothing is removed here
+ * in any mode (the earlier run's files go when this run begins). */
+static int open_folder(const char *dir, dmlconf_reports_mode mode, dmlconf_report_set **out, char *why,
+                       size_t why_size)
 {
     dmlconf_report_set *set = NULL;
     size_t length = strlen(dir);
@@ -398,19 +430,100 @@ static int open_folder(const char *dir, bool keep_results, dmlconf_report_set **
         dmlconf_reports_close(set);
         return -1;
     }
-    /* Reports of an earlier run in the same place would pass for this one's
-     * if this one dies before finishing. */
-    for (int kind = 0; kind < REPORT_KIND_COUNT; ++kind)
-        remove_stale(dir, report_names[kind]);
-    if (!keep_results)
-        remove_stale(dir, DMLCONF_REPORT_RESULTS_JSONL);
+    set->held_earlier_run = holds_earlier_run(dir);
+    if (mode == DMLCONF_REPORTS_NEW && set->held_earlier_run)
+    {
+        dmlconf_set_why(why, why_size,
+                        "%s holds the reports of an earlier run, which this one would replace; give another folder, "
+                        "or say that they may be replaced",
+                        dir);
+        dmlconf_reports_close(set);
+        return -1;
+    }
+    set->mode = mode;
     *out = set;
     return 0;
 }
 
-int dmlconf_reports_open(const char *dir, dmlconf_report_set **out, char *why, size_t why_size)
+int dmlconf_reports_open(const char *dir, dmlconf_reports_mode mode, dmlconf_report_set **out, char *why,
+                         size_t why_size)
 {
-    return open_folder(dir, false, out, why, why_size);
+    return open_folder(dir, mode, out, why, why_size);
+}
+
+bool dmlconf_reports_held_earlier_run(const dmlconf_report_set *set)
+{
+    return set->held_earlier_run;
+}
+
+/* junit.xml of a run that never judged a case, into `out`. */
+static void write_unstarted_junit(FILE *out, const char *status_token, const char *text, const char *why)
+{
+    fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"dmlconf\" tests=\"1\" "
+                 "failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0\">\n  <testsuite name=\"dmlconf\" tests=\"1\" "
+                 "failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0\">\n    <testcase name=\"verdict\" "
+                 "classname=\"dmlconf.run\" time=\"0\">\n      <error type=\"");
+    dmlconf_xml_escape(out, status_token, true);
+    fputs("\" message=\"", out);
+    dmlconf_xml_escape(out, text, true);
+    fputs("\">", out);
+    dmlconf_xml_escape(out, why, false);
+    fputs("</error>\n    </testcase>\n  </testsuite>\n</testsuites>\n", out);
+}
+
+/* summary.json of a run that never judged a case. */
+static char *unstarted_summary(const char *status_token, const char *text, const char *why, int exit_status)
+{
+    json_t *root = json_object();
+    json_t *verdict = json_object();
+    bool ok = root && verdict;
+    char *encoded = NULL;
+    dmlconf_json_put(verdict, "status", json_string(status_token), &ok);
+    dmlconf_json_put(verdict, "text", dmlconf_json_text(text, strlen(text) + 1), &ok);
+    dmlconf_json_put(verdict, "detail", dmlconf_json_text(why, strlen(why) + 1), &ok);
+    dmlconf_json_put(verdict, "conformant", json_false(), &ok);
+    dmlconf_json_put(verdict, "passes", json_false(), &ok);
+    dmlconf_json_put(verdict, "exit_status", json_integer(exit_status), &ok);
+    dmlconf_json_put(root, "verdict", verdict, &ok);
+    dmlconf_json_put(root, "started", json_false(), &ok);
+    if (ok)
+        encoded = json_dumps(root, JSON_INDENT(2));
+    json_decref(root);
+    return encoded;
+}
+
+int dmlconf_reports_write_unstarted(dmlconf_report_set *set, const char *status_token, const char *text,
+                                    const char *why, int exit_status)
+{
+    if (set->held_earlier_run)
+    {
+        dmlconf_set_why(set->error, sizeof(set->error),
+                        "%s holds an earlier run's reports: they are left as they are", set->dir);
+        return -1;
+    }
+    char *summary = unstarted_summary(status_token, text, why, exit_status);
+    char *junit_path = dmlconf_report_path(set->dir, DMLCONF_REPORT_JUNIT_XML, "");
+    char *summary_path = dmlconf_report_path(set->dir, DMLCONF_REPORT_SUMMARY_JSON, "");
+    dmlconf_replacement junit;
+    char reason[512];
+    int rc = -1;
+    if (!summary || !junit_path || !summary_path)
+        dmlconf_set_why(set->error, sizeof(set->error), "out of memory");
+    else if (dmlconf_replacement_begin(&junit, junit_path, reason, sizeof(reason)) != 0)
+        dmlconf_set_why(set->error, sizeof(set->error), "%s: %s", junit_path, reason);
+    else
+    {
+        write_unstarted_junit(junit.file, status_token, text, why);
+        if (dmlconf_replacement_finish(&junit, true, false, reason, sizeof(reason)) != 0)
+            dmlconf_set_why(set->error, sizeof(set->error), "%s: %s", junit_path, reason);
+        else if (dmlconf_write_file_atomically(summary_path, summary, strlen(summary), false, set->error,
+                                               sizeof(set->error)) == 0)
+            rc = 0;
+    }
+    free(summary);
+    free(junit_path);
+    free(summary_path);
+    return rc;
 }
 
 int dmlconf_reports_open_resume(const char *dir, dmlconf_results_file *previous, dmlconf_report_set **out, char *why,
@@ -419,7 +532,7 @@ int dmlconf_reports_open_resume(const char *dir, dmlconf_results_file *previous,
     char *path = NULL;
 
     memset(previous, 0, sizeof(*previous));
-    if (open_folder(dir, true, out, why, why_size) != 0)
+    if (open_folder(dir, DMLCONF_REPORTS_RESUME, out, why, why_size) != 0)
         return -1;
     path = dmlconf_report_path(dir, DMLCONF_REPORT_RESULTS_JSONL, "");
     if (!path)
@@ -451,6 +564,12 @@ static int begin(dmlconf_report_set *set, const dmlconf_run_info *info, const dm
         return -1;
     }
     set->info = *info;
+    /* The run begins: the earlier run's reports go now (a resumed run's
+     * results.jsonl is read already and written again below), so that none
+     * would pass for this run's if this one dies before finishing. */
+    for (int kind = 0; kind < REPORT_KIND_COUNT; ++kind)
+        remove_stale(set->dir, report_names[kind]);
+    remove_stale(set->dir, DMLCONF_REPORT_RESULTS_JSONL);
     for (size_t i = 0; i < count; ++i)
     {
         if (dmlconf_load_error_list_add(&set->load_errors, errors[i].file, errors[i].line, errors[i].column,
@@ -462,6 +581,11 @@ static int begin(dmlconf_report_set *set, const dmlconf_run_info *info, const dm
     }
     dmlconf_matrix_free(&set->matrix);
     dmlconf_matrix_init(&set->matrix, info->target_level);
+    {
+        dmlconf_verdict_scope scope;
+        dmlconf_run_info_scope(info, &scope);
+        dmlconf_matrix_set_scope(&set->matrix, &scope);
+    }
     path = dmlconf_report_path(set->dir, DMLCONF_REPORT_RESULTS_JSONL, "");
     header = dmlconf_results_header_line(info, errors, count);
     if (!path || !header)
@@ -659,6 +783,14 @@ int dmlconf_reports_finish_interrupted(dmlconf_report_set *set, const char *reas
     return finish_with(set, &end);
 }
 
+int dmlconf_reports_finish_unended(dmlconf_report_set *set)
+{
+    dmlconf_run_end end;
+
+    end_now(set, DMLCONF_END_NONE, NULL, &end);
+    return finish_with(set, &end);
+}
+
 const char *dmlconf_reports_error(const dmlconf_report_set *set)
 {
     return set->error;
@@ -690,7 +822,37 @@ void dmlconf_reports_close(dmlconf_report_set *set)
     free(set);
 }
 
-int dmlconf_reports_write_all(const char *dir, const dmlconf_report_input *in, char *why, size_t why_size)
+void dmlconf_report_input_verdict(const dmlconf_report_input *in, dmlconf_run_verdict *out)
+{
+    dmlconf_matrix matrix;
+    dmlconf_verdict_scope scope;
+    dmlconf_run_end end;
+    dmlconf_matrix_init(&matrix, in->info->target_level);
+    dmlconf_run_info_scope(in->info, &scope);
+    dmlconf_matrix_set_scope(&matrix, &scope);
+    bool counted = true;
+    for (size_t i = 0; i < in->count; ++i)
+        counted &= dmlconf_matrix_add(&matrix, &in->results[i]) == 0;
+    if (in->end)
+        end = *in->end;
+    else
+    {
+        memset(&end, 0, sizeof(end));
+        end.kind = DMLCONF_END_FINISHED;
+        end.elapsed_seconds = -1.0;
+    }
+    if (!counted)
+    {
+        /* Results the matrix could not hold are missing from it. */
+        end.kind = DMLCONF_END_NONE;
+    }
+    dmlconf_matrix_set_completeness(&matrix, in->info->planned_cases, in->load_error_count, &end);
+    dmlconf_matrix_verdict(&matrix, out);
+    dmlconf_matrix_free(&matrix);
+}
+
+int dmlconf_reports_write_all(const char *dir, dmlconf_reports_mode mode, const dmlconf_report_input *in, char *why,
+                              size_t why_size)
 {
     dmlconf_report_set *set = NULL;
     dmlconf_run_end end;
@@ -705,7 +867,7 @@ int dmlconf_reports_write_all(const char *dir, const dmlconf_report_input *in, c
         end.elapsed_seconds = -1.0;
     }
     end.cases = in->count;
-    if (dmlconf_reports_open(dir, &set, why, why_size) != 0)
+    if (dmlconf_reports_open(dir, mode, &set, why, why_size) != 0)
         return -1;
     if (begin(set, in->info, in->load_errors, in->load_error_count) != 0)
         goto fail;

@@ -173,6 +173,15 @@ json_t *dmlconf_json_run_info(const dmlconf_run_info *info)
     dmlconf_json_put(obj, "shard", shard, &ok);
     dmlconf_json_put(obj, "corpus", corpus, &ok);
     dmlconf_json_put(obj, "planned_cases", dmlconf_json_u64(info->planned_cases), &ok);
+    dmlconf_json_put(obj, "scope", dmlconf_json_text(info->scope, sizeof(info->scope)), &ok);
+    dmlconf_json_put(obj, "scope_detail", dmlconf_json_text(info->scope_detail, sizeof(info->scope_detail)), &ok);
+    dmlconf_json_put(obj, "self_check", json_boolean(info->self_check), &ok);
+    if (info->baseline[0])
+    {
+        dmlconf_json_put(obj, "baseline", dmlconf_json_text(info->baseline, sizeof(info->baseline)), &ok);
+        dmlconf_json_put(obj, "strict_baseline", json_boolean(info->strict_baseline), &ok);
+        dmlconf_json_put(obj, "baseline_stale_lines", dmlconf_json_u64(info->baseline_stale_lines), &ok);
+    }
     dmlconf_json_put(obj, "environment", json_environment(info), &ok);
     dmlconf_json_put(obj, "environment_incomplete", json_boolean(info->environment_incomplete), &ok);
     dmlconf_json_put(obj, "command_line", dmlconf_json_text(info->command_line, sizeof(info->command_line)), &ok);
@@ -427,6 +436,10 @@ char *dmlconf_result_to_json(const dmlconf_case_result *result)
     }
     dmlconf_json_put(obj, "status", json_name_or_number(dmlconf_status_name(result->status), (long long)result->status),
                      &ok);
+    if (result->failure != DMLCONF_FAILURE_NONE && dmlconf_failure_name(result->failure))
+        dmlconf_json_put(obj, "failure", json_string(dmlconf_failure_name(result->failure)), &ok);
+    if (result->status == DMLCONF_STATUS_EXPECTED_FAIL && dmlconf_status_name(result->known_status))
+        dmlconf_json_put(obj, "known_status", json_string(dmlconf_status_name(result->known_status)), &ok);
     dmlconf_json_put(obj, "message", dmlconf_json_text(result->message, sizeof(result->message)), &ok);
     dmlconf_json_put(obj, "attempts", json_integer(result->attempts), &ok);
     dmlconf_json_put(obj, "backend_seconds", dmlconf_json_double(result->backend_seconds), &ok);
@@ -833,6 +846,15 @@ static bool parse_status(const char *name, int *out)
     return true;
 }
 
+static bool parse_failure(const char *name, int *out)
+{
+    dmlconf_failure failure;
+    if (!dmlconf_failure_from_name(name, &failure))
+        return false;
+    *out = (int)failure;
+    return true;
+}
+
 static bool parse_direction(const char *name, int *out)
 {
     if (!strcmp(name, "increasing"))
@@ -851,6 +873,8 @@ static int result_from_object(const json_t *obj, dmlconf_case_result *out, char 
     int op = 0;
     int type = 0;
     int status = 0;
+    int known_status = 0;
+    int failure = 0;
     int direction = 0;
 
     memset(out, 0, sizeof(*out));
@@ -874,6 +898,8 @@ static int result_from_object(const json_t *obj, dmlconf_case_result *out, char 
         get_text(obj, "", "needs", out->needs, sizeof(out->needs), false, why, why_size) != 0 ||
         get_enum(obj, "direction", false, &direction, parse_direction, why, why_size) != 0 ||
         get_enum(obj, "status", true, &status, parse_status, why, why_size) != 0 ||
+        get_enum(obj, "known_status", false, &known_status, parse_status, why, why_size) != 0 ||
+        get_enum(obj, "failure", false, &failure, parse_failure, why, why_size) != 0 ||
         get_text(obj, "", "message", out->message, sizeof(out->message), false, why, why_size) != 0 ||
         get_u32(obj, "", "attempts", &out->attempts, why, why_size) != 0 ||
         get_double(obj, "", "backend_seconds", &out->backend_seconds, why, why_size) != 0 ||
@@ -888,6 +914,8 @@ static int result_from_object(const json_t *obj, dmlconf_case_result *out, char 
     out->op = (dmlconf_operator)op;
     out->data_type = (dmlconf_data_type)type;
     out->status = (dmlconf_status)status;
+    out->known_status = (dmlconf_status)known_status;
+    out->failure = (dmlconf_failure)failure;
     out->decreasing = direction == 1;
     comparison = json_object_get(obj, "comparison");
     if (comparison && get_comparison(comparison, &out->comparison, why, why_size) != 0)
@@ -990,6 +1018,13 @@ static int read_run_info(const json_t *obj, dmlconf_run_info *info, char *why, s
                              why, why_size) != 0 ||
                     get_u64(corpus, "run.corpus: ", "cases", &info->corpus_cases, why, why_size) != 0)) ||
         get_u64(obj, where, "planned_cases", &info->planned_cases, why, why_size) != 0 ||
+        get_text(obj, where, "scope", info->scope, sizeof(info->scope), false, why, why_size) != 0 ||
+        get_text(obj, where, "scope_detail", info->scope_detail, sizeof(info->scope_detail), false, why, why_size) !=
+            0 ||
+        get_bool(obj, where, "self_check", &info->self_check, why, why_size) != 0 ||
+        get_text(obj, where, "baseline", info->baseline, sizeof(info->baseline), false, why, why_size) != 0 ||
+        get_bool(obj, where, "strict_baseline", &info->strict_baseline, why, why_size) != 0 ||
+        get_u64(obj, where, "baseline_stale_lines", &info->baseline_stale_lines, why, why_size) != 0 ||
         get_environment(obj, info, why, why_size) != 0 ||
         get_bool(obj, where, "environment_incomplete", &info->environment_incomplete, why, why_size) != 0 ||
         get_text(obj, where, "command_line", info->command_line, sizeof(info->command_line), false, why, why_size) !=
@@ -1153,7 +1188,10 @@ static bool blank(const char *text, size_t length)
 
 int dmlconf_results_file_read(const char *path, dmlconf_results_file *out, char *why, size_t why_size)
 {
-    FILE *file = fopen(path, "rb");
+    /* Only a regular file: a named pipe would block for ever, a device never
+     * end. */
+    char unopened[256] = "";
+    FILE *file = dmlconf_open_regular_file(path, NULL, unopened, sizeof(unopened));
     char *buffer = NULL;
     size_t capacity = 0;
     size_t length = 0;
@@ -1169,7 +1207,7 @@ int dmlconf_results_file_read(const char *path, dmlconf_results_file *out, char 
     out->end.elapsed_seconds = -1.0;
     if (!file)
     {
-        dmlconf_set_why(why, why_size, "%s: cannot open: %s", path, strerror(errno));
+        dmlconf_set_why(why, why_size, "%s: %s", path, unopened);
         return -1;
     }
     result = malloc(sizeof(*result));

@@ -52,6 +52,23 @@ void dmlconf_run_info_fields(const dmlconf_run_info *info, dmlconf_info_field fi
     copy_field(&fields[n++], "corpus", "Selected corpus", text, sizeof(text));
     snprintf(text, sizeof(text), "%llu", (unsigned long long)info->planned_cases);
     copy_field(&fields[n++], "planned_cases", "Cases planned", text, sizeof(text));
+    {
+        char scope[sizeof(info->scope_detail) + 64];
+        size_t detail = dmlconf_bounded_length(info->scope_detail, sizeof(info->scope_detail));
+        snprintf(scope, sizeof(scope), "%s%s%s%.*s%s", info->self_check ? "self-check of " : "",
+                 info->scope[0] ? info->scope : "not recorded", detail ? " (" : "", (int)detail, info->scope_detail,
+                 detail ? ")" : "");
+        copy_field(&fields[n++], "scope", "Scope", scope, sizeof(scope));
+    }
+    if (info->baseline[0])
+    {
+        char baseline[sizeof(info->baseline) + 64];
+        snprintf(baseline, sizeof(baseline), "%.*s%s", (int)dmlconf_bounded_length(info->baseline, sizeof(info->baseline)),
+                 info->baseline, info->strict_baseline ? " (strict)" : "");
+        copy_field(&fields[n++], "baseline", "Baseline", baseline, sizeof(baseline));
+    }
+    else
+        copy_field(&fields[n++], "baseline", "Baseline", "none", 8);
     copy_field(&fields[n++], "environment", "Environment", info->environment, sizeof(info->environment));
     if (info->environment_incomplete)
     {
@@ -175,8 +192,18 @@ bool dmlconf_run_info_same_run(const dmlconf_run_info *a, const dmlconf_run_info
         !same_text(a->driver, b->driver, sizeof(a->driver), "driver", why, why_size) ||
         !same_text(a->runtime, b->runtime, sizeof(a->runtime), "runtime", why, why_size) ||
         !same_text(a->environment, b->environment, sizeof(a->environment), "environment", why, why_size) ||
-        !same_text(a->corpus_digest, b->corpus_digest, sizeof(a->corpus_digest), "corpus digest", why, why_size))
+        !same_text(a->corpus_digest, b->corpus_digest, sizeof(a->corpus_digest), "corpus digest", why, why_size) ||
+        !same_text(a->scope, b->scope, sizeof(a->scope), "scope", why, why_size) ||
+        !same_text(a->scope_detail, b->scope_detail, sizeof(a->scope_detail), "scope", why, why_size) ||
+        !same_text(a->baseline, b->baseline, sizeof(a->baseline), "baseline", why, why_size))
         return false;
+    if (a->self_check != b->self_check || a->strict_baseline != b->strict_baseline)
+    {
+        dmlconf_set_why(why, why_size, "%s",
+                        a->self_check != b->self_check ? "a self-check against a run of an implementation"
+                                                       : "a strict baseline against one that is not");
+        return false;
+    }
     if (a->target_level != b->target_level)
     {
         dmlconf_set_why(why, why_size, "target level %s against %s", level_text(a->target_level),
@@ -209,6 +236,39 @@ bool dmlconf_run_info_same_run(const dmlconf_run_info *a, const dmlconf_run_info
         return false;
     }
     return true;
+}
+
+/* ---- the verdict's scope -------------------------------------------------------- */
+
+void dmlconf_run_info_scope(const dmlconf_run_info *info, dmlconf_verdict_scope *scope)
+{
+    uint32_t shards = info->shard_count ? info->shard_count : 1;
+    dmlconf_text detail = {scope->detail, sizeof(scope->detail), 0};
+    size_t recorded = dmlconf_bounded_length(info->scope_detail, sizeof(info->scope_detail));
+
+    memset(scope, 0, sizeof(*scope));
+    if (!dmlconf_scope_kind_from_name(info->scope, &scope->kind))
+    {
+        scope->kind = DMLCONF_SCOPE_FILES;
+        if (!recorded)
+            dmlconf_text_appendf(&detail, "a results file that records no scope");
+    }
+    if (shards > 1)
+    {
+        /* One shard of the corpus (or of a subset, or of files) is a part
+         * of it; the merge of them all is shard 0 of 1 again. */
+        if (scope->kind == DMLCONF_SCOPE_CORPUS)
+            scope->kind = DMLCONF_SCOPE_SUBSET;
+        dmlconf_text_appendf(&detail, "shard %u/%u", (unsigned)info->shard_index, (unsigned)shards);
+        if (recorded)
+            dmlconf_text_appendf(&detail, " of ");
+    }
+    if (recorded)
+        dmlconf_text_appendf(&detail, "%.*s", (int)recorded, info->scope_detail);
+    scope->self_check = info->self_check;
+    scope->baseline = info->baseline[0] != '\0';
+    scope->strict_baseline = info->strict_baseline;
+    scope->stale_baseline_lines = info->baseline_stale_lines;
 }
 
 /* ---- load errors ---------------------------------------------------------------- */

@@ -145,6 +145,54 @@ static json_t *json_not_covered(const dmlconf_matrix *matrix)
     return obj;
 }
 
+/* What the verdict is of: its scope. */
+static json_t *json_scope(const dmlconf_run_verdict *verdict)
+{
+    json_t *obj = json_object();
+    bool ok = obj != NULL;
+    const char *kind = dmlconf_scope_kind_name(verdict->scope.kind);
+
+    if (!obj)
+        return NULL;
+    dmlconf_json_put(obj, "kind", json_string(kind ? kind : "files"), &ok);
+    dmlconf_json_put(obj, "self_check", json_boolean(verdict->scope.self_check), &ok);
+    dmlconf_json_put(obj, "detail", dmlconf_json_text(verdict->scope.detail, sizeof(verdict->scope.detail)), &ok);
+    dmlconf_json_put(obj, "claims_conformance",
+                     json_boolean(verdict->scope.kind == DMLCONF_SCOPE_CORPUS && !verdict->scope.self_check), &ok);
+    dmlconf_json_put(obj, "text", json_string(verdict->scope_text), &ok);
+    if (!ok)
+    {
+        json_decref(obj);
+        return NULL;
+    }
+    return obj;
+}
+
+/* The baseline's answer ("no regressions"), beside the verdict. */
+static json_t *json_baseline(const dmlconf_matrix *matrix, const dmlconf_run_verdict *verdict)
+{
+    json_t *obj = json_object();
+    bool ok = obj != NULL;
+
+    if (!obj)
+        return NULL;
+    dmlconf_json_put(obj, "answer", json_string(dmlconf_baseline_answer_name(verdict->baseline)), &ok);
+    dmlconf_json_put(obj, "no_regressions", json_boolean(verdict->baseline == DMLCONF_BASELINE_NO_REGRESSIONS), &ok);
+    dmlconf_json_put(obj, "text", json_string(verdict->baseline_text), &ok);
+    dmlconf_json_put(obj, "regressions", dmlconf_json_u64(matrix->regressions), &ok);
+    dmlconf_json_put(obj, "unexpected_passes", dmlconf_json_u64(matrix->unexpected_passes), &ok);
+    dmlconf_json_put(obj, "known_failures_accepted",
+                     dmlconf_json_u64(matrix->status_counts[DMLCONF_STATUS_EXPECTED_FAIL]), &ok);
+    dmlconf_json_put(obj, "stale_lines", dmlconf_json_u64(matrix->scope.stale_baseline_lines), &ok);
+    dmlconf_json_put(obj, "strict", json_boolean(matrix->scope.strict_baseline), &ok);
+    if (!ok)
+    {
+        json_decref(obj);
+        return NULL;
+    }
+    return obj;
+}
+
 static json_t *json_verdict(const dmlconf_matrix *matrix)
 {
     dmlconf_run_verdict verdict;
@@ -162,12 +210,18 @@ static json_t *json_verdict(const dmlconf_matrix *matrix)
     dmlconf_json_put(obj, "supported_level", dmlconf_json_level(verdict.supported_level), &ok);
     dmlconf_json_put(obj, "text", json_string(verdict.text), &ok);
     dmlconf_json_put(obj, "detail", json_string(verdict.detail), &ok);
+    dmlconf_json_put(obj, "scope", json_scope(&verdict), &ok);
+    dmlconf_json_put(obj, "baseline", json_baseline(matrix, &verdict), &ok);
+    dmlconf_json_put(obj, "exit_status", json_integer(verdict.exit_status), &ok);
+    dmlconf_json_put(obj, "passes", json_boolean(dmlconf_verdict_passes(&verdict)), &ok);
     dmlconf_json_put(obj, "required", dmlconf_json_u64(matrix->required), &ok);
     dmlconf_json_put(obj, "breaking", dmlconf_json_u64(matrix->breaking), &ok);
     dmlconf_json_put(obj, "lowest_broken_level",
                      matrix->has_broken ? dmlconf_json_level(matrix->lowest_broken_level) : json_null(), &ok);
     dmlconf_json_put(obj, "known_failures", dmlconf_json_u64(matrix->known_failures), &ok);
     dmlconf_json_put(obj, "flakes", dmlconf_json_u64(matrix->flakes), &ok);
+    dmlconf_json_put(obj, "baseline_skips", dmlconf_json_u64(matrix->baseline_skips), &ok);
+    dmlconf_json_put(obj, "no_resources", dmlconf_json_u64(matrix->no_resources), &ok);
     dmlconf_json_put(obj, "not_covered", json_not_covered(matrix), &ok);
     if (!ok)
     {

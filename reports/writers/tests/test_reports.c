@@ -162,6 +162,7 @@ static dmlconf_run_info sample_info(dmlconf_feature_level target)
     snprintf(info.corpus_digest, sizeof(info.corpus_digest), "0123456789abcdef");
     info.corpus_cases = SAMPLE_COUNT;
     info.planned_cases = SAMPLE_COUNT;
+    snprintf(info.scope, sizeof(info.scope), "corpus");
     ck_assert_int_eq(dmlconf_run_info_add_environment(&info, "VKD3D_CONFIG", "no_upload_hvv"), 0);
     ck_assert_int_eq(dmlconf_run_info_add_environment(&info, "DMLCONF_D3D12_KERNEL", "it's odd"), 0);
     return info;
@@ -173,7 +174,7 @@ static int write_reports(const char *dir, const dmlconf_run_info *info, const dm
 {
     dmlconf_run_end end = {DMLCONF_END_FINISHED, count, 1.5, ""};
     dmlconf_report_input in = {info, NULL, 0, results, count, &end, NULL, NULL, 0};
-    return dmlconf_reports_write_all(dir, &in, why, why_size);
+    return dmlconf_reports_write_all(dir, DMLCONF_REPORTS_OVERWRITE, &in, why, why_size);
 }
 
 static dmlconf_case_result make_result(const char *id, dmlconf_operator op, dmlconf_data_type type,
@@ -779,19 +780,29 @@ START_TEST(test_streaming)
     dmlconf_load_error_list errors = {NULL, 0, 0};
 
     test_dir("streaming/nested/dir", dir, sizeof(dir));
-    /* Reports from an earlier run must not survive into this one. */
+    /* Reports from an earlier run must not survive into this one, nor go
+     * before this one begins: a folder that holds them is refused unless it
+     * may be overwritten, and then they go when the run begins. */
     ck_assert_int_eq(write_reports(dir, &info, results, 1, why, sizeof(why)), 0);
     join(path, sizeof(path), dir, DMLCONF_REPORT_SUMMARY_JSON);
     ck_assert(file_exists(path));
+    ck_assert_int_ne(dmlconf_reports_open(dir, DMLCONF_REPORTS_NEW, &set, why, sizeof(why)), 0);
+    ck_assert_ptr_null(set);
+    ck_assert_msg(strstr(why, "holds the reports of an earlier run") != NULL, "%s", why);
+    ck_assert(file_exists(path));
 
-    ck_assert_msg(dmlconf_reports_open(dir, &set, why, sizeof(why)) == 0, "%s", why);
-    ck_assert(!file_exists(path));
-    join(path, sizeof(path), dir, DMLCONF_REPORT_RESULTS_JSONL);
-    ck_assert(!file_exists(path));
+    ck_assert_msg(dmlconf_reports_open(dir, DMLCONF_REPORTS_OVERWRITE, &set, why, sizeof(why)) == 0, "%s", why);
+    ck_assert(dmlconf_reports_held_earlier_run(set));
+    ck_assert(file_exists(path));
+    /* A run that cannot start writes nothing over them. */
+    ck_assert_int_ne(dmlconf_reports_write_unstarted(set, "setup-error", "setup error", "no backend", 3), 0);
+    ck_assert(file_exists(path));
     ck_assert(!dmlconf_reports_begun(set));
     ck_assert_int_ne(dmlconf_reports_add(set, &results[0]), 0); /* not begun */
     ck_assert_int_eq(dmlconf_load_error_list_add(&errors, "cases/bad.yaml", 6, 11, "axis 5 is out of range"), 0);
     ck_assert_msg(dmlconf_reports_begin(set, &info, &errors) == 0, "%s", dmlconf_reports_error(set));
+    ck_assert(!file_exists(path));
+    join(path, sizeof(path), dir, DMLCONF_REPORT_RESULTS_JSONL);
     ck_assert(dmlconf_reports_begun(set));
     dmlconf_reports_set_fsync(set, true);
     for (size_t i = 0; i < count; ++i)
@@ -845,7 +856,7 @@ START_TEST(test_unusable_folders)
     FILE *file;
 
     test_dir("unusable", dir, sizeof(dir));
-    ck_assert_int_eq(dmlconf_reports_open(dir, &set, why, sizeof(why)), 0);
+    ck_assert_int_eq(dmlconf_reports_open(dir, DMLCONF_REPORTS_OVERWRITE, &set, why, sizeof(why)), 0);
     dmlconf_reports_close(set);
 
     /* A file where the folder should be, or where a folder in its path
@@ -854,18 +865,18 @@ START_TEST(test_unusable_folders)
     file = fopen(path, "wb");
     ck_assert_ptr_nonnull(file);
     fclose(file);
-    ck_assert_int_ne(dmlconf_reports_open(path, &set, why, sizeof(why)), 0);
+    ck_assert_int_ne(dmlconf_reports_open(path, DMLCONF_REPORTS_OVERWRITE, &set, why, sizeof(why)), 0);
     ck_assert_ptr_null(set);
     ck_assert_ptr_nonnull(strstr(why, "not-a-dir"));
     snprintf(inside, sizeof(inside), "%s/reports", path);
-    ck_assert_int_ne(dmlconf_reports_open(inside, &set, why, sizeof(why)), 0);
+    ck_assert_int_ne(dmlconf_reports_open(inside, DMLCONF_REPORTS_OVERWRITE, &set, why, sizeof(why)), 0);
     ck_assert_ptr_null(set);
     ck_assert_ptr_nonnull(strstr(why, "not-a-dir"));
 
     /* results.jsonl that cannot be written (here: a folder). */
     join(path, sizeof(path), dir, DMLCONF_REPORT_RESULTS_JSONL);
     ck_assert_int_eq(mkdir(path, 0755), 0);
-    ck_assert_int_ne(dmlconf_reports_open(dir, &set, why, sizeof(why)), 0);
+    ck_assert_int_ne(dmlconf_reports_open(dir, DMLCONF_REPORTS_OVERWRITE, &set, why, sizeof(why)), 0);
     ck_assert_msg(strstr(why, "results.jsonl") && strstr(why, "directory"), "%s", why);
     ck_assert_int_eq(rmdir(path), 0);
 }
@@ -884,7 +895,7 @@ static int open_from_another_process(const char *dir, pid_t holder)
         dmlconf_report_set *set = NULL;
         char why[512] = "";
         char expected[64];
-        if (dmlconf_reports_open(dir, &set, why, sizeof(why)) == 0)
+        if (dmlconf_reports_open(dir, DMLCONF_REPORTS_OVERWRITE, &set, why, sizeof(why)) == 0)
             _exit(1);
         snprintf(expected, sizeof(expected), "in use by another dmlconf (process %ld", (long)holder);
         _exit(strstr(why, expected) && !set ? 0 : 2);
@@ -905,7 +916,7 @@ START_TEST(test_folder_lock)
 
     sample_results(results);
     test_dir("lock", dir, sizeof(dir));
-    ck_assert_msg(dmlconf_reports_open(dir, &set, why, sizeof(why)) == 0, "%s", why);
+    ck_assert_msg(dmlconf_reports_open(dir, DMLCONF_REPORTS_OVERWRITE, &set, why, sizeof(why)) == 0, "%s", why);
     ck_assert_int_eq(dmlconf_reports_begin(set, &info, NULL), 0);
     ck_assert_int_eq(dmlconf_reports_add(set, &results[0]), 0);
     /* A second run into the folder is refused at once, and touches
@@ -1106,10 +1117,14 @@ END_TEST
 
 /* ---- matrix and verdict ------------------------------------------------------------------ */
 
+/* A matrix of the whole corpus on an implementation under test, the only
+ * scope that can be conformant (test_verdict_scopes tries the others). */
 static void build_matrix(dmlconf_matrix *matrix, dmlconf_feature_level target, const dmlconf_case_result *results,
                          size_t count)
 {
+    dmlconf_verdict_scope corpus = {.kind = DMLCONF_SCOPE_CORPUS};
     dmlconf_matrix_init(matrix, target);
+    dmlconf_matrix_set_scope(matrix, &corpus);
     for (size_t i = 0; i < count; ++i)
         ck_assert_int_eq(dmlconf_matrix_add(matrix, &results[i]), 0);
 }
@@ -1218,18 +1233,30 @@ START_TEST(test_verdict_fail_at_4_0)
     ck_assert_uint_eq(matrix.rows[0].cells[1].failed, 0);
     dmlconf_matrix_free(&matrix);
 
-    /* Every breaking status does the same; a failure at 2_1 leaves none. */
+    /* Every breaking status does the same; a failure at 2_1 leaves none. A
+     * known failure is a failure still (the baseline answers another
+     * question); a known failure that passed is a pass; a case not judged
+     * for lack of resources leaves no verdict. */
     for (int s = 0; s < DMLCONF_STATUS_COUNT; ++s)
     {
         bool breaks = s == DMLCONF_STATUS_FAIL || s == DMLCONF_STATUS_ERROR || s == DMLCONF_STATUS_CRASH ||
-                      s == DMLCONF_STATUS_TIMEOUT || s == DMLCONF_STATUS_UNEXPECTED_PASS || s == DMLCONF_STATUS_SKIP;
+                      s == DMLCONF_STATUS_TIMEOUT || s == DMLCONF_STATUS_EXPECTED_FAIL || s == DMLCONF_STATUS_SKIP;
+        bool unjudged = s == DMLCONF_STATUS_NO_RESOURCES;
         count = passing_ladder(results);
         results[0].status = (dmlconf_status)s;
         build_matrix(&matrix, DMLCONF_FEATURE_LEVEL_5_0, results, count);
         dmlconf_matrix_verdict(&matrix, &verdict);
-        ck_assert_msg(verdict.conformant == !breaks, "status %d", s);
+        ck_assert_msg(verdict.conformant == !(breaks || unjudged), "status %d", s);
         if (breaks)
             ck_assert_str_eq(verdict.text, "not conformant");
+        if (unjudged)
+        {
+            ck_assert_str_eq(verdict.text, "incomplete");
+            ck_assert_int_eq(verdict.exit_status, DMLCONF_EXIT_INCOMPLETE);
+        }
+        ck_assert_int_eq(verdict.exit_status, breaks     ? DMLCONF_EXIT_FAILED
+                                              : unjudged ? DMLCONF_EXIT_INCOMPLETE
+                                                         : DMLCONF_EXIT_PASSED);
         dmlconf_matrix_free(&matrix);
     }
 }
@@ -1446,11 +1473,12 @@ START_TEST(test_verdict_not_covered_and_failures)
         unsupported_result("neg.a", DMLCONF_DATA_TYPE_FLOAT32, DMLCONF_FEATURE_LEVEL_NONE, "validation", true);
     build_matrix(&matrix, DMLCONF_FEATURE_LEVEL_5_0, results, count);
     dmlconf_matrix_verdict(&matrix, &verdict);
-    ck_assert_int_eq(verdict.status, DMLCONF_RUN_NOT_CONFORMANT);
-    ck_assert_str_eq(verdict.text, "not conformant");
-    ck_assert_str_eq(verdict.detail, "no verdict can be given: the backend supports none of the 2 cases at or below "
+    ck_assert_int_eq(verdict.status, DMLCONF_RUN_INCOMPLETE);
+    ck_assert_str_eq(verdict.text, "incomplete");
+    ck_assert_str_eq(verdict.detail, "nothing was judged: the backend supports none of the 2 cases at or below "
                                      "the target level 5_0; not covered, as the backend does not support them: 2 "
                                      "cases (FLOAT16: 1, validation: 1)");
+    ck_assert_int_eq(verdict.exit_status, DMLCONF_EXIT_INCOMPLETE);
     for (size_t c = 0; c < 4; ++c)
         ck_assert_str_eq(dmlconf_matrix_column_word(&matrix, c), "no");
     dmlconf_matrix_free(&matrix);
@@ -1499,29 +1527,190 @@ START_TEST(test_verdict_not_covered_console)
 }
 END_TEST
 
+/* A baseline never makes a failing run conformant: it answers "no
+ * regressions" beside the verdict, with its own exit status. */
 START_TEST(test_verdict_baseline_and_empty)
 {
     dmlconf_matrix matrix;
     dmlconf_run_verdict verdict;
     dmlconf_case_result results[SAMPLE_MAX];
     size_t count = passing_ladder(results);
+    dmlconf_verdict_scope scope = {.kind = DMLCONF_SCOPE_CORPUS, .baseline = true};
 
+    /* Every failure known to the baseline: not conformant, no regressions,
+     * exit 0 for the baseline's question. */
     results[1].status = DMLCONF_STATUS_EXPECTED_FAIL;
+    results[1].known_status = DMLCONF_STATUS_FAIL;
     results[2].status = DMLCONF_STATUS_FLAKE;
     build_matrix(&matrix, DMLCONF_FEATURE_LEVEL_5_0, results, count);
+    dmlconf_matrix_set_scope(&matrix, &scope);
     dmlconf_matrix_verdict(&matrix, &verdict);
-    ck_assert_str_eq(verdict.text, "conformant at level 5_0");
-    ck_assert_msg(strstr(verdict.detail, "1 known failure accepted from the baseline") != NULL, "%s", verdict.detail);
+    ck_assert_str_eq(verdict.text, "not conformant");
+    ck_assert(!verdict.conformant);
+    ck_assert_msg(strstr(verdict.detail, "1 of them known failure of the baseline") != NULL, "%s", verdict.detail);
     ck_assert_msg(strstr(verdict.detail, "1 flaky case") != NULL, "%s", verdict.detail);
+    ck_assert_int_eq(verdict.baseline, DMLCONF_BASELINE_NO_REGRESSIONS);
+    ck_assert_msg(strstr(verdict.baseline_text, "no regressions against the baseline (1 known failure accepted") !=
+                      NULL,
+                  "%s", verdict.baseline_text);
+    ck_assert_int_eq(verdict.exit_status, DMLCONF_EXIT_PASSED);
     dmlconf_matrix_free(&matrix);
 
+    /* Without the baseline the same results fail. */
+    build_matrix(&matrix, DMLCONF_FEATURE_LEVEL_5_0, results, count);
+    dmlconf_matrix_verdict(&matrix, &verdict);
+    ck_assert_int_eq(verdict.baseline, DMLCONF_BASELINE_NONE);
+    ck_assert_str_eq(verdict.baseline_text, "");
+    ck_assert_int_eq(verdict.exit_status, DMLCONF_EXIT_FAILED);
+    dmlconf_matrix_free(&matrix);
+
+    /* A failure the baseline does not expect, a known failure that passed,
+     * and a stale line under a strict baseline are each a regression. */
+    for (int kind = 0; kind < 3; ++kind)
+    {
+        count = passing_ladder(results);
+        scope.strict_baseline = kind == 2;
+        scope.stale_baseline_lines = kind == 2 ? 1 : 0;
+        if (kind == 0)
+            results[3].status = DMLCONF_STATUS_CRASH;
+        if (kind == 1)
+            results[3].status = DMLCONF_STATUS_UNEXPECTED_PASS;
+        build_matrix(&matrix, DMLCONF_FEATURE_LEVEL_5_0, results, count);
+        dmlconf_matrix_set_scope(&matrix, &scope);
+        dmlconf_matrix_verdict(&matrix, &verdict);
+        ck_assert_int_eq(verdict.baseline, DMLCONF_BASELINE_REGRESSIONS);
+        ck_assert_int_eq(verdict.exit_status, DMLCONF_EXIT_FAILED);
+        ck_assert_msg(strstr(verdict.baseline_text, kind == 0   ? "1 failure it does not expect"
+                                                    : kind == 1 ? "1 known failure passed"
+                                                                : "1 stale line under --strict-baseline") != NULL,
+                      "%s", verdict.baseline_text);
+        dmlconf_matrix_free(&matrix);
+    }
+    /* A stale line without --strict-baseline is no regression. */
+    count = passing_ladder(results);
+    scope.strict_baseline = false;
+    scope.stale_baseline_lines = 3;
+    build_matrix(&matrix, DMLCONF_FEATURE_LEVEL_5_0, results, count);
+    dmlconf_matrix_set_scope(&matrix, &scope);
+    dmlconf_matrix_verdict(&matrix, &verdict);
+    ck_assert_int_eq(verdict.baseline, DMLCONF_BASELINE_NO_REGRESSIONS);
+    ck_assert_str_eq(verdict.text, "conformant at level 5_0");
+    dmlconf_matrix_free(&matrix);
+
+    /* An incomplete run answers neither question. */
+    build_matrix(&matrix, DMLCONF_FEATURE_LEVEL_5_0, results, count);
+    dmlconf_matrix_set_scope(&matrix, &scope);
+    {
+        dmlconf_run_end end = {DMLCONF_END_INTERRUPTED, 0, -1.0, "SIGTERM"};
+        dmlconf_matrix_set_completeness(&matrix, count + 1, 0, &end);
+    }
+    dmlconf_matrix_verdict(&matrix, &verdict);
+    ck_assert_int_eq(verdict.baseline, DMLCONF_BASELINE_UNANSWERED);
+    ck_assert_int_eq(verdict.exit_status, DMLCONF_EXIT_INCOMPLETE);
+    dmlconf_matrix_free(&matrix);
+
+    /* Nothing at all: nothing judged, incomplete. */
     build_matrix(&matrix, DMLCONF_FEATURE_LEVEL_5_0, results, 0);
     dmlconf_matrix_verdict(&matrix, &verdict);
     ck_assert(!verdict.conformant);
-    ck_assert_int_eq(verdict.status, DMLCONF_RUN_NOT_CONFORMANT);
-    ck_assert_str_eq(verdict.text, "not conformant");
-    ck_assert_msg(strstr(verdict.detail, "no verdict can be given") != NULL, "%s", verdict.detail);
+    ck_assert_int_eq(verdict.status, DMLCONF_RUN_INCOMPLETE);
+    ck_assert_str_eq(verdict.text, "incomplete");
+    ck_assert_msg(strstr(verdict.detail, "nothing was judged") != NULL, "%s", verdict.detail);
+    ck_assert_int_eq(verdict.exit_status, DMLCONF_EXIT_INCOMPLETE);
     dmlconf_matrix_free(&matrix);
+}
+END_TEST
+
+/* Only the whole corpus on an implementation under test is conformant: a
+ * subset, files of the user's own, random cases and the self-check pass or
+ * fail, and say which they are. */
+START_TEST(test_verdict_scopes)
+{
+    static const struct
+    {
+        dmlconf_scope_kind kind;
+        bool self_check;
+        const char *detail;
+        const char *passed, *failed, *scope_start;
+    } scopes[] = {
+        {DMLCONF_SCOPE_CORPUS, false, "", "conformant at level 5_0", "not conformant", "the whole reference corpus"},
+        {DMLCONF_SCOPE_SUBSET, false, "filter 'doc.*'", "passed", "failed",
+         "a subset of the reference corpus (filter 'doc.*'); no conformance claim"},
+        {DMLCONF_SCOPE_FILES, false, "mine.yaml", "passed", "failed",
+         "case files that are not the reference corpus (mine.yaml); no conformance claim"},
+        {DMLCONF_SCOPE_EXPLORE, false, "seed 1", "passed", "failed", "random cases drawn by explore (seed 1)"},
+        {DMLCONF_SCOPE_CORPUS, true, "", "self-check passed", "self-check failed", "the self-check (the oracle"},
+    };
+    dmlconf_case_result results[SAMPLE_MAX];
+    for (size_t i = 0; i < sizeof(scopes) / sizeof(scopes[0]); ++i)
+    {
+        for (int failing = 0; failing < 2; ++failing)
+        {
+            dmlconf_matrix matrix;
+            dmlconf_run_verdict verdict;
+            dmlconf_verdict_scope scope = {.kind = scopes[i].kind, .self_check = scopes[i].self_check};
+            snprintf(scope.detail, sizeof(scope.detail), "%s", scopes[i].detail);
+            size_t count = passing_ladder(results);
+            if (failing)
+                results[0].status = DMLCONF_STATUS_FAIL;
+            build_matrix(&matrix, DMLCONF_FEATURE_LEVEL_5_0, results, count);
+            dmlconf_matrix_set_scope(&matrix, &scope);
+            dmlconf_matrix_verdict(&matrix, &verdict);
+            ck_assert_str_eq(verdict.text, failing ? scopes[i].failed : scopes[i].passed);
+            ck_assert_msg(!strncmp(verdict.scope_text, scopes[i].scope_start, strlen(scopes[i].scope_start)),
+                          "%s", verdict.scope_text);
+            ck_assert_int_eq(verdict.exit_status, failing ? DMLCONF_EXIT_FAILED : DMLCONF_EXIT_PASSED);
+            const bool claims = scopes[i].kind == DMLCONF_SCOPE_CORPUS && !scopes[i].self_check;
+            if (!claims)
+            {
+                ck_assert(!verdict.conformant);
+                ck_assert_int_eq(verdict.level, DMLCONF_FEATURE_LEVEL_NONE);
+                ck_assert_int_eq(verdict.status, failing ? DMLCONF_RUN_FAILED : DMLCONF_RUN_PASSED);
+                ck_assert_ptr_nonnull(strstr(verdict.scope_text, "no conformance claim"));
+            }
+            dmlconf_matrix_free(&matrix);
+        }
+    }
+
+    /* A subset with cases not covered passes only for what it supports,
+     * and is incomplete for the gate. */
+    {
+        dmlconf_matrix matrix;
+        dmlconf_run_verdict verdict;
+        dmlconf_verdict_scope scope = {.kind = DMLCONF_SCOPE_SUBSET};
+        size_t count = ladder_with_gaps(results);
+        build_matrix(&matrix, DMLCONF_FEATURE_LEVEL_5_0, results, count);
+        dmlconf_matrix_set_scope(&matrix, &scope);
+        dmlconf_matrix_verdict(&matrix, &verdict);
+        ck_assert_str_eq(verdict.text, "passed for what it supports");
+        ck_assert_int_eq(verdict.status, DMLCONF_RUN_PARTLY_COVERED);
+        ck_assert_int_eq(verdict.exit_status, DMLCONF_EXIT_INCOMPLETE);
+        dmlconf_matrix_free(&matrix);
+    }
+
+    /* A shard of the corpus is a subset; the merge of every shard (shard 0
+     * of 1) is the corpus again; an older results file is nobody's corpus. */
+    {
+        dmlconf_run_info info = sample_info(DMLCONF_FEATURE_LEVEL_5_0);
+        dmlconf_verdict_scope scope;
+        info.shard_index = 1;
+        info.shard_count = 3;
+        dmlconf_run_info_scope(&info, &scope);
+        ck_assert_int_eq(scope.kind, DMLCONF_SCOPE_SUBSET);
+        ck_assert_str_eq(scope.detail, "shard 1/3");
+        info.shard_index = 0;
+        info.shard_count = 1;
+        dmlconf_run_info_scope(&info, &scope);
+        ck_assert_int_eq(scope.kind, DMLCONF_SCOPE_CORPUS);
+        info.scope[0] = '\0';
+        dmlconf_run_info_scope(&info, &scope);
+        ck_assert_int_eq(scope.kind, DMLCONF_SCOPE_FILES);
+        info.self_check = true;
+        snprintf(info.baseline, sizeof(info.baseline), "base");
+        dmlconf_run_info_scope(&info, &scope);
+        ck_assert(scope.self_check);
+        ck_assert(scope.baseline);
+    }
 }
 END_TEST
 
@@ -1548,7 +1737,7 @@ START_TEST(test_matrix_print)
 
     ck_assert_ptr_null(strchr(plain, '\033'));
     ck_assert_ptr_nonnull(strstr(colored, "\033[31m"));
-    ck_assert_ptr_nonnull(strstr(plain, "verdict: conformant at level 3_1"));
+    ck_assert_ptr_nonnull(strstr(plain, "verdict: conformant at level 2_1"));
     ck_assert_ptr_nonnull(strstr(plain, "13 cases: 6 pass, 2 fail, 1 skip, 1 error, 1 crash"));
 
     /* The table's lines (header to "conformant") are equally wide: aligned. */
@@ -1643,10 +1832,10 @@ START_TEST(test_write_all_and_summary_json)
     ck_assert_msg(root != NULL, "summary.json: %s", error.text);
     ck_assert_str_eq(json_string_value(json_object_get(root, "format")), "dmlconf-summary");
     ck_assert_str_eq(json_string_value(json_object_get(json_object_get(root, "verdict"), "text")),
-                     "conformant at level 3_1");
-    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(root, "verdict"), "level")), "3_1");
+                     "conformant at level 2_1");
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(root, "verdict"), "level")), "2_1");
     ck_assert_str_eq(json_string_value(json_object_get(json_object_get(root, "verdict"), "lowest_broken_level")),
-                     "4_0");
+                     "3_1");
     ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(root, "counts"), "cases")), (json_int_t)count);
     ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(root, "counts"), "fail")), 2);
     ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(root, "counts"), "expected-fail")), 1);
@@ -1660,8 +1849,8 @@ START_TEST(test_write_all_and_summary_json)
     columns = json_object_get(json_object_get(root, "matrix"), "columns");
     ck_assert_uint_eq(json_array_size(columns), 5);
     ck_assert_str_eq(json_string_value(json_object_get(json_array_get(columns, 4), "label")), "5_1+");
-    ck_assert(json_is_true(json_object_get(json_array_get(columns, 1), "conformant")));
-    ck_assert(json_is_false(json_object_get(json_array_get(columns, 2), "conformant")));
+    ck_assert(json_is_true(json_object_get(json_array_get(columns, 0), "conformant")));
+    ck_assert(json_is_false(json_object_get(json_array_get(columns, 1), "conformant")));
     ck_assert_int_eq(
         json_integer_value(json_array_get(json_object_get(json_object_get(root, "histogram"), "counts"), 10)), 13);
     ck_assert_str_eq(json_string_value(json_object_get(json_object_get(root, "verdict"), "status")), "conformant");
@@ -1795,7 +1984,7 @@ START_TEST(test_escaping_in_reports)
                                            "\xc3\xa9\xf0\x9f\x99\x82`` (fail, "));
     ck_assert_ptr_nonnull(strstr(markdown, "| `prod.u64.r1.a0.inc` | skip | above the target level 5\\_0 \\| pipe |"));
     ck_assert_ptr_nonnull(strstr(markdown, "line one line two \\<b\\>\\&amp;\\</b\\> \\| \"quoted\""));
-    ck_assert_ptr_nonnull(strstr(markdown, "**Verdict: conformant at level 3_1**"));
+    ck_assert_ptr_nonnull(strstr(markdown, "**Verdict: conformant at level 2_1**"));
     ck_assert_ptr_nonnull(strstr(markdown, "reproduce: `VKD3D_CONFIG=no_upload_hvv DMLCONF_D3D12_KERNEL='it'\\''s odd' "
                                            "dmlconf run --backend d3d12 --adapter 'Example GPU' --feature-level 5_0 "
                                            "--seed 18446744073709551615 --filter sum.f16.r8.a7.inc "
@@ -1869,9 +2058,9 @@ static void assert_verdict_everywhere(const written_reports *r, const char *stat
         char tail[160];
         ck_assert_ptr_nonnull(at);
         if (element)
-            snprintf(tail, sizeof(tail), "<%s type=\"%s\" message=\"%s\">", element, status, text);
+            snprintf(tail, sizeof(tail), "<%s type=\"%s\" message=\"%s (", element, status, text);
         else
-            snprintf(tail, sizeof(tail), "<system-out>%s", text);
+            snprintf(tail, sizeof(tail), "<system-out>%s (", text);
         at = strchr(at, '\n');
         ck_assert_ptr_nonnull(at);
         ck_assert_msg(!strncmp(at + 1 + 6, tail, strlen(tail)), "junit.xml's verdict testcase: %.200s", at + 1);
@@ -1902,7 +2091,7 @@ START_TEST(test_verdict_incomplete_load_errors)
     in.load_errors = errors.items;
     in.load_error_count = errors.count;
     test_dir("incomplete_load", dir, sizeof(dir));
-    ck_assert_msg(dmlconf_reports_write_all(dir, &in, why, sizeof(why)) == 0, "%s", why);
+    ck_assert_msg(dmlconf_reports_write_all(dir, DMLCONF_REPORTS_OVERWRITE, &in, why, sizeof(why)) == 0, "%s", why);
     read_reports(dir, &r);
     assert_verdict_everywhere(&r, "incomplete", "incomplete", "error");
     ck_assert_msg(strstr(json_string_value(json_object_get(json_object_get(r.summary, "verdict"), "detail")),
@@ -1947,7 +2136,7 @@ START_TEST(test_verdict_interrupted)
     /* Three of eight cases ran, all passed, then the run was stopped. */
     info.planned_cases = count;
     test_dir("interrupted", dir, sizeof(dir));
-    ck_assert_msg(dmlconf_reports_open(dir, &set, why, sizeof(why)) == 0, "%s", why);
+    ck_assert_msg(dmlconf_reports_open(dir, DMLCONF_REPORTS_OVERWRITE, &set, why, sizeof(why)) == 0, "%s", why);
     ck_assert_int_eq(dmlconf_reports_begin(set, &info, NULL), 0);
     for (size_t i = 0; i < 3; ++i)
         ck_assert_int_eq(dmlconf_reports_add(set, &results[i]), 0);
@@ -1959,7 +2148,7 @@ START_TEST(test_verdict_interrupted)
         dmlconf_matrix_print(out, dmlconf_reports_matrix(set), false);
         fclose(out);
         ck_assert_msg(strstr(console,
-                             "\nverdict: interrupted (no conformance verdict: the run was stopped by SIGINT "
+                             "\nverdict: interrupted (no verdict: the run was stopped by SIGINT "
                              "after 3 cases of 8 planned; the results so far: conformant at level 5_0") != NULL,
                       "%s", console);
         free(console);
@@ -2020,7 +2209,7 @@ START_TEST(test_verdict_not_covered_everywhere)
     ck_assert_msg(write_reports(dir, &info, results, count, why, sizeof(why)) == 0, "%s", why);
     read_reports(dir, &r);
     /* The JUnit verdict testcase fails: the run did not cover its target. */
-    assert_verdict_everywhere(&r, "partly-covered", "conformant at level 5_0 for what it supports", "failure");
+    assert_verdict_everywhere(&r, "partly-covered", "conformant at level 5_0 for what it supports", "error");
 
     const json_t *verdict = json_object_get(r.summary, "verdict");
     const json_t *not_covered = json_object_get(verdict, "not_covered");
@@ -2096,7 +2285,7 @@ START_TEST(test_verdict_incomplete_runs)
     /* Fewer results than planned: incomplete, even though all passed. */
     info.planned_cases = count + 2;
     test_dir("incomplete_short", dir, sizeof(dir));
-    ck_assert_msg(dmlconf_reports_write_all(dir, &in, why, sizeof(why)) == 0, "%s", why);
+    ck_assert_msg(dmlconf_reports_write_all(dir, DMLCONF_REPORTS_OVERWRITE, &in, why, sizeof(why)) == 0, "%s", why);
     read_reports(dir, &r);
     assert_verdict_everywhere(&r, "incomplete", "incomplete", "error");
     detail = json_string_value(json_object_get(json_object_get(r.summary, "verdict"), "detail"));
@@ -2109,7 +2298,7 @@ START_TEST(test_verdict_incomplete_runs)
     end.kind = DMLCONF_END_PARTIAL;
     snprintf(end.reason, sizeof(end.reason), "shard 2 missing");
     test_dir("incomplete_partial", dir, sizeof(dir));
-    ck_assert_msg(dmlconf_reports_write_all(dir, &in, why, sizeof(why)) == 0, "%s", why);
+    ck_assert_msg(dmlconf_reports_write_all(dir, DMLCONF_REPORTS_OVERWRITE, &in, why, sizeof(why)) == 0, "%s", why);
     read_reports(dir, &r);
     assert_verdict_everywhere(&r, "incomplete", "incomplete", "error");
     detail = json_string_value(json_object_get(json_object_get(r.summary, "verdict"), "detail"));
@@ -2121,7 +2310,7 @@ START_TEST(test_verdict_incomplete_runs)
     end.kind = DMLCONF_END_NONE;
     end.reason[0] = '\0';
     test_dir("incomplete_unfinished", dir, sizeof(dir));
-    ck_assert_msg(dmlconf_reports_write_all(dir, &in, why, sizeof(why)) == 0, "%s", why);
+    ck_assert_msg(dmlconf_reports_write_all(dir, DMLCONF_REPORTS_OVERWRITE, &in, why, sizeof(why)) == 0, "%s", why);
     read_reports(dir, &r);
     assert_verdict_everywhere(&r, "incomplete", "incomplete", "error");
     detail = json_string_value(json_object_get(json_object_get(r.summary, "verdict"), "detail"));
@@ -2141,7 +2330,7 @@ START_TEST(test_verdict_incomplete_runs)
     end.kind = DMLCONF_END_FINISHED;
     results[0].status = DMLCONF_STATUS_FAIL;
     test_dir("not_conformant", dir, sizeof(dir));
-    ck_assert_msg(dmlconf_reports_write_all(dir, &in, why, sizeof(why)) == 0, "%s", why);
+    ck_assert_msg(dmlconf_reports_write_all(dir, DMLCONF_REPORTS_OVERWRITE, &in, why, sizeof(why)) == 0, "%s", why);
     read_reports(dir, &r);
     assert_verdict_everywhere(&r, "not-conformant", "not conformant", "failure");
     free_reports(&r);
@@ -2149,7 +2338,7 @@ START_TEST(test_verdict_incomplete_runs)
     /* Conformant at the target: the verdict testcase passes. */
     results[0].status = DMLCONF_STATUS_PASS;
     test_dir("conformant", dir, sizeof(dir));
-    ck_assert_msg(dmlconf_reports_write_all(dir, &in, why, sizeof(why)) == 0, "%s", why);
+    ck_assert_msg(dmlconf_reports_write_all(dir, DMLCONF_REPORTS_OVERWRITE, &in, why, sizeof(why)) == 0, "%s", why);
     read_reports(dir, &r);
     assert_verdict_everywhere(&r, "conformant", "conformant at level 5_0", NULL);
     ck_assert_ptr_nonnull(strstr(r.junit, "<testsuites name=\"dmlconf\" tests=\"9\" failures=\"0\" errors=\"0\""));
@@ -2485,7 +2674,7 @@ START_TEST(test_html_in_chromium)
     join(log_path, sizeof(log_path), dir, "chromium.log");
 
     dom = run_chromium(chromium, "--dump-dom", url, log_path);
-    ck_assert_msg(strstr(dom, "conformant at level 3_1") != NULL, "verdict missing from the DOM");
+    ck_assert_msg(strstr(dom, "conformant at level 2_1") != NULL, "verdict missing from the DOM");
     ck_assert_msg(strstr(dom, "sum.f16.r8.a7.inc") != NULL, "failing case missing from the DOM");
     ck_assert_msg(strstr(dom, "<svg id=\"error-histogram\"") != NULL, "histogram missing from the DOM");
     ck_assert_msg(strstr(dom, "<rect class=\"bar-fail\"") != NULL, "histogram bars missing from the DOM");
@@ -2564,6 +2753,7 @@ static Suite *reports_suite(void)
     tcase_add_test(tc, test_verdict_not_covered_and_failures);
     tcase_add_test(tc, test_verdict_not_covered_console);
     tcase_add_test(tc, test_verdict_baseline_and_empty);
+    tcase_add_test(tc, test_verdict_scopes);
     tcase_add_test(tc, test_matrix_print);
     suite_add_tcase(suite, tc);
 

@@ -4,6 +4,9 @@
  */
 #include "cli.h"
 
+#include <dmlconf/plugin_backend.h>
+#include <dmlconf/text.h>
+
 #include <getopt.h>
 #include <stdio.h>
 
@@ -19,8 +22,8 @@ static const char adapters_usage[] =
     "                       also lists what it declares it can run\n"
     "  -h, --help           this help\n"
     "\n"
-    "exit status: 0, or 2 on a usage error (an unknown backend, a plugin that cannot\n"
-    "be loaded).\n";
+    "exit status: 0, or 3 on a setup error (an unknown backend, a plugin that cannot be\n"
+    "loaded or that crashes while it opens or describes itself).\n";
 
 /* Prints what a backend declares it can run. */
 static void print_capabilities(const dmlconf_backend_capabilities *can)
@@ -62,9 +65,12 @@ static void describe_backend(const dmlconf_backend_ops *ops, const char *const *
         }
         for (int a = 0; a < listed && a < 16; ++a)
         {
-            /* A plugin's strings end at their buffers, whatever it wrote. */
+            /* A plugin's strings end at their buffers, whatever it wrote,
+             * and act on no console. */
             adapters[a].name[sizeof(adapters[a].name) - 1] = '\0';
             adapters[a].details[sizeof(adapters[a].details) - 1] = '\0';
+            dmlconf_text_make_printable(adapters[a].name, false);
+            dmlconf_text_make_printable(adapters[a].details, false);
             printf("  adapter %d: %s (%s)\n    %s\n", a, adapters[a].name,
                    adapters[a].software ? "software" : "hardware", adapters[a].details);
         }
@@ -87,6 +93,30 @@ static void describe_backend(const dmlconf_backend_ops *ops, const char *const *
     if (capabilities)
         print_capabilities(&info.capabilities);
     backend->ops->close(backend);
+}
+
+/* A backend to open, with its config's arguments. */
+typedef struct backend_call
+{
+    const dmlconf_backend_ops *ops;
+    const char *const *arguments;
+} backend_call;
+
+/* Opens the backend, asks what it is and closes it, printing nothing: the
+ * calls describe_backend makes, for a copy of this process to try. */
+static int open_and_describe(void *context)
+{
+    const backend_call *call = context;
+    dmlconf_backend_config config = {0};
+    dmlconf_backend *backend = NULL;
+    dmlconf_backend_info info;
+    char why[512];
+    config.arguments = call->arguments;
+    if (call->ops->open(&config, &backend, why, sizeof(why)))
+        return 1;
+    backend->ops->info(backend, &info);
+    backend->ops->close(backend);
+    return 0;
 }
 
 int command_adapters(int argc, char **argv)
@@ -126,7 +156,20 @@ int command_adapters(int argc, char **argv)
         if (runner_backend_choose(backend_name, &choice, why, sizeof(why)))
         {
             fprintf(stderr, "dmlconf adapters: %s\n", why);
-            return EXIT_USAGE;
+            return EXIT_SETUP;
+        }
+        if (choice.plugin)
+        {
+            /* A plugin opens and describes itself in a copy of this
+             * process first: one that crashes there costs the copy. */
+            backend_call call = {choice.ops, choice.arguments};
+            if (dmlconf_plugin_try(open_and_describe, &call, choice.arguments[0], "its open or info", why,
+                                   sizeof(why)))
+            {
+                fprintf(stderr, "dmlconf adapters: %s\n", why);
+                runner_backend_choice_release(&choice);
+                return EXIT_SETUP;
+            }
         }
         describe_backend(choice.ops, choice.arguments, true);
         runner_backend_choice_release(&choice);

@@ -68,5 +68,5 @@ int command_bless(int argc, char **argv)
     }
     printf("%ld case%s blessed\n", blessed, blessed == 1 ? "" : "s");
     dmlconf_case_corpus_free(&corpus);
-    return errors ? EXIT_USAGE : failed ? EXIT_FAILED : EXIT_PASSED;
+    return errors ? EXIT_INVALID_INPUT : failed ? EXIT_FAILED : EXIT_PASSED;
 }

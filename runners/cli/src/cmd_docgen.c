@@ -227,7 +227,7 @@ static int docgen_render(int argc, char **argv)
     free(previous_input);
     free(cases);
     dmlconf_case_corpus_free(&corpus);
-    return errors ? EXIT_USAGE : EXIT_PASSED;
+    return errors ? EXIT_INVALID_INPUT : EXIT_PASSED;
 }
 
 /* ---- check and update ------------------------------------------------------------- */
@@ -253,7 +253,7 @@ static int docgen_page_run(const char *path, bool update)
     {
         fprintf(stderr, "%s: error: out of memory\n", path);
         docgen_page_free(&page);
-        return EXIT_USAGE;
+        return EXIT_INVALID_INPUT;
     }
     for (size_t i = 0; i < page.example_count; ++i)
     {
@@ -291,7 +291,7 @@ static int docgen_page_run(const char *path, bool update)
         docgen_text_free(&diff);
     }
 
-    int status = errors ? EXIT_USAGE : stale && !update ? EXIT_FAILED : EXIT_PASSED;
+    int status = errors ? EXIT_INVALID_INPUT : stale && !update ? EXIT_FAILED : EXIT_PASSED;
     if (update && stale && !errors)
     {
         docgen_text text = {0};
@@ -299,12 +299,12 @@ static int docgen_page_run(const char *path, bool update)
         if (docgen_page_apply(&page, verdicts, page.example_count, &text))
         {
             fprintf(stderr, "%s: error: cannot apply the rewrites (out of memory)\n", path);
-            status = EXIT_USAGE;
+            status = EXIT_INVALID_INPUT;
         }
         else if (docgen_write_file(path, text.data, text.length, why, sizeof(why)))
         {
             fprintf(stderr, "%s: error: %s\n", path, why);
-            status = EXIT_USAGE;
+            status = EXIT_INVALID_INPUT;
         }
         else
             printf("%s: %zu of %zu example blocks updated\n", path, stale, page.example_count);

@@ -7,6 +7,7 @@
 #include "cli.h"
 
 #include <dmlconf/explore.h>
+#include <dmlconf/file_system.h>
 #include <dmlconf/system_info.h>
 #include <dmlconf/threads.h>
 
@@ -43,6 +44,8 @@ static const char explore_usage[] =
     "  -o, --report-dir DIR      where the reports go (default: dmlconf-explore)\n"
     "      --resume              go on with the stopped run in the report folder (same\n"
     "                            options): its budget counts what it already ran\n"
+    "      --overwrite           replace an earlier exploration in the report folder (a\n"
+    "                            folder that holds one is refused otherwise)\n"
     "      --timeout SECONDS     per batch of cases (default 120; 0: none)\n"
     "      --shrink-seconds N    time to shrink one finding (default 30)\n"
     "      --no-shrink           write each finding's first case as it was drawn\n"
@@ -54,8 +57,12 @@ static const char explore_usage[] =
     "  -q, --quiet               no progress and no summary on the console\n"
     "  -h, --help                this help\n"
     "\n"
-    "exit status: 0 when every case passed, 1 when something failed or the run was\n"
-    "interrupted, 2 on a usage error or a report folder that cannot be used.\n";
+    "The reports' verdict covers random cases: it never claims conformance.\n"
+    "\n"
+    "exit status: 0 when every case judged passed, 1 when there is a finding, 2 when the\n"
+    "run is incomplete (interrupted, nothing judged: every case declined), 3 on a setup\n"
+    "error (a usage error, a backend that cannot be used, a report folder that cannot be\n"
+    "used or holds an earlier exploration, a corpus path that does not exist).\n";
 
 static int parse_u64(const char *text, uint64_t *value)
 {
@@ -161,6 +168,7 @@ static int parse_options(int argc, char **argv, explore_run_options *o)
         {"jobs", required_argument, NULL, 'j'},
         {"report-dir", required_argument, NULL, 'o'},
         {"resume", no_argument, NULL, 'U'},
+        {"overwrite", no_argument, NULL, 'W'},
         {"timeout", required_argument, NULL, 'O'},
         {"shrink-seconds", required_argument, NULL, 'K'},
         {"no-shrink", no_argument, NULL, 'P'},
@@ -205,7 +213,7 @@ static int parse_options(int argc, char **argv, explore_run_options *o)
             break;
         case 'D':
             if (dmlconf_set_environment("DMLCONF_DIRECTML_DLL", optarg))
-                return EXIT_FAILED;
+                return EXIT_SETUP;
             break;
         case 'l':
             if (!dmlconf_feature_level_from_name(optarg, &o->level))
@@ -217,6 +225,9 @@ static int parse_options(int argc, char **argv, explore_run_options *o)
         case 'U':
             o->resume = true;
             break;
+        case 'W':
+            o->overwrite = true;
+            break;
         case 'P':
             o->shrink = false;
             break;
@@ -225,7 +236,7 @@ static int parse_options(int argc, char **argv, explore_run_options *o)
             break;
         case 'c':
             if (add_corpus_path(o, optarg))
-                return EXIT_FAILED;
+                return EXIT_SETUP;
             break;
         case 'X':
             o->no_corpus = true;
@@ -270,6 +281,30 @@ static int parse_options(int argc, char **argv, explore_run_options *o)
     {
         fprintf(stderr, "dmlconf explore: unexpected argument '%s' after -- (only --backend exec takes a command)\n",
                 o->command[0]);
+        return EXIT_USAGE;
+    }
+    if (o->resume && o->overwrite)
+    {
+        fprintf(stderr, "dmlconf explore: --resume goes on with the exploration in the folder, --overwrite replaces "
+                        "it: give one\n");
+        return EXIT_USAGE;
+    }
+    /* A corpus to compare with that is not there would leave the findings
+     * uncompared without a word. */
+    for (size_t i = 0; i < o->corpus_count; ++i)
+    {
+        dmlconf_path_kind kind = DMLCONF_PATH_MISSING;
+        char why[512] = "";
+        if (dmlconf_path_examine(o->corpus_paths[i], &kind, NULL, why, sizeof(why)) || kind == DMLCONF_PATH_MISSING)
+        {
+            fprintf(stderr, "dmlconf explore: --corpus %s: %s\n", o->corpus_paths[i],
+                    why[0] ? why : "there is no such file or folder");
+            return EXIT_USAGE;
+        }
+    }
+    if (o->no_corpus && o->corpus_count)
+    {
+        fprintf(stderr, "dmlconf explore: --corpus and --no-corpus contradict each other\n");
         return EXIT_USAGE;
     }
     if (!o->seconds && !o->cases)

@@ -70,7 +70,7 @@ int command_list(int argc, char **argv)
         const char *name = dmlconf_feature_level_name(c->min_feature_level);
         printf("%s %s\n", c->id, name ? name : "-");
     }
-    exit_code = !cases ? EXIT_FAILED : errors ? EXIT_USAGE : EXIT_PASSED;
+    exit_code = !cases ? EXIT_SETUP : errors ? EXIT_INVALID_INPUT : EXIT_PASSED;
     free(cases);
     dmlconf_case_corpus_free(&corpus);
 done:

@@ -8,6 +8,7 @@
  */
 #include "cli.h"
 
+#include <dmlconf/file_system.h>
 #include <dmlconf/reports.h>
 
 #include <getopt.h>
@@ -17,7 +18,7 @@
 #include <string.h>
 
 static const char merge_usage[] =
-    "usage: dmlconf merge [--partial] -o DIR RESULTS...\n"
+    "usage: dmlconf merge [--partial] [--overwrite] -o DIR RESULTS...\n"
     "\n"
     "Reads the results.jsonl of each shard of one run (a file, or a report folder holding\n"
     "one) and writes one merged set of reports into DIR. It refuses, naming the file and\n"
@@ -26,14 +27,18 @@ static const char merge_usage[] =
     "missing shard, a case in two shards, and a shard that did not finish (interrupted,\n"
     "crashed, or with case files that did not load).\n"
     "\n"
-    "  -o, --report-dir DIR   where the merged reports go (required)\n"
+    "  -o, --report-dir DIR   where the merged reports go (required; never one of the\n"
+    "                         shards; a folder that holds an earlier run's reports is\n"
+    "                         refused)\n"
+    "      --overwrite        replace an earlier run's reports in DIR\n"
     "      --partial          merge what there is anyway (not shards of different runs):\n"
     "                         the reports then say \"incomplete\"\n"
     "  -h, --help             this help\n"
     "\n"
-    "exit status: 0 when the merged run passed, 1 when a case failed or the merge is\n"
-    "partial, 2 when the shards cannot be read or were refused, or DIR cannot be written\n"
-    "or is in use.\n";
+    "exit status, from the merged run's verdict as every report says it: 0 passed\n"
+    "(conformant, passed, or no regressions), 1 failed (or regressions), 2 incomplete (a\n"
+    "partial merge, nothing judged, cases not covered; shards that cannot be read or are\n"
+    "refused, DIR among them), 3 setup error (a usage error, DIR unusable or in use).\n";
 
 /* One shard as read, and its path. */
 typedef struct shard
@@ -253,10 +258,11 @@ int command_merge(int argc, char **argv)
 {
     static const struct option options[] = {{"report-dir", required_argument, NULL, 'o'},
                                             {"partial", no_argument, NULL, 'p'},
+                                            {"overwrite", no_argument, NULL, 'w'},
                                             {"help", no_argument, NULL, 'h'},
                                             {NULL, 0, NULL, 0}};
     const char *dir = NULL;
-    bool partial = false;
+    bool partial = false, overwrite = false;
     int option;
     optind = 1;
     while ((option = getopt_long(argc, argv, "o:h", options, NULL)) != -1)
@@ -268,6 +274,9 @@ int command_merge(int argc, char **argv)
             break;
         case 'p':
             partial = true;
+            break;
+        case 'w':
+            overwrite = true;
             break;
         case 'h':
             fputs(merge_usage, stdout);
@@ -285,11 +294,12 @@ int command_merge(int argc, char **argv)
     size_t count = (size_t)(argc - optind);
     shard *shards = calloc(count, sizeof(*shards));
     dmlconf_result_list merged = {0};
-    int exit_code = EXIT_USAGE;
+    /* Shards that cannot be read, or that are refused, are invalid input. */
+    int exit_code = EXIT_INVALID_INPUT;
     if (!shards)
     {
         fprintf(stderr, "dmlconf merge: out of memory\n");
-        return EXIT_FAILED;
+        return EXIT_SETUP;
     }
     bool readable = true;
     for (size_t s = 0; s < count; ++s)
@@ -305,6 +315,18 @@ int command_merge(int argc, char **argv)
         if (dmlconf_results_file_read(shards[s].path, &shards[s].file, why, sizeof(why)))
         {
             fprintf(stderr, "dmlconf merge: %s\n", why);
+            readable = false;
+            continue;
+        }
+        /* The merged reports would overwrite the shard being read. */
+        char *target = results_path(dir);
+        bool same = target && (dmlconf_paths_same(target, shards[s].path) ||
+                               dmlconf_paths_same(dir, argv[optind + (int)s]));
+        free(target);
+        if (same)
+        {
+            fprintf(stderr, "dmlconf merge: -o %s is where the shard %s lies; the merged reports go elsewhere\n", dir,
+                    shards[s].path);
             readable = false;
         }
     }
@@ -327,22 +349,27 @@ int command_merge(int argc, char **argv)
                                    NULL,
                                    0};
         char why[640];
-        if (dmlconf_reports_write_all(dir, &in, why, sizeof(why)))
+        if (dmlconf_reports_write_all(dir, overwrite ? DMLCONF_REPORTS_OVERWRITE : DMLCONF_REPORTS_NEW, &in, why,
+                                      sizeof(why)))
         {
             /* A folder that cannot be written or is in use, as for run. */
-            fprintf(stderr, "dmlconf merge: %s\n", why);
-            exit_code = EXIT_USAGE;
+            fprintf(stderr, "dmlconf merge: %s%s\n", why, overwrite ? "" : " (--overwrite replaces them)");
+            exit_code = EXIT_SETUP;
         }
         else
         {
-            /* Anything short of every planned case is no pass, whatever
-             * the reason (the reports say incomplete). */
-            bool failed = end.kind != DMLCONF_END_FINISHED || merged.count != info.planned_cases;
-            for (size_t i = 0; i < merged.count; ++i)
-                failed |= dmlconf_status_is_failure(merged.items[i].status);
-            printf("merged %zu results from %zu shard%s into %s/%s\n", merged.count, count, count == 1 ? "" : "s", dir,
-                   end.kind == DMLCONF_END_PARTIAL ? " (partial: the reports say incomplete)" : "");
-            exit_code = failed ? EXIT_FAILED : EXIT_PASSED;
+            /* The exit status is the merged run's verdict, as its reports
+             * say it: anything short of every planned case is incomplete,
+             * and nothing judged is no pass. */
+            dmlconf_run_verdict verdict;
+            dmlconf_report_input_verdict(&in, &verdict);
+            printf("merged %zu results from %zu shard%s into %s/%s\nverdict: %s (%s)\nscope: %s\n", merged.count,
+                   count, count == 1 ? "" : "s", dir,
+                   end.kind == DMLCONF_END_PARTIAL ? " (partial: the reports say incomplete)" : "", verdict.text,
+                   verdict.detail, verdict.scope_text);
+            if (verdict.baseline != DMLCONF_BASELINE_NONE)
+                printf("baseline: %s\n", verdict.baseline_text);
+            exit_code = verdict.exit_status;
         }
     }
     dmlconf_result_list_free(&merged);

@@ -63,7 +63,10 @@ static const char run_usage[] =
     "                            skips.txt); a listed failure that passes fails the run\n"
     "      --strict-baseline     a baseline line that matches no case (stale) fails the run\n"
     "  -o, --report-dir DIR      where the reports go (default: dmlconf-results); checked\n"
-    "                            and locked before any case runs\n"
+    "                            and locked before any case runs; a folder that holds an\n"
+    "                            earlier run's reports is refused\n"
+    "      --overwrite           replace an earlier run's reports in the folder (once this\n"
+    "                            run begins: a run that cannot start leaves them)\n"
     "      --resume              go on with the interrupted or crashed run in the report\n"
     "                            folder (same options): cases it finished do not run again\n"
     "      --memory-limit BYTES  most memory one case may take (suffixes k, M, G; default:\n"
@@ -78,12 +81,18 @@ static const char run_usage[] =
     "  -q, --quiet               no progress and no summary on the console\n"
     "  -h, --help                this help\n"
     "\n"
-    "exit status: 0 when every case that ran passed (or matched the baseline; a case the\n"
-    "backend does not support is skipped, and the verdict names what such cases left\n"
-    "uncovered), 1 when a case failed, errored, crashed or timed out, a baseline failure\n"
-    "passed or cases are missing, 2 on a usage error (a plugin that cannot be loaded\n"
-    "among them), an invalid case file, or a report folder that cannot be written or\n"
-    "that another run is using.\n";
+    "The verdict states its scope: only the whole reference corpus on an implementation\n"
+    "under test can be conformant; a subset (filters, a shard), case files of your own and\n"
+    "the self-check (--backend oracle) pass or fail without a conformance claim. With\n"
+    "--baseline the run also answers \"no regressions\", and the exit status follows that\n"
+    "answer.\n"
+    "\n"
+    "exit status: 0 passed (conformant at the target level; passed, for a scope that\n"
+    "claims no conformance; with --baseline: no regressions), 1 failed (a case failed;\n"
+    "with --baseline: regressions), 2 incomplete (interrupted, a case file did not load,\n"
+    "cases missing or not judged for lack of resources, nothing to run, or cases the\n"
+    "backend does not support left uncovered), 3 setup error (a usage error, a backend,\n"
+    "adapter or plugin that cannot be used, a report folder that cannot be used).\n";
 
 typedef struct run_state
 {
@@ -249,6 +258,22 @@ static void on_result(void *context, size_t case_index, const dmlconf_case_resul
     record(context, result, encoded);
 }
 
+/* A backend call in this process (--jobs 0) that never returned: the
+ * reports say the run was interrupted, with what finished, before the
+ * process ends (the scheduler's watchdog calls this from its thread while
+ * the stuck call holds the run's). */
+static void on_abandon(void *context, const char *reason)
+{
+    run_state *state = context;
+    if (state->reports && dmlconf_reports_begun(state->reports))
+    {
+        if (dmlconf_reports_finish_interrupted(state->reports, reason))
+            fprintf(stderr, "dmlconf run: reports: %s\n", dmlconf_reports_error(state->reports));
+    }
+    else if (state->reports)
+        dmlconf_reports_write_unstarted(state->reports, "interrupted", "interrupted", reason, EXIT_INCOMPLETE);
+}
+
 /* What the run is, before the backend says what it runs on. */
 typedef struct run_identity
 {
@@ -296,22 +321,22 @@ static int parse_u64(const char *text, uint64_t *value)
 /* Says why a selection holds no case to run (a usage error: a gate that
  * ran nothing must not look like one that passed). */
 static void explain_empty_selection(size_t loaded, size_t load_errors, size_t matched, size_t selected,
-                                    uint32_t shard_index, uint32_t shard_count, bool filtered)
+                                    uint32_t shard_index, uint32_t shard_count, bool filtered, char *why,
+                                    size_t why_size)
 {
     if (loaded == 0 && load_errors)
-        fprintf(stderr, "dmlconf run: no case to run: the case files hold no valid case (%zu error%s above)\n",
-                load_errors, load_errors == 1 ? "" : "s");
+        snprintf(why, why_size, "no case to run: the case files hold no valid case (%zu error%s above)", load_errors,
+                 load_errors == 1 ? "" : "s");
     else if (loaded == 0)
-        fprintf(stderr, "dmlconf run: no case to run: the paths given hold no case file with a case in it\n");
+        snprintf(why, why_size, "no case to run: the paths given hold no case file with a case in it");
     else if (matched == 0 && filtered)
-        fprintf(stderr, "dmlconf run: no case to run: no id among the %zu cases loaded matches the filters\n", loaded);
+        snprintf(why, why_size, "no case to run: no id among the %zu cases loaded matches the filters", loaded);
     else if (selected == 0)
-        fprintf(stderr, "dmlconf run: no case to run: shard %u of %u is empty (%zu cases before sharding)\n",
-                shard_index, shard_count, matched);
+        snprintf(why, why_size, "no case to run: shard %u of %u is empty (%zu cases before sharding)", shard_index,
+                 shard_count, matched);
     else
-        fprintf(stderr,
-                "dmlconf run: no case to run: the baseline's skips.txt skips every one of the %zu cases selected\n",
-                selected);
+        snprintf(why, why_size, "no case to run: the baseline's skips.txt skips every one of the %zu cases selected",
+                 selected);
 }
 
 /* The failing cases, listed on the console after the matrix. */
@@ -430,7 +455,7 @@ typedef struct run_options
     unsigned jobs;
     bool jobs_given; /* -j: exactly that many workers, whatever the adapter */
     uint64_t seed, timeout, memory_limit;
-    bool rerun, repro, quiet, resume, strict_baseline;
+    bool rerun, repro, quiet, resume, strict_baseline, overwrite;
     uint32_t shard_index, shard_count;
     char *const *paths; /* case files and folders (none: the default corpus) */
     size_t path_count;
@@ -483,8 +508,16 @@ static int parse_shard(const char *shard, run_options *o)
         }
         return 0;
     }
-    if (!env_index || !env_total)
+    if (!env_index && !env_total)
         return 0;
+    if (!env_index || !env_total)
+    {
+        /* Half a shard is no shard: running the whole corpus instead would
+         * run it once per shard. */
+        fprintf(stderr, "dmlconf run: %s is set but %s is not; set both (or neither)\n",
+                env_index ? "TEST_SHARD_INDEX" : "TEST_TOTAL_SHARDS", env_index ? "TEST_TOTAL_SHARDS" : "TEST_SHARD_INDEX");
+        return -1;
+    }
     char text[64];
     snprintf(text, sizeof(text), "%s/%s", env_index, env_total);
     if (runner_parse_shard(text, &o->shard_index, &o->shard_count))
@@ -520,6 +553,7 @@ static int parse_run_options(int argc, char **argv, run_options *o)
         {"strict-baseline", no_argument, NULL, 'X'},
         {"report-dir", required_argument, NULL, 'o'},
         {"resume", no_argument, NULL, 'U'},
+        {"overwrite", no_argument, NULL, 'W'},
         {"memory-limit", required_argument, NULL, 'M'},
         {"seed", required_argument, NULL, 's'},
         {"timeout", required_argument, NULL, 'T'},
@@ -559,7 +593,7 @@ static int parse_run_options(int argc, char **argv, run_options *o)
             if (dmlconf_set_environment("DMLCONF_DIRECTML_DLL", optarg))
             {
                 fprintf(stderr, "dmlconf run: out of memory\n");
-                return EXIT_FAILED;
+                return EXIT_SETUP;
             }
             break;
         case 'l':
@@ -573,7 +607,7 @@ static int parse_run_options(int argc, char **argv, run_options *o)
             if (runner_filter_add(&o->filter, optarg))
             {
                 fprintf(stderr, "dmlconf run: out of memory\n");
-                return EXIT_FAILED;
+                return EXIT_SETUP;
             }
             break;
         case 'S':
@@ -599,6 +633,9 @@ static int parse_run_options(int argc, char **argv, run_options *o)
             break;
         case 'U':
             o->resume = true;
+            break;
+        case 'W':
+            o->overwrite = true;
             break;
         case 'M':
             if (parse_bytes(optarg, &o->memory_limit) || o->memory_limit == 0)
@@ -644,6 +681,12 @@ static int parse_run_options(int argc, char **argv, run_options *o)
         fprintf(stderr, "dmlconf run: --strict-baseline needs --baseline DIR\n");
         return EXIT_USAGE;
     }
+    if (o->resume && o->overwrite)
+    {
+        fprintf(stderr, "dmlconf run: --resume goes on with the run in the folder, --overwrite replaces it: give "
+                        "one\n");
+        return EXIT_USAGE;
+    }
     if (!memory_given)
     {
         /* Each worker may hold one large case: three quarters of the
@@ -655,32 +698,21 @@ static int parse_run_options(int argc, char **argv, run_options *o)
     return parse_shard(shard, o) ? EXIT_USAGE : -1;
 }
 
-/* The backends to try, best first: the one named (a plugin loaded into
- * *choice), or every one compiled in. Returns 0, or -1 (said why) for a
- * name no backend has or a plugin that cannot be loaded. */
-static int choose_backends(const run_options *o, runner_backend_choice *choice,
-                           const dmlconf_backend_ops *const **candidates, size_t *count,
-                           const dmlconf_backend_ops **named)
+/* The backend to run on: the one named (a plugin loaded into *choice), or
+ * the default. Returns it, or NULL (said why in `why`) for a name no
+ * backend has, a plugin that cannot be loaded, or no default. */
+static const dmlconf_backend_ops *choose_backend(const run_options *o, runner_backend_choice *choice, char *why,
+                                                 size_t why_size)
 {
     if (o->backend_name)
-    {
-        char why[1024];
-        if (runner_backend_choose(o->backend_name, choice, why, sizeof(why)))
-        {
-            fprintf(stderr, "dmlconf run: %s\n", why);
-            return -1;
-        }
-        *named = choice->ops;
-        *candidates = named;
-        *count = 1;
-        return 0;
-    }
-    *candidates = dmlconf_backends(count);
-    /* An adapter belongs to one backend: no falling back to another that
-     * does not have it (and would be blamed for it). */
-    if (o->adapter)
-        *count = 1;
-    return 0;
+        return runner_backend_choose(o->backend_name, choice, why, why_size) ? NULL : choice->ops;
+    const dmlconf_backend_ops *ops = runner_default_backend();
+    if (!ops)
+        snprintf(why, why_size,
+                 "no --backend given, and this dmlconf was built without a GPU backend to default to: name the "
+                 "implementation to test (--backend exec -- COMMAND, --backend plugin:PATH, ...), or --backend "
+                 "oracle for the self-check");
+    return ops;
 }
 
 /* The cases a run selected: every valid case loaded, those the filters and
@@ -851,11 +883,11 @@ static unsigned host_threads(const run_options *o)
     return threads ? threads : 1u;
 }
 
-/* Runs the selected cases on the first backend that opens. Returns the
- * scheduler's answer (0, 1 when interrupted, -1 when no backend ran, said
- * why). */
-static int run_on_backends(const run_options *o, run_state *state, const run_selection *s,
-                           const dmlconf_backend_ops *const *candidates, size_t candidate_count)
+/* Runs the selected cases on the backend. Returns the scheduler's answer
+ * (0, 1 when interrupted, -1 when the backend could not run them, with why
+ * in `why`). */
+static int run_on_backend(const run_options *o, run_state *state, const run_selection *s,
+                          const dmlconf_backend_ops *ops, char *why, size_t why_size)
 {
     char repro_dir[1024];
     snprintf(repro_dir, sizeof(repro_dir), "%s/repros", o->report_dir);
@@ -878,35 +910,24 @@ static int run_on_backends(const run_options *o, run_state *state, const run_sel
         .on_info = on_info,
         .on_finish = on_finish,
         .on_result = on_result,
+        .on_abandon = on_abandon,
         .context = state,
         .interrupted = runner_interrupt_flag(),
     };
     dmlconf_backend_info info;
-    char why[512] = "";
-    int scheduled = -1;
-    for (size_t i = 0; i < candidate_count && scheduled < 0; ++i)
+    schedule.backend_ops = ops;
+    schedule.open_one_at_a_time = runner_backend_opens_one_at_a_time(ops);
+    const char **worker_argv = NULL;
+    if (runner_spawn_workers() && o->jobs > 0)
     {
-        schedule.backend_ops = candidates[i];
-        schedule.open_one_at_a_time = runner_backend_opens_one_at_a_time(candidates[i]);
-        const char **worker_argv = NULL;
-        if (runner_spawn_workers() && o->jobs > 0)
-        {
-            worker_argv = runner_worker_command(&schedule, o->paths, o->path_count, why, sizeof(why));
-            if (!worker_argv)
-                break;
-            schedule.worker_argv = worker_argv;
-            schedule.worker_case_numbers = s->run_numbers;
-        }
-        scheduled = runner_schedule_run(&schedule, s->to_run, s->run_count, &info, why, sizeof(why));
-        runner_free_worker_command(worker_argv);
-        schedule.worker_argv = NULL;
-        if (scheduled < 0 && state->done == 0 && !o->backend_name && i + 1 < candidate_count && !o->quiet)
-            fprintf(stderr, "dmlconf run: %s; trying the %s backend\n", why, candidates[i + 1]->name);
-        if (scheduled < 0 && state->done > 0)
-            break;
+        worker_argv = runner_worker_command(&schedule, o->paths, o->path_count, why, why_size);
+        if (!worker_argv)
+            return -1;
+        schedule.worker_argv = worker_argv;
+        schedule.worker_case_numbers = s->run_numbers;
     }
-    if (scheduled < 0)
-        fprintf(stderr, "dmlconf run: %s\n", why);
+    int scheduled = runner_schedule_run(&schedule, s->to_run, s->run_count, &info, why, why_size);
+    runner_free_worker_command(worker_argv);
     return scheduled;
 }
 
@@ -934,32 +955,99 @@ static void print_summary(const run_options *o, const run_state *state, const ru
 }
 
 /* Opens (or, resuming, reopens) the report folder before anything runs: a
- * folder that cannot be written, or that another run is writing, stops
- * this run now. Returns 0, or the exit status. */
+ * folder that cannot be written, that another run is writing, or that
+ * holds an earlier run's reports (without --overwrite or --resume) stops
+ * this run now, and nothing in it is touched. Returns 0, or the exit
+ * status. */
 static int open_reports(const run_options *o, run_state *state, dmlconf_results_file *previous)
 {
-    char why[512];
+    char why[640];
     if (!o->resume)
     {
-        if (dmlconf_reports_open(o->report_dir, &state->reports, why, sizeof(why)))
+        if (dmlconf_reports_open(o->report_dir, o->overwrite ? DMLCONF_REPORTS_OVERWRITE : DMLCONF_REPORTS_NEW,
+                                 &state->reports, why, sizeof(why)))
         {
-            fprintf(stderr, "dmlconf run: reports: %s\n", why);
-            return EXIT_USAGE;
+            fprintf(stderr, "dmlconf run: reports: %s%s\n", why,
+                    o->overwrite ? "" : " (--overwrite replaces them; --resume goes on with an unfinished run)");
+            return EXIT_SETUP;
         }
         return 0;
     }
     if (dmlconf_reports_open_resume(o->report_dir, previous, &state->reports, why, sizeof(why)))
     {
         fprintf(stderr, "dmlconf run: --resume: %s\n", why);
-        return EXIT_USAGE;
+        return EXIT_SETUP;
     }
     if (previous->end.kind == DMLCONF_END_FINISHED)
     {
-        fprintf(stderr, "dmlconf run: --resume: the run in %s/ finished; there is nothing to resume\n", o->report_dir);
-        return EXIT_USAGE;
+        fprintf(stderr,
+                "dmlconf run: --resume: the run in %s/ finished; there is nothing to resume (its reports are left as "
+                "they are)\n",
+                o->report_dir);
+        return EXIT_SETUP;
     }
     state->previous = previous;
     return 0;
+}
+
+/* Ends a run that could not start, or had nothing to judge: says why, and
+ * writes junit.xml and summary.json saying it into the report folder (when
+ * it held no earlier run). Returns the exit status. */
+static int end_unstarted(run_state *state, int exit_status, const char *why)
+{
+    const bool setup = exit_status == EXIT_SETUP;
+    fprintf(stderr, "dmlconf run: %s\n", why);
+    if (state->reports && dmlconf_reports_write_unstarted(state->reports, setup ? "setup-error" : "incomplete",
+                                                          setup ? "setup error: the run could not start"
+                                                                : "incomplete: nothing was judged",
+                                                          why, exit_status))
+        fprintf(stderr, "dmlconf run: reports: %s\n", dmlconf_reports_error(state->reports));
+    return exit_status;
+}
+
+/* Describes what the selected cases are (the verdict's scope) into the run
+ * info: the whole reference corpus, a subset of it, or files of the user's
+ * own. */
+static void describe_scope(const run_options *o, const run_selection *s, const char *selected_digest,
+                           dmlconf_run_info *info)
+{
+    const bool filtered = o->filter.include_count || o->filter.exclude_count;
+    const char *cases_variable = getenv("DMLCONF_CASES");
+    bool reference = o->path_count == 0 && !(cases_variable && *cases_variable);
+    if (!reference)
+    {
+        /* Paths (or $DMLCONF_CASES) that hold the reference corpus itself
+         * count as it: the same cases in the same files. */
+        char whole[24], digest[24];
+        runner_filter everything = {0};
+        runner_reference_corpus_digest(digest, sizeof(digest));
+        runner_corpus_digest(&s->corpus, &everything, whole, sizeof(whole));
+        reference = digest[0] && !strcmp(digest, whole);
+    }
+    (void)selected_digest;
+    dmlconf_text detail = {info->scope_detail, sizeof(info->scope_detail), 0};
+    if (!reference)
+    {
+        snprintf(info->scope, sizeof(info->scope), "%s", "files");
+        if (o->path_count == 0)
+            dmlconf_text_appendf(&detail, "DMLCONF_CASES=%s", cases_variable);
+        for (size_t i = 0; i < o->path_count; ++i)
+            dmlconf_text_appendf(&detail, "%s%s", i ? " " : "", o->paths[i]);
+    }
+    else
+        snprintf(info->scope, sizeof(info->scope), "%s", filtered ? "subset" : "corpus");
+    if (filtered)
+    {
+        dmlconf_text_appendf(&detail, "%sfilter", detail.length ? "; " : "");
+        for (size_t i = 0; i < o->filter.include_count; ++i)
+            dmlconf_text_appendf(&detail, " '%s'", o->filter.include[i]);
+        for (size_t i = 0; i < o->filter.exclude_count; ++i)
+            dmlconf_text_appendf(&detail, " '!%s'", o->filter.exclude[i]);
+    }
+    if (filtered || !reference)
+        dmlconf_text_appendf(&detail, ": %zu of %zu cases loaded", s->matched, s->all_count);
+    if (detail.length >= sizeof(info->scope_detail))
+        memcpy(info->scope_detail + sizeof(info->scope_detail) - 4, "...", 4);
 }
 
 int command_run(int argc, char **argv)
@@ -972,53 +1060,56 @@ int command_run(int argc, char **argv)
     memset(&s, 0, sizeof(s));
     memset(&previous, 0, sizeof(previous));
     int exit_code = parse_run_options(argc, argv, &o);
-    const dmlconf_backend_ops *const *candidates = NULL;
-    const dmlconf_backend_ops *named = NULL;
     runner_backend_choice choice = {0};
-    size_t candidate_count = 0;
+    char why[1024] = "";
     if (exit_code >= 0)
         goto done;
-    exit_code = EXIT_USAGE;
     state.report_dir = o.report_dir;
-    if (choose_backends(&o, &choice, &candidates, &candidate_count, &named) ||
-        split_operands(argv, argc, o.separator, o.first_operand, named, &o.operands))
+    /* The folder first: every later reason not to start is written there. */
+    if ((exit_code = open_reports(&o, &state, &previous)) != 0)
         goto done;
+    const dmlconf_backend_ops *ops = choose_backend(&o, &choice, why, sizeof(why));
+    if (!ops)
+    {
+        exit_code = end_unstarted(&state, EXIT_SETUP, why);
+        goto done;
+    }
+    if (split_operands(argv, argc, o.separator, o.first_operand, ops, &o.operands))
+    {
+        exit_code = end_unstarted(&state, EXIT_SETUP, "the command line's operands do not fit the backend (above)");
+        goto done;
+    }
     o.paths = o.operands.paths;
     o.path_count = o.operands.path_count;
     /* The backend config's arguments: a plugin's path, or exec's command. */
     o.backend_arguments = choice.arguments ? choice.arguments : o.operands.command;
     if (o.operands.command && set_exec_timeout(o.timeout))
     {
-        fprintf(stderr, "dmlconf run: out of memory\n");
-        exit_code = EXIT_FAILED;
+        exit_code = end_unstarted(&state, EXIT_SETUP, "out of memory");
         goto done;
     }
     if (o.baseline_dir)
     {
-        char why[512];
-        if (runner_baseline_load(&state.baseline, o.baseline_dir, why, sizeof(why)))
+        char reason[512];
+        if (runner_baseline_load(&state.baseline, o.baseline_dir, reason, sizeof(reason)))
         {
-            fprintf(stderr, "dmlconf run: baseline: %s\n", why);
+            snprintf(why, sizeof(why), "baseline: %s", reason);
+            exit_code = end_unstarted(&state, EXIT_SETUP, why);
             goto done;
         }
         state.have_baseline = true;
     }
-    int opened = open_reports(&o, &state, &previous);
-    if (opened)
-    {
-        exit_code = opened;
-        goto done;
-    }
 
     if (select_cases(&o, &state, &s) || runner_corpus_load_errors(&s.corpus, &state.load_errors))
     {
-        exit_code = EXIT_FAILED;
+        exit_code = end_unstarted(&state, EXIT_SETUP, "out of memory");
         goto done;
     }
     if (s.run_count == 0 && !s.resumed)
     {
         explain_empty_selection(s.all_count, s.load_errors, s.matched, s.selected_count, o.shard_index, o.shard_count,
-                                o.filter.include_count || o.filter.exclude_count);
+                                o.filter.include_count || o.filter.exclude_count, why, sizeof(why));
+        exit_code = end_unstarted(&state, EXIT_INCOMPLETE, why);
         goto done;
     }
     size_t stale = report_stale_baseline(&state, &s);
@@ -1031,23 +1122,38 @@ int command_run(int argc, char **argv)
     run_identity identity = {o.adapter, backend_requested, o.shard_index,   o.shard_count,
                              digest,    s.matched,         s.selected_count};
     fill_run_info(&state, argc + 1, argv - 1, o.seed, &identity);
+    describe_scope(&o, &s, digest, &state.info);
+    state.info.self_check = runner_backend_is_self_check(ops);
+    if (o.baseline_dir)
+    {
+        snprintf(state.info.baseline, sizeof(state.info.baseline), "%s", o.baseline_dir);
+        state.info.strict_baseline = o.strict_baseline;
+        state.info.baseline_stale_lines = stale;
+    }
     if (o.operands.command)
         dmlconf_run_info_set_backend_command(&state.info, o.operands.command);
     state.seed = o.seed;
     state.total = s.selected_count;
     state.progress = !o.quiet && dmlconf_stream_is_terminal(stderr);
-    if (state.previous && check_resumed_run(&o, &state, candidates[0]))
+    if (state.previous && check_resumed_run(&o, &state, ops))
+    {
+        exit_code = EXIT_SETUP;
         goto done;
+    }
 
     runner_interrupt_install();
-    int scheduled = run_on_backends(&o, &state, &s, candidates, candidate_count);
+    int scheduled = run_on_backend(&o, &state, &s, ops, why, sizeof(why));
     runner_interrupt_restore();
     const char *signal_name = runner_interrupt_name();
     if (scheduled < 0 && !dmlconf_reports_begun(state.reports))
     {
-        exit_code = EXIT_FAILED;
+        /* The backend, asked for or the default, did not open: no other
+         * stands in for it (`why` names it). */
+        exit_code = end_unstarted(&state, EXIT_SETUP, why);
         goto done;
     }
+    if (scheduled < 0)
+        fprintf(stderr, "dmlconf run: %s\n", why);
     if (scheduled == 0)
     {
         /* Baseline skips, recorded after the run so the stream stays in
@@ -1063,18 +1169,17 @@ int command_run(int argc, char **argv)
     if (state.progress)
         print_progress(&state, true);
     /* Results already streamed get their reports even when the run did not
-     * finish: they say it is incomplete or interrupted. */
-    int finished = signal_name ? dmlconf_reports_finish_interrupted(state.reports, signal_name)
-                               : dmlconf_reports_finish(state.reports);
+     * finish: they say it is incomplete or interrupted. A run whose backend
+     * stopped serving it (-1 after it began) has no completion record. */
+    int finished = signal_name     ? dmlconf_reports_finish_interrupted(state.reports, signal_name)
+                   : scheduled < 0 ? dmlconf_reports_finish_unended(state.reports)
+                                   : dmlconf_reports_finish(state.reports);
     if (finished && !state.report_error)
     {
         state.report_error = true;
         snprintf(state.report_why, sizeof(state.report_why), "%s", dmlconf_reports_error(state.reports));
     }
 
-    bool failed = scheduled != 0;
-    for (int status = 0; status < DMLCONF_STATUS_COUNT; ++status)
-        failed |= state.counts[status] && dmlconf_status_is_failure((dmlconf_status)status);
     bool all_skipped = state.done > 0 && state.counts[DMLCONF_STATUS_SKIP] == state.done;
     if (!o.quiet)
         print_summary(&o, &state, &s);
@@ -1091,16 +1196,14 @@ int command_run(int argc, char **argv)
                 "was judged\n",
                 state.done, o.report_dir);
     if (stale && o.strict_baseline)
-    {
         fprintf(stderr, "dmlconf run: --strict-baseline: the baseline has %zu stale line%s\n", stale,
                 stale == 1 ? "" : "s");
-        failed = true;
-    }
-    /* A run whose results do not cover it never passes. */
+    /* The exit status is the verdict's, as every report says it. */
     dmlconf_run_verdict verdict;
     dmlconf_matrix_verdict(dmlconf_reports_matrix(state.reports), &verdict);
-    failed |= verdict.status == DMLCONF_RUN_INCOMPLETE || verdict.status == DMLCONF_RUN_INTERRUPTED;
-    exit_code = s.load_errors || all_skipped ? EXIT_USAGE : failed || state.report_error ? EXIT_FAILED : EXIT_PASSED;
+    exit_code = verdict.exit_status;
+    if (state.report_error && exit_code < EXIT_INCOMPLETE)
+        exit_code = EXIT_INCOMPLETE; /* the reports do not hold the whole run */
 
 done:
     dmlconf_reports_close(state.reports);

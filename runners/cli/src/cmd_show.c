@@ -142,5 +142,5 @@ int command_show(int argc, char **argv)
     free(cases);
     dmlconf_case_corpus_free(&corpus);
     runner_filter_free(&filter);
-    return !shown || errors ? EXIT_USAGE : EXIT_PASSED;
+    return !shown || errors ? EXIT_INVALID_INPUT : EXIT_PASSED;
 }

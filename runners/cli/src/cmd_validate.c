@@ -39,5 +39,5 @@ int command_validate(int argc, char **argv)
     printf("%zu file%s, %zu valid case%s, %zu error%s\n", corpus.file_count, corpus.file_count == 1 ? "" : "s",
            corpus.case_count, corpus.case_count == 1 ? "" : "s", errors, errors == 1 ? "" : "s");
     dmlconf_case_corpus_free(&corpus);
-    return errors ? EXIT_USAGE : EXIT_PASSED;
+    return errors ? EXIT_INVALID_INPUT : EXIT_PASSED;
 }

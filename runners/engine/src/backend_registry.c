@@ -18,9 +18,10 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The default is the first that opens: dmlconf's own kernels where a D3D12
- * device is, else the oracle. DirectML is run when asked for (--backend
- * directml): it is the implementation under test, not dmlconf's. */
+/* Every backend compiled in, the default first: dmlconf's own kernels on
+ * the D3D12 device. DirectML is run when asked for (--backend directml);
+ * the oracle is the self-check, never a default that stands in for a
+ * backend that cannot open. */
 static const dmlconf_backend_ops *const registry[] = {
 #if defined(DMLCONF_HAVE_D3D12)
     &dmlconf_d3d12_backend_ops,
@@ -47,6 +48,20 @@ const dmlconf_backend_ops *dmlconf_backend_find(const char *name)
             return registry[i];
     }
     return NULL;
+}
+
+const dmlconf_backend_ops *runner_default_backend(void)
+{
+#if defined(DMLCONF_HAVE_D3D12)
+    return &dmlconf_d3d12_backend_ops;
+#else
+    return NULL;
+#endif
+}
+
+bool runner_backend_is_self_check(const dmlconf_backend_ops *ops)
+{
+    return ops == &dmlconf_oracle_backend_ops;
 }
 
 bool runner_backend_opens_one_at_a_time(const dmlconf_backend_ops *ops)

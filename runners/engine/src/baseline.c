@@ -216,27 +216,51 @@ void runner_baseline_apply(const runner_baseline *baseline, dmlconf_case_result 
 {
     bool failed = result->status == DMLCONF_STATUS_FAIL || result->status == DMLCONF_STATUS_ERROR ||
                   result->status == DMLCONF_STATUS_CRASH || result->status == DMLCONF_STATUS_TIMEOUT;
-    if (known_failure(baseline, result->id))
+    const runner_baseline_entry *known = known_failure(baseline, result->id);
+    char note[320];
+    if (known)
     {
-        if (failed || result->status == DMLCONF_STATUS_FLAKE)
+        const char *expected = dmlconf_status_name(known->status);
+        if (failed && result->status == known->status)
+        {
+            /* Only the status the line records is the known failure. */
+            result->known_status = result->status;
             result->status = DMLCONF_STATUS_EXPECTED_FAIL;
+            snprintf(note, sizeof(note), "a known failure (%s:%u: %s)", baseline->failures.path, (unsigned)known->line,
+                     expected);
+            append_message(result, note);
+        }
+        else if (failed)
+        {
+            /* Another failure than the one it is known for: a regression. */
+            snprintf(note, sizeof(note), "the baseline expects %s (%s:%u), not %s", expected, baseline->failures.path,
+                     (unsigned)known->line, dmlconf_status_name(result->status));
+            append_message(result, note);
+        }
+        else if (result->status == DMLCONF_STATUS_FLAKE)
+        {
+            snprintf(note, sizeof(note), "listed as a known failure (%s:%u: %s)", baseline->failures.path,
+                     (unsigned)known->line, expected);
+            append_message(result, note);
+        }
         else if (result->status == DMLCONF_STATUS_PASS)
         {
             result->status = DMLCONF_STATUS_UNEXPECTED_PASS;
             snprintf(result->message, sizeof(result->message),
-                     "passed, but the baseline lists it as a known failure: remove it from failures.txt");
+                     "passed, but the baseline lists it as a known failure (%s:%u): remove it from failures.txt",
+                     baseline->failures.path, (unsigned)known->line);
         }
         return;
     }
     if (failed && matching_glob((runner_baseline_list *)&baseline->flakes, result->id))
     {
-        /* A known flake that failed every time it ran: say so; it does not
-         * fail the run, but it never passed either. */
-        char note[96];
-        snprintf(note, sizeof(note), "failed %u of %u attempts; listed in flakes.txt as a known flake",
-                 (unsigned)result->attempts, (unsigned)result->attempts);
+        /* A known flake that failed every time it ran: a failure the
+         * baseline accepts; it never passed. */
+        snprintf(note, sizeof(note), "%s in %u of %u attempts; listed in flakes.txt as a known flake",
+                 dmlconf_status_name(result->status), (unsigned)result->attempts, (unsigned)result->attempts);
         append_message(result, note);
-        result->status = DMLCONF_STATUS_FLAKE;
+        result->known_status = DMLCONF_STATUS_FLAKE;
+        result->status = DMLCONF_STATUS_EXPECTED_FAIL;
     }
 }
 

@@ -14,6 +14,7 @@
 
 #include <dmlconf/runner.h>
 
+#include <dmlconf/case_verdict.h>
 #include <dmlconf/clock.h>
 #include <dmlconf/comparator.h>
 #include <dmlconf/large_memory.h>
@@ -383,15 +384,17 @@ static int fill_buffers(prepared_case *p)
     if (fill_input(p->c, p->seed, &desc->input, p->input_buffer, p->threads, why, sizeof(why)))
     {
         runner_result_init(p->result, p->c, DMLCONF_STATUS_ERROR, why);
+        p->result->failure = DMLCONF_FAILURE_JUDGING;
         return -1;
     }
     return 0;
 
 oom:
-    runner_result_init(p->result, p->c, DMLCONF_STATUS_ERROR, NULL);
+    /* This machine's memory, not the implementation's doing: not judged. */
+    runner_result_init(p->result, p->c, DMLCONF_STATUS_NO_RESOURCES, NULL);
     snprintf(p->result->message, sizeof(p->result->message),
-             "out of memory for the buffers (%llu input and %llu output bytes)", (unsigned long long)p->input_bytes,
-             (unsigned long long)p->output_bytes);
+             "not judged: out of memory for the buffers (%llu input and %llu output bytes)",
+             (unsigned long long)p->input_bytes, (unsigned long long)p->output_bytes);
     return -1;
 }
 
@@ -399,9 +402,8 @@ oom:
  * unsupported, with what it needs, so that the verdict names it. */
 static void mark_unsupported(dmlconf_case_result *result, const dmlconf_case *c, const char *needs, const char *why)
 {
-    runner_result_init(result, c, DMLCONF_STATUS_SKIP, why);
-    result->unsupported = true;
-    copy_text(result->needs, sizeof(result->needs), needs);
+    runner_result_init(result, c, DMLCONF_STATUS_SKIP, NULL);
+    dmlconf_case_verdict_unsupported(result, needs, why);
 }
 
 /* Writes a byte count for people: "17.2 GB", "512 MB", "96 kB", "100 bytes". */
@@ -498,7 +500,12 @@ static void prepare_case(runner_backend *backend, const runner_config *config, p
     }
     runner_result_init(p->result, c, DMLCONF_STATUS_ERROR, "not run");
     if (over_memory_limit(c, config->memory_limit, p->result))
+    {
+        /* Over the machine's limit: not judged, which leaves the verdict
+         * incomplete rather than failing the implementation. */
+        p->result->status = DMLCONF_STATUS_NO_RESOURCES;
         return;
+    }
     p->seed = config->seed;
     p->threads = case_threads(c);
     if (fill_buffers(p))
@@ -513,49 +520,29 @@ static void prepare_case(runner_backend *backend, const runner_config *config, p
     p->runs = true;
 }
 
-/* A job the backend said it cannot run, although its capabilities cover
- * it: skipped as unsupported, so that the verdict names it too. */
-static void declined(dmlconf_case_result *r, const dmlconf_job *job)
+/* The backend's outcome of a job in the verdict's words. */
+static dmlconf_answer answer_of(const dmlconf_job *job)
 {
-    r->status = DMLCONF_STATUS_SKIP;
-    r->unsupported = true;
-    copy_text(r->needs, sizeof(r->needs), "declined when run");
-    snprintf(r->message, sizeof(r->message), "backend: %s", job->message);
-}
-
-/* Judges a negative case's job. */
-static void judge_rejection(prepared_case *p, const dmlconf_job *job)
-{
-    dmlconf_case_result *r = p->result;
-    const char *expected = dmlconf_reason_name(p->expected_reason);
+    dmlconf_answer answer = {DMLCONF_ANSWER_FAILED, job->reason, job->feature_level, job->message,
+                             job->device_seconds};
     switch (job->outcome)
     {
-    case DMLCONF_JOB_REJECTED:
-        if (job->reason == DMLCONF_REASON_NONE || job->reason == p->expected_reason)
-        {
-            r->status = DMLCONF_STATUS_PASS;
-            snprintf(r->message, sizeof(r->message), "rejected (%s)", expected);
-        }
-        else
-        {
-            r->status = DMLCONF_STATUS_FAIL;
-            snprintf(r->message, sizeof(r->message), "rejected for %s, expected %s", dmlconf_reason_name(job->reason),
-                     expected);
-        }
-        return;
     case DMLCONF_JOB_DONE:
-        r->status = DMLCONF_STATUS_FAIL;
-        snprintf(r->message, sizeof(r->message), "accepted a desc that must be rejected at %s (%s)",
-                 dmlconf_feature_level_name(job->feature_level), expected);
-        return;
+        answer.kind = DMLCONF_ANSWER_DONE;
+        break;
+    case DMLCONF_JOB_REJECTED:
+        answer.kind = DMLCONF_ANSWER_REJECTED;
+        break;
     case DMLCONF_JOB_UNSUPPORTED:
-        declined(r, job);
-        return;
+        answer.kind = DMLCONF_ANSWER_DECLINED;
+        break;
+    case DMLCONF_JOB_NO_RESOURCES:
+        answer.kind = DMLCONF_ANSWER_NO_RESOURCES;
+        break;
     case DMLCONF_JOB_FAILED:
         break;
     }
-    r->status = DMLCONF_STATUS_ERROR;
-    snprintf(r->message, sizeof(r->message), "backend error: %s", job->message);
+    return answer;
 }
 
 /* The comparator's readers of a prepared case's input and expected values
@@ -576,26 +563,7 @@ static int read_case_expected(void *context, uint64_t first, uint64_t count, voi
  * case's expected values). */
 static void judge_output(const runner_backend *backend, prepared_case *p, const dmlconf_job *job)
 {
-    dmlconf_case_result *r = p->result;
     const dmlconf_case *c = p->c;
-    switch (job->outcome)
-    {
-    case DMLCONF_JOB_DONE:
-        break;
-    case DMLCONF_JOB_REJECTED:
-        r->status = DMLCONF_STATUS_FAIL;
-        snprintf(r->message, sizeof(r->message), "refused a desc valid at %s: %s (%s)",
-                 dmlconf_feature_level_name(job->feature_level), job->message, dmlconf_reason_name(job->reason));
-        return;
-    case DMLCONF_JOB_UNSUPPORTED:
-        declined(r, job);
-        return;
-    case DMLCONF_JOB_FAILED:
-        r->status = DMLCONF_STATUS_ERROR;
-        snprintf(r->message, sizeof(r->message), "backend error: %s", job->message);
-        return;
-    }
-
     dmlconf_tolerance tol;
     runner_case_tolerance(c, backend->info.exact, &tol);
     /* Out of place, an element that still holds the canary was never
@@ -627,57 +595,17 @@ static void judge_output(const runner_backend *backend, prepared_case *p, const 
         compare.expected.read = read_case_expected;
         compare.expected.context = p;
     }
-    dmlconf_error err;
-    int failed = dmlconf_compare_tensor(&compare, &r->comparison, &err);
-    if (failed)
-    {
-        r->status = DMLCONF_STATUS_ERROR;
-        snprintf(r->message, sizeof(r->message), "comparator: %s", err.message);
-        return;
-    }
-    r->backend_seconds = job->device_seconds;
-    size_t element = dmlconf_case_element_size(c);
-    size_t past_end = dmlconf_canary_changed(p->output_buffer, (size_t)p->output_bytes,
-                                            (size_t)p->output_bytes + DMLCONF_CANARY_GUARD, element, p->canary);
-    uint64_t padding = dmlconf_canary_padding_written(&c->desc.output, p->output_buffer, (size_t)p->output_bytes, p->canary);
-    if (past_end)
-    {
-        r->status = DMLCONF_STATUS_FAIL;
-        snprintf(r->message, sizeof(r->message),
-                 "wrote past the end of its output buffer: %zu of the %u bytes after the tensor's %llu changed",
-                 past_end, DMLCONF_CANARY_GUARD, (unsigned long long)p->output_bytes);
-        return;
-    }
-    if (r->comparison.mismatches == 0)
-    {
-        r->status = DMLCONF_STATUS_PASS;
-        r->message[0] = '\0';
-    }
-    else
-    {
-        char first[DMLCONF_MISMATCH_TEXT_SIZE] = "";
-        if (r->comparison.has_first)
-            dmlconf_format_mismatch(c->desc.output.data_type, &r->comparison.first, first, sizeof(first));
-        r->status = DMLCONF_STATUS_FAIL;
-        snprintf(r->message, sizeof(r->message), "%llu of %llu elements outside tolerance%s; first %s",
-                 (unsigned long long)r->comparison.mismatches, (unsigned long long)r->comparison.elements,
-                 r->comparison.unwritten == r->comparison.mismatches ? " (never written)" : "", first);
-    }
-    if (padding)
-    {
-        /* Not a failure: DirectML may write anywhere in an output's range. */
-        size_t used = strlen(r->message);
-        snprintf(r->message + used, sizeof(r->message) - used,
-                 "%swrote %llu padding bytes between output elements (allowed: an output's whole range may be "
-                 "written)",
-                 used ? "; " : "", (unsigned long long)padding);
-    }
+    dmlconf_answer answer = answer_of(job);
+    dmlconf_case_verdict_output(&answer, &compare, p->canary, p->result);
 }
 
 static void judge(const runner_backend *backend, prepared_case *p, const dmlconf_job *job)
 {
     if (p->c->expect_error.set)
-        judge_rejection(p, job);
+    {
+        dmlconf_answer answer = answer_of(job);
+        dmlconf_case_verdict_rejection(&answer, p->expected_reason, p->result);
+    }
     else
         judge_output(backend, p, job);
 }
@@ -702,28 +630,41 @@ static void rerun_case(runner_backend *backend, const runner_config *config, con
  * were written could not be seen: the case runs again with the other
  * canary, and that judgement stands (unless the second run fails to run,
  * when the first one's is kept with a note). */
-static void rejudge_with_other_canary(runner_backend *backend, const runner_config *config, prepared_case *p)
+static void rejudge_with_other_canary(runner_backend *backend, const runner_config *config,
+                                      const dmlconf_case *c, dmlconf_case_result *result)
 {
     dmlconf_case_result *again = malloc(sizeof(*again));
     if (!again)
         return;
-    rerun_case(backend, config, p->c, 1, again);
+    rerun_case(backend, config, c, 1, again);
     if (again->status == DMLCONF_STATUS_PASS || again->status == DMLCONF_STATUS_FAIL)
     {
-        again->attempts = p->result->attempts;
-        again->wall_seconds = p->result->wall_seconds;
-        *p->result = *again;
+        again->attempts = result->attempts;
+        again->wall_seconds = result->wall_seconds;
+        *result = *again;
     }
     else
     {
-        size_t used = strlen(p->result->message);
-        snprintf(p->result->message + used, sizeof(p->result->message) - used,
+        size_t used = strlen(result->message);
+        snprintf(result->message + used, sizeof(result->message) - used,
                  "%s%llu elements equal to the canary could not be checked: the run with the other canary ended in "
                  "%s",
-                 used ? "; " : "", (unsigned long long)p->result->comparison.canary_ambiguous,
+                 used ? "; " : "", (unsigned long long)result->comparison.canary_ambiguous,
                  dmlconf_status_name(again->status));
     }
     free(again);
+}
+
+/* Runs a case again, alone, and judges it as its batch did: with the
+ * first canary, then with the other where expected values are the first
+ * one, so that an output never written fails every time it runs (and is
+ * never taken for a flake). */
+static void rerun_judged(runner_backend *backend, const runner_config *config, const dmlconf_case *c,
+                         dmlconf_case_result *again)
+{
+    rerun_case(backend, config, c, 0, again);
+    if (again->comparison.canary_ambiguous && !c->expect_error.set)
+        rejudge_with_other_canary(backend, config, c, again);
 }
 
 /* After a failure: rerun to tell a flake, then shrink a confirmed failure. */
@@ -735,7 +676,7 @@ static void follow_up_failure(runner_backend *backend, const runner_config *conf
         dmlconf_case_result *again = malloc(sizeof(*again));
         if (again)
         {
-            rerun_case(backend, config, p->c, 0, again);
+            rerun_judged(backend, config, p->c, again);
             r->attempts = 2;
             if (again->status == DMLCONF_STATUS_PASS)
             {
@@ -754,7 +695,8 @@ static void follow_up_failure(runner_backend *backend, const runner_config *conf
         char why[256];
         void *input = runner_read_input(p->c, config->seed, why, sizeof(why));
         if (!input ||
-            runner_shrink(backend, config, p->c, input, r->repro_path, sizeof(r->repro_path), why, sizeof(why)))
+            runner_shrink(backend, config, p->c, input, r->failure, r->repro_path, sizeof(r->repro_path), why,
+                          sizeof(why)))
         {
             size_t used = strlen(r->message);
             snprintf(r->message + used, sizeof(r->message) - used, " (no reproducer: %s)", why);
@@ -832,7 +774,8 @@ void runner_execute(runner_backend *backend, const runner_config *config, const 
         if (!prepared || !case_jobs || !jobs || !job_case)
         {
             for (size_t i = first; i < end; ++i)
-                runner_result_init(&results[i], cases[i], DMLCONF_STATUS_ERROR, "out of memory for a batch");
+                runner_result_init(&results[i], cases[i], DMLCONF_STATUS_NO_RESOURCES,
+                                   "not judged: out of memory for a batch");
             free(prepared);
             free(case_jobs);
             free(jobs);
@@ -870,7 +813,7 @@ void runner_execute(runner_backend *backend, const runner_config *config, const 
             prepared_case *p = &prepared[job_case[j]];
             double judging = dmlconf_clock_seconds();
             if (p->result->comparison.canary_ambiguous && !p->c->expect_error.set)
-                rejudge_with_other_canary(backend, config, p);
+                rejudge_with_other_canary(backend, config, p->c, p->result);
             if (p->result->status == DMLCONF_STATUS_FAIL)
                 follow_up_failure(backend, config, p);
             p->own_seconds += dmlconf_clock_seconds() - judging;

@@ -65,14 +65,16 @@ static char *default_root(void)
 static const char *const default_folders[] = {"doc", "conformance", "edge", "negative", "explore"};
 #define DEFAULT_FOLDER_COUNT (sizeof(default_folders) / sizeof(default_folders[0]))
 
-size_t runner_load_corpus_quietly(dmlconf_case_corpus *corpus, char *const *paths, size_t path_count)
+/* Loads `paths`, or with none the default corpus: $DMLCONF_CASES when
+ * `environment` allows and it is set, else the reference corpus. */
+static size_t load_corpus(dmlconf_case_corpus *corpus, char *const *paths, size_t path_count, bool environment)
 {
     char *folders[DEFAULT_FOLDER_COUNT] = {NULL};
     const char *defaults[DEFAULT_FOLDER_COUNT];
     const char *const *list = (const char *const *)paths;
     if (path_count == 0)
     {
-        const char *from_environment = getenv("DMLCONF_CASES");
+        const char *from_environment = environment ? getenv("DMLCONF_CASES") : NULL;
         if (from_environment && *from_environment)
         {
             defaults[0] = from_environment;
@@ -97,11 +99,43 @@ size_t runner_load_corpus_quietly(dmlconf_case_corpus *corpus, char *const *path
     return errors;
 }
 
+size_t runner_load_corpus_quietly(dmlconf_case_corpus *corpus, char *const *paths, size_t path_count)
+{
+    return load_corpus(corpus, paths, path_count, true);
+}
+
+void runner_reference_corpus_digest(char *out, size_t size)
+{
+    dmlconf_case_corpus corpus;
+    runner_filter everything = {0};
+    size_t errors = load_corpus(&corpus, NULL, 0, false);
+    if (errors || corpus.file_count == 0)
+        snprintf(out, size, "%s", "");
+    else
+        runner_corpus_digest(&corpus, &everything, out, size);
+    dmlconf_case_corpus_free(&corpus);
+}
+
 size_t runner_load_corpus(dmlconf_case_corpus *corpus, char *const *paths, size_t path_count)
 {
     size_t errors = runner_load_corpus_quietly(corpus, paths, path_count);
     dmlconf_case_corpus_print(corpus, NULL, stderr);
     return errors;
+}
+
+/* A case and its position in load order, for finding ids defined twice. */
+typedef struct positioned_case
+{
+    const dmlconf_case *c;
+    size_t position;
+} positioned_case;
+
+/* Orders by id, then by load position. */
+static int compare_positioned(const void *a, const void *b)
+{
+    const positioned_case *x = a, *y = b;
+    int order = strcmp(x->c->id, y->c->id);
+    return order ? order : (x->position < y->position ? -1 : x->position > y->position ? 1 : 0);
 }
 
 const dmlconf_case **runner_corpus_cases(const dmlconf_case_corpus *corpus, size_t *count)
@@ -110,14 +144,46 @@ const dmlconf_case **runner_corpus_cases(const dmlconf_case_corpus *corpus, size
     for (size_t f = 0; f < corpus->file_count; ++f)
         total += corpus->files[f].case_count;
     const dmlconf_case **cases = malloc((total ? total : 1) * sizeof(*cases));
-    if (!cases)
+    positioned_case *by_id = malloc((total ? total : 1) * sizeof(*by_id));
+    if (!cases || !by_id)
+    {
+        free(cases);
+        free(by_id);
         return NULL;
+    }
     size_t n = 0;
     for (size_t f = 0; f < corpus->file_count; ++f)
     {
         for (size_t i = 0; i < corpus->files[f].case_count; ++i)
+        {
+            by_id[n] = (positioned_case){&corpus->files[f].cases[i], n};
             cases[n++] = &corpus->files[f].cases[i];
+        }
     }
+    /* An id defined twice (a stray copy of a file) is an error the loader
+     * reports, and the verdict is incomplete for it; only its first
+     * definition runs, so that no case runs, or is counted, twice. */
+    qsort(by_id, n, sizeof(*by_id), compare_positioned);
+    size_t dropped = 0;
+    for (size_t i = 1; i < n; ++i)
+    {
+        if (!strcmp(by_id[i].c->id, by_id[i - 1].c->id))
+        {
+            cases[by_id[i].position] = NULL;
+            ++dropped;
+        }
+    }
+    if (dropped)
+    {
+        size_t out = 0;
+        for (size_t j = 0; j < n; ++j)
+        {
+            if (cases[j])
+                cases[out++] = cases[j];
+        }
+        n = out;
+    }
+    free(by_id);
     *count = n;
     return cases;
 }

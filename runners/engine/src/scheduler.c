@@ -25,6 +25,7 @@
 
 #include <dmlconf/clock.h>
 #include <dmlconf/process.h>
+#include <dmlconf/threads.h>
 
 #include <errno.h>
 #include <signal.h>
@@ -412,6 +413,7 @@ static void lose_worker(scheduler *s, worker *w, bool timed_out)
             snprintf(message, sizeof(message), "the worker running the case %s", how);
         runner_result_init(&result, s->cases[index], timed_out ? DMLCONF_STATUS_TIMEOUT : DMLCONF_STATUS_CRASH,
                            message);
+        result.failure = timed_out ? DMLCONF_FAILURE_TIMEOUT : DMLCONF_FAILURE_CRASH;
         deliver_local(s, index, &result);
     }
     w->batch_count = 0;
@@ -538,6 +540,91 @@ static bool interrupted(const runner_schedule *schedule)
     return schedule->interrupted && *schedule->interrupted;
 }
 
+static bool past_deadline(const runner_schedule *schedule)
+{
+    return schedule->deadline > 0.0 && dmlconf_clock_seconds() >= schedule->deadline;
+}
+
+/* What a run that stopped early returns: 1 interrupted, 2 at its deadline,
+ * 0 otherwise. */
+static int stopped_early(const runner_schedule *schedule)
+{
+    return interrupted(schedule) ? 1 : past_deadline(schedule) ? 2 : 0;
+}
+
+/* The watchdog of a run in this process: no worker to kill, so a backend
+ * call that does not return (past the timeout, or after an interrupt) ends
+ * the process, once the run's reports say so. */
+typedef struct watchdog
+{
+    const runner_schedule *schedule;
+    dmlconf_mutex lock;
+    bool busy;              /* a batch's backend work is in flight */
+    double busy_since;      /* since when */
+    double interrupted_at;  /* when the interrupt was first seen during it; 0: not yet */
+    bool stop;
+    dmlconf_thread thread;
+} watchdog;
+
+/* How long a call may go on after an interrupt before the run ends without
+ * it. */
+#define ABANDON_GRACE_SECONDS 2.0
+
+static void abandon(watchdog *w, const char *reason)
+{
+    fprintf(stderr, "dmlconf: %s\n", reason);
+    if (w->schedule->on_abandon)
+        w->schedule->on_abandon(w->schedule->context, reason);
+    fflush(NULL);
+    _Exit(EXIT_INCOMPLETE);
+}
+
+static int watch(void *argument)
+{
+    watchdog *w = argument;
+    char reason[256];
+    for (;;)
+    {
+        dmlconf_mutex_lock(&w->lock);
+        if (w->stop)
+        {
+            dmlconf_mutex_unlock(&w->lock);
+            return 0;
+        }
+        double now = dmlconf_clock_seconds();
+        double timeout = w->schedule->timeout_seconds;
+        if (w->busy && interrupted(w->schedule) && w->interrupted_at == 0.0)
+            w->interrupted_at = now;
+        if (w->busy && timeout > 0.0 && now - w->busy_since > timeout)
+        {
+            snprintf(reason, sizeof(reason),
+                     "the backend did not return within %.0f s (--jobs 0 runs it in this process, with no worker "
+                     "to stop): the run ends without it",
+                     timeout);
+            abandon(w, reason); /* never returns: the lock stays taken */
+        }
+        if (w->busy && w->interrupted_at > 0.0 && now - w->interrupted_at > ABANDON_GRACE_SECONDS)
+        {
+            snprintf(reason, sizeof(reason),
+                     "%s, and the backend did not return within %.0f s (--jobs 0 runs it in this process, with no "
+                     "worker to stop): the run ends without it",
+                     runner_interrupt_name() ? runner_interrupt_name() : "interrupted", ABANDON_GRACE_SECONDS);
+            abandon(w, reason);
+        }
+        dmlconf_mutex_unlock(&w->lock);
+        dmlconf_clock_sleep(0.05);
+    }
+}
+
+static void watchdog_busy(watchdog *w, bool busy)
+{
+    dmlconf_mutex_lock(&w->lock);
+    w->busy = busy;
+    w->busy_since = dmlconf_clock_seconds();
+    w->interrupted_at = 0.0;
+    dmlconf_mutex_unlock(&w->lock);
+}
+
 static int run_in_process(const runner_schedule *schedule, const dmlconf_case *const *cases, size_t count,
                           dmlconf_backend_info *info, char *why, size_t why_size)
 {
@@ -551,16 +638,23 @@ static int run_in_process(const runner_schedule *schedule, const dmlconf_case *c
     if (schedule->on_info)
         schedule->on_info(schedule->context, &backend.info, config.level);
     dmlconf_case_result *results = malloc(BATCH_CASES * sizeof(*results));
-    if (!results)
+    watchdog *dog = calloc(1, sizeof(*dog));
+    if (!results || !dog || dmlconf_mutex_init(&dog->lock))
     {
+        free(results);
+        free(dog);
         backend.backend->ops->close(backend.backend);
         snprintf(why, why_size, "out of memory");
         return -1;
     }
-    for (size_t first = 0; first < count && !interrupted(schedule); first += BATCH_CASES)
+    dog->schedule = schedule;
+    bool watching = dmlconf_thread_start(&dog->thread, watch, dog) == 0;
+    for (size_t first = 0; first < count && !stopped_early(schedule); first += BATCH_CASES)
     {
         size_t n = count - first < BATCH_CASES ? count - first : BATCH_CASES;
+        watchdog_busy(dog, true);
         runner_execute(&backend, &config, cases + first, n, results);
+        watchdog_busy(dog, false);
         for (size_t i = 0; i < n; ++i)
         {
             char *encoded = schedule->on_finish ? schedule->on_finish(schedule->context, &results[i]) : NULL;
@@ -568,9 +662,18 @@ static int run_in_process(const runner_schedule *schedule, const dmlconf_case *c
             free(encoded);
         }
     }
+    if (watching)
+    {
+        dmlconf_mutex_lock(&dog->lock);
+        dog->stop = true;
+        dmlconf_mutex_unlock(&dog->lock);
+        dmlconf_thread_join(&dog->thread);
+    }
+    dmlconf_mutex_destroy(&dog->lock);
+    free(dog);
     free(results);
     backend.backend->ops->close(backend.backend);
-    return interrupted(schedule) ? 1 : 0;
+    return stopped_early(schedule);
 }
 
 /* Opening one at a time: starts the next worker slot once no worker is
@@ -621,7 +724,7 @@ static int schedule_round(scheduler *s, dmlconf_process **processes, bool *ready
         snprintf(why, why_size, "waiting for the workers failed: %s", strerror(errno));
         return -1;
     }
-    if (interrupted(schedule))
+    if (stopped_early(schedule))
         return 1;
     double now = dmlconf_clock_seconds();
     for (unsigned i = 0; i < s->worker_count; ++i)
@@ -735,7 +838,7 @@ int runner_schedule_run(const runner_schedule *schedule, const dmlconf_case *con
     if (round > 0)
     {
         *info = s.info;
-        result = interrupted(schedule) ? 1 : 0;
+        result = stopped_early(schedule);
     }
 
 stop:
@@ -744,13 +847,13 @@ stop:
     for (unsigned i = 0; i < s.worker_count; ++i)
     {
         worker *w = &s.workers[i];
-        if (w->process && !(w->batch_count > 0 || interrupted(schedule)))
+        if (w->process && !(w->batch_count > 0 || stopped_early(schedule)))
             tell_to_stop(w);
     }
     for (unsigned i = 0; i < s.worker_count; ++i)
     {
         worker *w = &s.workers[i];
-        stop_worker(w, w->batch_count > 0 || interrupted(schedule), NULL);
+        stop_worker(w, w->batch_count > 0 || stopped_early(schedule), NULL);
         reset_worker(w);
     }
 #if !defined(_WIN32)

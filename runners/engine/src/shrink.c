@@ -1,9 +1,14 @@
 /*
- * Minimal reproducers: shrink a failing case while it still fails on the
- * backend (fewer lines, a shorter axis, lower rank, fewer non-identity
- * values, packed strides) and write it as a standalone YAML case with exact
- * hex-encoded values, so a vendor gets the smallest failing case rather than
- * a 10^6-element dump.
+ * Minimal reproducers: shrink a failing case while it still fails the same
+ * way on the backend (fewer lines, a shorter axis, lower rank, fewer
+ * non-identity values, packed strides) and write it as a standalone YAML
+ * case with exact values, so a vendor gets the smallest failing case rather
+ * than a 10^6-element dump. Every candidate runs as a run runs a case
+ * (runner_execute: its output filled with the canary and guarded after its
+ * end, judged by the case's verdict), so a backend that writes past its
+ * output is caught again, never let loose on unguarded memory, and every
+ * kind of failure (wrong values, elements never written, a write past the
+ * end, a refused desc) shrinks as itself.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -36,13 +41,13 @@ typedef struct candidate
 typedef struct shrinker
 {
     runner_backend *backend;
-    const runner_config *config;
-    dmlconf_tolerance tol;
+    runner_config config;         /* the run's, without reruns or shrinking */
+    const dmlconf_case *original; /* the failing case */
+    dmlconf_failure want;         /* the way it fails, which candidates must keep */
     size_t element;
     int tries;
     double deadline;
-    dmlconf_comparison last; /* the comparison of the last failing candidate */
-    void *last_output;       /* its output (logical, packed) */
+    dmlconf_case_result last; /* the result of the last candidate that still failed */
 } shrinker;
 
 static uint64_t count_of(const dmlconf_scan_desc *desc)
@@ -50,50 +55,34 @@ static uint64_t count_of(const dmlconf_scan_desc *desc)
     return dmlconf_tensor_element_count(&desc->input);
 }
 
-/* Runs a candidate; true when it still fails (outside tolerance). */
+/* Runs a candidate as the original case (its tolerance, its level) with
+ * the candidate's desc and values; true when it still fails the same way. */
 static bool still_fails(shrinker *s, const candidate *c)
 {
     if (s->tries >= SHRINK_MAX_TRIES || dmlconf_clock_seconds() > s->deadline)
         return false;
-    s->tries++;
-    size_t bytes = (size_t)(c->count * s->element);
-    size_t padded = (bytes + 3) & ~(size_t)3;
-    void *output = malloc(padded ? padded : 4);
-    void *input = malloc(padded ? padded : 4);
-    if (!output || !input)
-    {
-        free(output);
-        free(input);
+    /* A smaller desc that is not valid would be refused for that. */
+    dmlconf_validation validation;
+    if (!dmlconf_validate(&c->desc, s->config.level, &validation))
         return false;
-    }
-    memcpy(input, c->input, bytes);
-    memset(output, 0xff, padded);
-    dmlconf_job job = {
-        .desc = &c->desc,
-        .feature_level = s->config->level,
-        .input = input,
-        .input_bytes = padded,
-        .output = output,
-        .output_bytes = padded,
-    };
-    s->backend->backend->ops->execute(s->backend->backend, &job, 1);
-    bool fails = false;
-    dmlconf_comparison comparison;
-    dmlconf_error err;
-    if (job.outcome == DMLCONF_JOB_DONE &&
-        !dmlconf_compare(&c->desc, c->input, NULL, output, padded, &s->tol, &comparison, &err))
-        fails = comparison.mismatches > 0;
-    free(input);
+    s->tries++;
+    dmlconf_case trial = *s->original;
+    trial.desc = c->desc;
+    trial.min_feature_level = dmlconf_min_feature_level(&c->desc, NULL);
+    memset(&trial.input, 0, sizeof(trial.input));
+    trial.input.kind = DMLCONF_CASE_DATA_INLINE;
+    trial.input.values = c->input;
+    trial.input.count = c->count;
+    memset(&trial.expected, 0, sizeof(trial.expected));
+    const dmlconf_case *cases[1] = {&trial};
+    dmlconf_case_result *result = malloc(sizeof(*result));
+    if (!result)
+        return false;
+    runner_execute(s->backend, &s->config, cases, 1, result);
+    bool fails = result->status == DMLCONF_STATUS_FAIL && result->failure == s->want;
     if (fails)
-    {
-        s->last = comparison;
-        free(s->last_output);
-        s->last_output = output;
-    }
-    else
-    {
-        free(output);
-    }
+        s->last = *result;
+    free(result);
     return fails;
 }
 
@@ -146,7 +135,7 @@ static bool shrink_dimension(shrinker *s, candidate *current, uint32_t d)
         uint32_t size = current->desc.input.sizes[d];
         if (size <= 1)
             break;
-        uint32_t focus = s->last.has_first ? s->last.first.coordinates[d] : 0;
+        uint32_t focus = s->last.comparison.has_first ? s->last.comparison.first.coordinates[d] : 0;
         bool axis = d == current->desc.axis;
         bool reversed = current->desc.direction == DMLCONF_AXIS_DIRECTION_DECREASING;
         bool shrunk = false;
@@ -186,7 +175,7 @@ static bool shrink_dimension(shrinker *s, candidate *current, uint32_t d)
 static bool shrink_rank(shrinker *s, candidate *current)
 {
     uint32_t rank = current->desc.input.dimension_count;
-    uint32_t minimum_rank = s->config->level < DMLCONF_FEATURE_LEVEL_4_0 ? 4 : 1;
+    uint32_t minimum_rank = s->config.level < DMLCONF_FEATURE_LEVEL_4_0 ? 4 : 1;
     if (rank <= minimum_rank)
         return false;
     candidate next = *current;
@@ -290,7 +279,7 @@ static void write_values(FILE *out, dmlconf_data_type type, const void *values, 
 static int write_repro(const shrinker *s, const dmlconf_case *original, const candidate *c, char *path,
                        size_t path_size, char *why, size_t why_size)
 {
-    const char *dir = s->config->repro_dir;
+    const char *dir = s->config.repro_dir;
     if (dmlconf_make_folders(dir, why, why_size))
         return -1;
     char name[200];
@@ -304,14 +293,23 @@ static int write_repro(const shrinker *s, const dmlconf_case *original, const ca
     }
     const dmlconf_scan_desc *desc = &c->desc;
     dmlconf_feature_level level = dmlconf_min_feature_level(desc, NULL);
-    char first[DMLCONF_MISMATCH_TEXT_SIZE] = "";
-    if (s->last.has_first)
-        dmlconf_format_mismatch(desc->output.data_type, &s->last.first, first, sizeof(first));
     fprintf(out, "# Minimal reproducer of %s (%s:%u), shrunk from %llu to %llu elements in %d runs.\n", original->id,
             original->file, original->mark.line, (unsigned long long)dmlconf_case_element_count(original),
             (unsigned long long)c->count, s->tries);
-    fprintf(out, "# It failed on the backend: %llu of %llu elements outside tolerance.\n# First: %s\n",
-            (unsigned long long)s->last.mismatches, (unsigned long long)s->last.elements, first);
+    /* What the backend did, one comment line (the message may hold a
+     * mismatch with its coordinates). */
+    fputs("# It failed on the backend (", out);
+    fputs(dmlconf_failure_name(s->last.failure), out);
+    fputs("): ", out);
+    for (const char *m = s->last.message; *m; ++m)
+        fputc(*m == '\n' || *m == '\r' ? ' ' : *m, out);
+    fputc('\n', out);
+    if (s->last.comparison.has_worst)
+    {
+        char worst[DMLCONF_MISMATCH_TEXT_SIZE];
+        dmlconf_format_mismatch(desc->output.data_type, &s->last.comparison.worst, worst, sizeof(worst));
+        fprintf(out, "# Worst: %s\n", worst);
+    }
     fprintf(out, "# Run it with: dmlconf run %s\ncases:\n", path);
     char dtype[16];
     snprintf(dtype, sizeof(dtype), "%s", dmlconf_data_type_name(desc->input.data_type));
@@ -328,17 +326,6 @@ static int write_repro(const shrinker *s, const dmlconf_case *original, const ca
         fprintf(out, "    min_feature_level: %s\n", dmlconf_feature_level_name(level));
     fprintf(out, "    input: ");
     write_values(out, desc->input.data_type, c->input, c->count, s->element);
-    fprintf(out, "\n    # the backend's output, for reference:\n    # ");
-    /* The actual output as a comment (one line): vendors compare with it. */
-    char text[64];
-    for (uint64_t i = 0; s->last_output && i < c->count; ++i)
-    {
-        dmlconf_value_format(desc->output.data_type, (const unsigned char *)s->last_output + i * s->element,
-                             dmlconf_data_type_is_float(desc->output.data_type) ? DMLCONF_VALUE_STYLE_EXACT
-                                                                                : DMLCONF_VALUE_STYLE_SHORTEST,
-                             text, sizeof(text));
-        fprintf(out, "%s%s", i ? ", " : "", text);
-    }
     fprintf(out, "\n    tags: [repro]\n");
     if (fclose(out))
     {
@@ -349,15 +336,19 @@ static int write_repro(const shrinker *s, const dmlconf_case *original, const ca
 }
 
 int runner_shrink(runner_backend *backend, const runner_config *config, const dmlconf_case *c, const void *input,
-                  char *path, size_t path_size, char *why, size_t why_size)
+                  dmlconf_failure failure, char *path, size_t path_size, char *why, size_t why_size)
 {
     shrinker s;
     memset(&s, 0, sizeof(s));
     s.backend = backend;
-    s.config = config;
+    s.config = *config;
+    s.config.rerun_failures = false;
+    s.config.shrink = false;
+    s.config.host_threads = 1;
+    s.original = c;
+    s.want = failure;
     s.element = dmlconf_case_element_size(c);
     s.deadline = dmlconf_clock_seconds() + SHRINK_MAX_SECONDS;
-    runner_case_tolerance(c, backend->info.exact, &s.tol);
 
     candidate current;
     current.desc = c->desc;
@@ -375,10 +366,11 @@ int runner_shrink(runner_backend *backend, const runner_config *config, const dm
     if (!still_fails(&s, &current))
     {
         /* Strides, in-place execution or the expected values made the
-         * difference: a packed copy passes. Say so rather than shrink. */
+         * difference: a packed copy passes (or fails otherwise). Say so
+         * rather than shrink. */
         free(current.input);
-        free(s.last_output);
-        snprintf(why, why_size, "the packed, out-of-place version of the case passes (the layout matters)");
+        snprintf(why, why_size,
+                 "the packed, out-of-place version of the case does not fail the same way (the layout matters)");
         return -1;
     }
     bool progress = true;
@@ -392,6 +384,5 @@ int runner_shrink(runner_backend *backend, const runner_config *config, const dm
     shrink_values(&s, &current);
     int result = write_repro(&s, c, &current, path, path_size, why, why_size);
     free(current.input);
-    free(s.last_output);
     return result;
 }

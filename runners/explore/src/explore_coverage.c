@@ -142,11 +142,16 @@ static void value_name(unsigned axis, unsigned value, char *out, size_t size)
     }
 }
 
+/* The cell's cases that were judged: not those skipped (declined when
+ * run) or not judged for lack of resources, which exercise nothing. */
 static uint64_t judged(const explore_tally *tally)
 {
     uint64_t total = 0;
     for (unsigned s = 0; s < DMLCONF_STATUS_COUNT; ++s)
-        total += tally->statuses[s];
+    {
+        if (s != DMLCONF_STATUS_SKIP && s != DMLCONF_STATUS_NO_RESOURCES)
+            total += tally->statuses[s];
+    }
     return total;
 }
 

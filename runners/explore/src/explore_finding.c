@@ -61,22 +61,11 @@ static void append_word(char *out, size_t size, const char *word)
     snprintf(out + used, size - used, "%s%s", used ? "." : "", word);
 }
 
-/* What failed, from the runner's message (execute.c words them). */
-static const char *failure_kind(const char *message)
+/* What failed, as the case's verdict recorded it. */
+static const char *failure_kind(const dmlconf_case_result *result)
 {
-    if (strstr(message, "wrote past the end"))
-        return "past-end";
-    if (strstr(message, "(never written)"))
-        return "unwritten";
-    if (strstr(message, "elements outside tolerance"))
-        return "values";
-    if (strstr(message, "refused a desc valid"))
-        return "refused-valid";
-    if (strstr(message, "accepted a desc that must be rejected"))
-        return "accepted-invalid";
-    if (strstr(message, "rejected for"))
-        return "wrong-reason";
-    return NULL;
+    const char *name = dmlconf_failure_name(result->failure);
+    return name && name[0] ? name : NULL;
 }
 
 void explore_signature(const explore_spec *spec, const dmlconf_case_result *result, char *out, size_t size)
@@ -110,7 +99,7 @@ void explore_signature(const explore_spec *spec, const dmlconf_case_result *resu
     default:
         break;
     }
-    const char *kind = failure_kind(result->message);
+    const char *kind = failure_kind(result);
     append_word(out, size, kind ? kind : "other");
     if (spec->negative)
     {

@@ -44,6 +44,8 @@
 #define MAX_ROUND     32768u
 #define FIRST_ROUND   256u
 #define ROUND_SECONDS 1.0
+/* The longest --replay draws the cases before the one it writes. */
+#define REPLAY_MAX_SECONDS 3600.0
 /* The most elements one round's cases hold together (their values stay in
  * memory while the round runs). */
 #define ROUND_ELEMENTS (UINT64_C(1) << 25)
@@ -83,6 +85,8 @@ typedef struct explore_context
     char repro_dir[1024];
     char regenerate_prefix[1024];
     char regenerate_suffix[1024]; /* " -- COMMAND" for exec, else empty */
+    const dmlconf_run_verdict *verdict; /* the reports' verdict, once they are written */
+    dmlconf_report_set *reports;        /* the report folder, open */
 } explore_context;
 
 /* How fast the rounds went. */
@@ -124,39 +128,29 @@ static int choose_named_backend(explore_context *x)
     return 0;
 }
 
-/* Probes the named backend, or the first that opens. Returns 0, or -1
- * (said why). */
+/* Probes the named backend, or the default one: no other stands in for a
+ * backend that does not open. Returns 0, or -1 (said why). */
 static int choose_backend(explore_context *x)
 {
     const explore_run_options *o = x->o;
     if (o->backend_name)
         return choose_named_backend(x);
+    const dmlconf_backend_ops *ops = runner_default_backend();
+    if (!ops)
+    {
+        fprintf(stderr, "dmlconf explore: no --backend given, and this dmlconf was built without a GPU backend to "
+                        "default to: name the implementation to explore, or --backend oracle\n");
+        return -1;
+    }
     dmlconf_backend_config config = {.adapter = o->adapter, .feature_level = o->level};
-    size_t count = 0;
-    const dmlconf_backend_ops *const *all = dmlconf_backends(&count);
     char why[512] = "";
-    for (size_t i = 0; i < count; ++i)
+    if (explore_probe_backend(ops, &config, &x->probe, why, sizeof(why)))
     {
-        if (o->backend_name ? strcmp(all[i]->name, o->backend_name) != 0 : o->adapter && i > 0)
-            continue;
-        if (!explore_probe_backend(all[i], &config, &x->probe, why, sizeof(why)))
-        {
-            x->ops = all[i];
-            return 0;
-        }
-        if (!o->backend_name && !o->quiet && i + 1 < count)
-            fprintf(stderr, "dmlconf explore: %s; trying the %s backend\n", why, all[i + 1]->name);
+        fprintf(stderr, "dmlconf explore: the %s backend cannot be used: %s\n", ops->name, why);
+        return -1;
     }
-    if (o->backend_name && !why[0])
-    {
-        fprintf(stderr, "dmlconf explore: no backend '%s'; this dmlconf has:", o->backend_name);
-        for (size_t i = 0; i < count; ++i)
-            fprintf(stderr, " %s", all[i]->name);
-        fputc('\n', stderr);
-    }
-    else
-        fprintf(stderr, "dmlconf explore: %s\n", why);
-    return -1;
+    x->ops = ops;
+    return 0;
 }
 
 /* Sets up the generator and the coverage for the backend. Returns 0, or -1
@@ -319,6 +313,17 @@ static void on_result(void *context, size_t index, const dmlconf_case_result *re
 
 /* Runs the round on the backend's workers. Returns the scheduler's answer
  * (0, 1 when interrupted, -1 when the backend failed, said why). */
+/* A backend call in this process (--jobs 0) that never returned: the
+ * round in flight is lost, the state of the last finished round stays for
+ * --resume, and junit.xml and summary.json say the run was interrupted
+ * (where the folder holds no earlier exploration's reports). */
+static void on_abandon(void *context, const char *reason)
+{
+    explore_context *x = context;
+    if (x->reports)
+        dmlconf_reports_write_unstarted(x->reports, "interrupted", "interrupted", reason, EXIT_INCOMPLETE);
+}
+
 static int run_round(explore_context *x)
 {
     const explore_run_options *o = x->o;
@@ -336,8 +341,12 @@ static int run_round(explore_context *x)
         .jobs = o->jobs,
         .timeout_seconds = (double)o->timeout,
         .on_result = on_result,
+        .on_abandon = on_abandon,
         .context = x,
         .interrupted = runner_interrupt_flag(),
+        /* The time budget bounds a round too: a backend that hangs cannot
+         * keep the run past it. */
+        .deadline = o->seconds > 0.0 ? x->started + (o->seconds - x->previous_seconds) : 0.0,
     };
     const char **worker_argv = NULL;
     uint32_t *numbers = NULL;
@@ -500,8 +509,9 @@ static void print_progress(const explore_context *x, double rate)
     fflush(stderr);
 }
 
-/* Runs rounds until the budget is spent or the run is stopped. Returns 0,
- * 1 when interrupted, or -1 (said why). */
+/* Runs rounds until the budget is spent (a round still running when the
+ * time is up is stopped and dropped) or the run is stopped. Returns 0, 1
+ * when interrupted, or -1 (said why). */
 static int explore_loop(explore_context *x)
 {
     round_pace pace = {0.0, 0.0, 0, 0};
@@ -536,7 +546,9 @@ static int explore_loop(explore_context *x)
             memcpy(x->coverage.negative_statuses, negatives, sizeof(x->coverage.negative_statuses));
             memcpy(x->coverage.negative_generated, generated, sizeof(generated));
             explore_findings_free(&x->round_findings);
-            result = x->memory_error ? -1 : scheduled;
+            /* At the deadline the budget is spent: the round in flight is
+             * dropped, as an interrupted one is, and the run ends. */
+            result = x->memory_error ? -1 : scheduled == 2 ? 0 : scheduled;
             goto done;
         }
         count = x->round.count;
@@ -631,7 +643,7 @@ static dmlconf_status worst_status(const uint32_t *statuses)
 {
     static const dmlconf_status order[] = {
         DMLCONF_STATUS_CRASH, DMLCONF_STATUS_TIMEOUT, DMLCONF_STATUS_ERROR,         DMLCONF_STATUS_FAIL,
-        DMLCONF_STATUS_FLAKE, DMLCONF_STATUS_PASS,    DMLCONF_STATUS_EXPECTED_FAIL,
+        DMLCONF_STATUS_FLAKE, DMLCONF_STATUS_PASS,    DMLCONF_STATUS_EXPECTED_FAIL, DMLCONF_STATUS_NO_RESOURCES,
     };
     for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); ++i)
     {
@@ -670,6 +682,13 @@ static void cell_result(size_t index, const explore_tally *t, dmlconf_case_resul
     }
     if (r->status != DMLCONF_STATUS_PASS && r->status != DMLCONF_STATUS_SKIP && used < sizeof(r->message))
         snprintf(r->message + used, sizeof(r->message) - used, " (%s lists the findings)", FINDINGS_MD);
+    if (r->status == DMLCONF_STATUS_SKIP)
+    {
+        /* Every case of the cell was declined when run: not covered, and
+         * never counted as judged. */
+        r->unsupported = true;
+        snprintf(r->needs, sizeof(r->needs), "declined when run");
+    }
 }
 
 /* The result of one finding. */
@@ -717,6 +736,10 @@ static void fill_run_info(const explore_context *x, uint64_t planned, dmlconf_ru
              (unsigned long long)explore_generator_fingerprint(&x->generator));
     info->corpus_cases = x->next_index;
     info->planned_cases = planned;
+    snprintf(info->scope, sizeof(info->scope), "%s", "explore");
+    snprintf(info->scope_detail, sizeof(info->scope_detail), "seed %llu, %llu random cases",
+             (unsigned long long)x->o->seed, (unsigned long long)x->next_index);
+    info->self_check = runner_backend_is_self_check(x->ops);
     size_t words = x->o->argc > 0 ? (size_t)x->o->argc + 1 : 1;
     const char **line = malloc(words * sizeof(*line));
     if (line)
@@ -747,7 +770,7 @@ static void fill_run_info(const explore_context *x, uint64_t planned, dmlconf_ru
 
 /* Writes the results (one per cell exercised, one per finding) and the
  * reports. Returns 0, or -1 (said why). */
-static int write_reports(explore_context *x, dmlconf_report_set *reports, const char *interrupted_by)
+static int write_reports(explore_context *x, dmlconf_report_set *reports, const char *interrupted_by, bool broke_off)
 {
     size_t cells = 0;
     for (size_t k = 0; k < x->coverage.allowed_count; ++k)
@@ -779,6 +802,7 @@ static int write_reports(explore_context *x, dmlconf_report_set *reports, const 
     free(r);
     if (!failed)
         failed = interrupted_by ? dmlconf_reports_finish_interrupted(reports, interrupted_by)
+                 : broke_off    ? dmlconf_reports_finish_unended(reports)
                                 : dmlconf_reports_finish(reports);
     if (failed)
     {
@@ -824,9 +848,15 @@ static void print_findings(FILE *out, const explore_context *x, bool markdown)
                 "feature level %s.\n\n",
                 x->probe.info.backend, x->probe.info.adapter, (unsigned long long)x->next_index, elapsed(x),
                 (unsigned long long)x->o->seed, dmlconf_feature_level_name(x->level));
+    if (x->verdict)
+        fprintf(out, "%sverdict: %s (%s); scope: %s\n", markdown ? "" : "\n", x->verdict->text, x->verdict->detail,
+                x->verdict->scope_text);
     if (!findings->count)
     {
-        fprintf(out, "%sno finding: every case passed\n", markdown ? "" : "\n");
+        const bool judged = x->verdict && (x->verdict->status == DMLCONF_RUN_PASSED ||
+                                           x->verdict->status == DMLCONF_RUN_PARTLY_COVERED);
+        fprintf(out, "%sno finding%s\n", markdown ? "\n" : "",
+                judged ? ": every case judged passed" : ", but nothing can be said of the cases not judged");
         return;
     }
     fprintf(out, "%s%zu distinct finding%s:\n", markdown ? "" : "\n", findings->count, findings->count == 1 ? "" : "s");
@@ -895,15 +925,44 @@ static int replay(explore_context *x)
 {
     uint64_t index = x->o->replay_index;
     explore_spec spec;
+    double started = dmlconf_clock_seconds(), last_said = started;
+    bool estimated = false;
     for (uint64_t i = 0; i <= index; ++i)
     {
         if (explore_generate(&x->generator, i, &spec))
         {
             fprintf(stderr, "dmlconf explore: out of memory\n");
-            return EXIT_FAILED;
+            return EXIT_SETUP;
         }
         if (i < index)
             explore_spec_free(&spec);
+        if ((i & 1023u) != 1023u)
+            continue;
+        /* Case i depends on every case before it: say how long that takes,
+         * and refuse what would take more than an hour. */
+        double now = dmlconf_clock_seconds();
+        double rate = (double)(i + 1) / (now - started > 1e-9 ? now - started : 1e-9);
+        double left = (double)(index - i) / rate;
+        if (!estimated && now - started >= 0.5)
+        {
+            estimated = true;
+            if (left > REPLAY_MAX_SECONDS)
+            {
+                fprintf(stderr,
+                        "dmlconf explore: --replay %llu draws the %llu cases before it first, about %.1f hours at "
+                        "this machine's %.0f cases/s (more than the %.0f allowed); a finding's reproducer holds its "
+                        "case already\n",
+                        (unsigned long long)index, (unsigned long long)index, left / 3600.0, rate,
+                        REPLAY_MAX_SECONDS / 3600.0);
+                return EXIT_SETUP;
+            }
+        }
+        if (now - last_said >= 5.0)
+        {
+            last_said = now;
+            fprintf(stderr, "dmlconf explore: --replay %llu: %llu cases drawn, about %.0f s left\n",
+                    (unsigned long long)index, (unsigned long long)(i + 1), left);
+        }
     }
     char id[48], notes[256];
     snprintf(id, sizeof(id), "explore.%llu", (unsigned long long)index);
@@ -912,23 +971,39 @@ static int replay(explore_context *x)
     printf("# Regenerated by: %s %llu\ncases:\n", x->regenerate_prefix, (unsigned long long)index);
     int failed = explore_write_case(stdout, &spec, id, notes);
     explore_spec_free(&spec);
-    return failed ? EXIT_FAILED : EXIT_PASSED;
+    return failed ? EXIT_SETUP : EXIT_PASSED;
 }
 
-/* Opens (locks) the report folder and sets the paths in it. Returns 0, or
- * the exit status. */
+/* Opens (locks) the report folder and sets the paths in it: a folder that
+ * holds an earlier exploration (its reports or its state) is refused unless
+ * the run resumes it or may overwrite it, and nothing in it is removed
+ * here. Returns 0, or the exit status. */
 static int open_report_folder(explore_context *x, dmlconf_report_set **reports)
 {
-    char why[512];
-    if (dmlconf_reports_open(x->o->report_dir, reports, why, sizeof(why)))
+    const explore_run_options *o = x->o;
+    char why[640];
+    dmlconf_reports_mode mode = o->resume      ? DMLCONF_REPORTS_RESUME
+                                : o->overwrite ? DMLCONF_REPORTS_OVERWRITE
+                                               : DMLCONF_REPORTS_NEW;
+    if (dmlconf_reports_open(o->report_dir, mode, reports, why, sizeof(why)))
     {
-        fprintf(stderr, "dmlconf explore: reports: %s\n", why);
-        return EXIT_USAGE;
+        fprintf(stderr, "dmlconf explore: reports: %s%s\n", why,
+                mode == DMLCONF_REPORTS_NEW ? " (--overwrite replaces them; --resume goes on with the exploration)"
+                                            : "");
+        return EXIT_SETUP;
     }
-    snprintf(x->state_path, sizeof(x->state_path), "%s/%s", x->o->report_dir, STATE_FILE);
-    snprintf(x->repro_dir, sizeof(x->repro_dir), "%s/repros", x->o->report_dir);
-    if (!x->o->resume)
-        remove(x->state_path);
+    snprintf(x->state_path, sizeof(x->state_path), "%s/%s", o->report_dir, STATE_FILE);
+    snprintf(x->repro_dir, sizeof(x->repro_dir), "%s/repros", o->report_dir);
+    dmlconf_path_kind kind = DMLCONF_PATH_MISSING;
+    if (mode == DMLCONF_REPORTS_NEW && dmlconf_path_examine(x->state_path, &kind, NULL, NULL, 0) == 0 &&
+        kind != DMLCONF_PATH_MISSING)
+    {
+        fprintf(stderr,
+                "dmlconf explore: reports: %s holds an earlier exploration (%s); give another folder, --resume to go "
+                "on with it, or --overwrite to replace it\n",
+                o->report_dir, STATE_FILE);
+        return EXIT_SETUP;
+    }
     return 0;
 }
 
@@ -962,10 +1037,11 @@ int explore_run(const explore_run_options *options)
     memset(&x, 0, sizeof(x));
     dmlconf_report_set *reports = NULL;
     x.o = &o;
-    int exit_code = EXIT_USAGE;
+    int exit_code = EXIT_SETUP;
     if (!o.replay && (exit_code = open_report_folder(&x, &reports)) != 0)
         goto done;
-    exit_code = EXIT_FAILED;
+    x.reports = reports;
+    exit_code = EXIT_SETUP;
     if (choose_backend(&x) || set_up_generator(&x))
         goto done;
     if (o.replay)
@@ -973,18 +1049,18 @@ int explore_run(const explore_run_options *options)
         exit_code = replay(&x);
         goto done;
     }
-    if (o.resume && resume_state(&x))
-    {
-        exit_code = EXIT_USAGE;
-        goto done;
-    }
+    if (o.resume ? resume_state(&x) : save_state(&x))
+        goto done; /* said why; nothing in the folder was touched */
     x.started = dmlconf_clock_seconds();
     runner_interrupt_install();
     int looped = explore_loop(&x);
     runner_interrupt_restore();
     const char *signal_name = runner_interrupt_name();
     compare_with_corpus(&x);
-    int reported = write_reports(&x, reports, signal_name);
+    int reported = write_reports(&x, reports, signal_name, looped < 0);
+    dmlconf_run_verdict verdict;
+    dmlconf_matrix_verdict(dmlconf_reports_matrix(reports), &verdict);
+    x.verdict = &verdict;
     reported |= write_text_file(&x, COVERAGE_TXT, write_coverage_text);
     reported |= write_text_file(&x, COVERAGE_CSV, write_coverage_csv);
     reported |= write_text_file(&x, FINDINGS_MD, write_findings_markdown);
@@ -995,7 +1071,10 @@ int explore_run(const explore_run_options *options)
                 "dmlconf explore: interrupted by %s after %llu cases; the round in flight is not counted, and "
                 "`dmlconf explore --resume` with the same options goes on from there\n",
                 signal_name, (unsigned long long)x.next_index);
-    exit_code = looped < 0 || reported || signal_name || x.findings.count ? EXIT_FAILED : EXIT_PASSED;
+    /* The exit status is the verdict's, as every report says it. */
+    exit_code = verdict.exit_status;
+    if (reported && exit_code < EXIT_INCOMPLETE)
+        exit_code = EXIT_INCOMPLETE;
 
 done:
     dmlconf_reports_close(reports);

@@ -557,6 +557,7 @@ START_TEST(test_signatures)
     dmlconf_case_result result;
     memset(&result, 0, sizeof(result));
     result.status = DMLCONF_STATUS_FAIL;
+    result.failure = DMLCONF_FAILURE_VALUES;
     snprintf(result.message, sizeof(result.message), "3 of 36 elements outside tolerance; first element [0, 1]");
     result.comparison.has_earliest = true;
     result.comparison.earliest_position = 1;
@@ -568,6 +569,7 @@ START_TEST(test_signatures)
     explore_signature(&spec, &result, signature, sizeof(signature));
     ck_assert_str_eq(signature, "fail.values.exclusive.later");
     snprintf(result.message, sizeof(result.message), "36 of 36 elements outside tolerance (never written); first");
+    result.failure = DMLCONF_FAILURE_UNWRITTEN;
     explore_signature(&spec, &result, signature, sizeof(signature));
     ck_assert_str_eq(signature, "fail.unwritten.exclusive.later");
     result.status = DMLCONF_STATUS_ERROR;
@@ -581,6 +583,7 @@ START_TEST(test_signatures)
     spec.negative = true;
     spec.reason = DMLCONF_REASON_AXIS_OUT_OF_RANGE;
     result.status = DMLCONF_STATUS_FAIL;
+    result.failure = DMLCONF_FAILURE_ACCEPTED_INVALID;
     snprintf(result.message, sizeof(result.message), "accepted a desc that must be rejected at 5_0");
     explore_signature(&spec, &result, signature, sizeof(signature));
     ck_assert_str_eq(signature, "fail.accepted-invalid.axis_out_of_range");
@@ -593,6 +596,7 @@ START_TEST(test_findings_group_and_merge)
     dmlconf_case_result result;
     memset(&result, 0, sizeof(result));
     result.status = DMLCONF_STATUS_FAIL;
+    result.failure = DMLCONF_FAILURE_VALUES;
     snprintf(result.message, sizeof(result.message), "1 of 6 elements outside tolerance");
     result.comparison.has_earliest = true;
     explore_findings all = {0}, round = {0};

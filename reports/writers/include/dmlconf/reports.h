@@ -100,6 +100,12 @@ int dmlconf_run_info_set_command_line(dmlconf_run_info *info, const char *const 
  * command left empty) when it does not fit or a word holds a line break. */
 int dmlconf_run_info_set_backend_command(dmlconf_run_info *info, const char *const *words);
 
+/* The scope of the verdict of a run described by *info (dmlconf/verdict.h):
+ * its recorded scope, the self-check and the baseline; a shard of several
+ * is a subset ("shard 1 of 3"), and an older results file that records no
+ * scope is case files of the user's own, which never claim conformance. */
+void dmlconf_run_info_scope(const dmlconf_run_info *info, dmlconf_verdict_scope *scope);
+
 /* Whether two results files come from one run and may be merged (or one
  * resumed into the other): the same dmlconf version, backend, adapter,
  * driver, runtime, target level, seed, environment, corpus digest, corpus
@@ -203,6 +209,12 @@ typedef struct dmlconf_report_input
     size_t stale_baseline_count;
 } dmlconf_report_input;
 
+/* The verdict of a run's records, as every report written from them says
+ * it: the matrix of in->results with the scope of in->info and the
+ * completeness of in->end and the load errors (in->matrix is not used). A
+ * matrix that runs out of memory makes the verdict incomplete. */
+void dmlconf_report_input_verdict(const dmlconf_report_input *in, dmlconf_run_verdict *out);
+
 /* Each writes one report to an open stream; the stream stays the caller's.
  * They return 0, or -1 with why set (may be NULL) when memory runs out or
  * the stream reports a write error. */
@@ -227,9 +239,10 @@ int dmlconf_write_markdown(FILE *out, const dmlconf_report_input *in, char *why,
  * axis and of their size in ulps. */
 int dmlconf_write_html(FILE *out, const dmlconf_report_input *in, char *why, size_t why_size);
 /* failures.txt: "id,status" for every case that still fails (fail, error,
- * crash, timeout; expected-fail is written as "fail"), sorted by id, ready
- * to be committed as the next baseline's known failures. Unexpected passes
- * are left out, so the baseline loses them. */
+ * crash, timeout; expected-fail with the status the baseline expected and
+ * it had), sorted by id, ready to be committed as the next baseline's known
+ * failures. Unexpected passes are left out, so the baseline loses them, and
+ * so are known flakes that failed every attempt (flakes.txt keeps them). */
 int dmlconf_write_failures(FILE *out, const dmlconf_case_result *results, size_t count, char *why, size_t why_size);
 
 /* ---- the streaming report set --------------------------------------------- */
@@ -239,27 +252,53 @@ int dmlconf_write_failures(FILE *out, const dmlconf_case_result *results, size_t
 
 typedef struct dmlconf_report_set dmlconf_report_set;
 
+/* What may be in a report folder before a run. */
+typedef enum dmlconf_reports_mode
+{
+    DMLCONF_REPORTS_NEW,       /* a folder that holds an earlier run's reports is refused */
+    DMLCONF_REPORTS_OVERWRITE, /* an earlier run's reports are replaced, once this run begins */
+    DMLCONF_REPORTS_RESUME,    /* the run in the folder goes on (dmlconf_reports_open_resume) */
+} dmlconf_reports_mode;
+
 /* Opens a report folder for a new run, before any case runs: creates `dir`
  * (and its parents) if needed, locks it against other dmlconf processes
  * (DMLCONF_REPORT_LOCK; the lock belongs to the process and goes with it,
  * even when it is killed; a process is trusted not to open one folder
- * twice), checks that files can be written there, and removes results.jsonl
- * and the final reports of an earlier run. Returns 0 with *out set, or -1
- * with why set (may be NULL) and *out NULL: "DIR is in use by another dmlconf
- * (process N)", or why DIR cannot be written. Close the set with
- * dmlconf_reports_close. */
-int dmlconf_reports_open(const char *dir, dmlconf_report_set **out, char *why, size_t why_size);
+ * twice) and checks that files can be written there. A folder that holds
+ * an earlier run's results (its results.jsonl) is refused
+ * (DMLCONF_REPORTS_NEW), or kept until dmlconf_reports_begin replaces it and
+ * its reports (OVERWRITE): a run that is refused or cannot start never
+ * removes them. Returns 0 with *out set,
+ * or -1 with why set (may be NULL) and *out NULL: "DIR is in use by another
+ * dmlconf (process N)", "DIR holds the reports of an earlier run ...", or
+ * why DIR cannot be written. Close the set with dmlconf_reports_close. */
+int dmlconf_reports_open(const char *dir, dmlconf_reports_mode mode, dmlconf_report_set **out, char *why,
+                         size_t why_size);
+/* Whether the folder held an earlier run's reports when it was opened (a
+ * run that cannot start then leaves them as they are, and writes none of
+ * its own). */
+bool dmlconf_reports_held_earlier_run(const dmlconf_report_set *set);
+/* Writes junit.xml and summary.json for a run that could not start (a
+ * setup error, exit status 3) or that had nothing to judge: a "verdict"
+ * testcase that errors with `why`, type "setup-error" or "incomplete" as
+ * `status_token` says, so that a CI job reading only those files sees why.
+ * Writes nothing into a folder that held an earlier run. Returns 0, or -1
+ * (dmlconf_reports_error says why). */
+int dmlconf_reports_write_unstarted(dmlconf_report_set *set, const char *status_token, const char *text,
+                                    const char *why, int exit_status);
 /* Like dmlconf_reports_open for a run that goes on where an earlier one
  * stopped: results.jsonl is read into *previous (overwritten; free it with
- * dmlconf_results_file_free in every case) and then removed with the final
- * reports. The caller checks that the earlier run is the same run
- * (dmlconf_run_info_same_run), then calls dmlconf_reports_begin and adds
- * previous->results back before the new ones. */
+ * dmlconf_results_file_free in every case); it and the final reports are
+ * replaced when the run begins. The caller checks that the earlier run is
+ * the same run (dmlconf_run_info_same_run) and not finished, then calls
+ * dmlconf_reports_begin and adds previous->results back before the new
+ * ones. */
 int dmlconf_reports_open_resume(const char *dir, dmlconf_results_file *previous, dmlconf_report_set **out, char *why,
                                 size_t why_size);
 /* Starts results.jsonl with its header: *info and the load errors (copied;
- * load_errors may be NULL). Call it once, when the backend is known. Returns
- * 0, or -1 (dmlconf_reports_error says why). */
+ * load_errors may be NULL), after removing the reports of the run the folder
+ * held (overwritten or resumed). Call it once, when the backend is known.
+ * Returns 0, or -1 (dmlconf_reports_error says why). */
 int dmlconf_reports_begin(dmlconf_report_set *set, const dmlconf_run_info *info,
                           const dmlconf_load_error_list *load_errors);
 /* Whether dmlconf_reports_begin succeeded. */
@@ -288,6 +327,10 @@ int dmlconf_reports_finish(dmlconf_report_set *set);
  * with `reason` (e.g. "SIGINT"; may be NULL), and every report says
  * "interrupted", with the results written so far. */
 int dmlconf_reports_finish_interrupted(dmlconf_report_set *set, const char *reason);
+/* The same for a run that did not come to its end (its backend stopped
+ * serving it): results.jsonl gets no completion record, and every report
+ * says "incomplete", with the results written so far. */
+int dmlconf_reports_finish_unended(dmlconf_report_set *set);
 /* Records the baseline's stale lines (copied) for the final reports.
  * Returns 0, or -1 when memory runs out. */
 int dmlconf_reports_set_stale_baseline(dmlconf_report_set *set, const char *const *lines, size_t count);
@@ -303,11 +346,14 @@ const dmlconf_case_result *dmlconf_reports_results(const dmlconf_report_set *set
 void dmlconf_reports_close(dmlconf_report_set *set);
 
 /* Writes every report, results.jsonl included, into `dir` (created if
- * needed, and locked while it is written) from a run's records, e.g. shards
+ * needed, locked while it is written, and opened in `mode`: a folder that
+ * holds an earlier run's reports is refused unless it may be overwritten)
+ * from a run's records, e.g. shards
  * merged into one: in->matrix is not used (the matrix is built here) and
  * in->end says how the run ended. Returns 0, or -1 with why set (may be
  * NULL). */
-int dmlconf_reports_write_all(const char *dir, const dmlconf_report_input *in, char *why, size_t why_size);
+int dmlconf_reports_write_all(const char *dir, dmlconf_reports_mode mode, const dmlconf_report_input *in, char *why,
+                              size_t why_size);
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,7 @@
 #define DMLCONF_RUN_INFO_H
 
 #include <dmlconf/oracle.h>
+#include <dmlconf/verdict.h>
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -54,6 +55,20 @@ typedef struct dmlconf_run_info
      * when it does not fit (backend_command_incomplete). */
     char backend_command[2048];
     bool backend_command_incomplete;
+    /* What the cases are, before any sharding: "corpus" (every case of the
+     * reference corpus this dmlconf was built with), "subset" (part of it:
+     * filters, a case list), "files" (case files of the user's own), or
+     * "explore" (random cases); "" in a results file older than the field,
+     * read as "files". scope_detail says which part or files, for people. */
+    char scope[16];
+    char scope_detail[256];
+    /* The oracle judged against itself (the self-check). */
+    bool self_check;
+    /* The baseline folder the run applied ("" for none), whether it was
+     * strict, and how many of its lines matched no case (stale). */
+    char baseline[512];
+    bool strict_baseline;
+    uint64_t baseline_stale_lines;
 } dmlconf_run_info;
 
 #ifdef __cplusplus

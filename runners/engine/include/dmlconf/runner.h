@@ -26,6 +26,17 @@
  * opens). *count receives how many. */
 const dmlconf_backend_ops *const *dmlconf_backends(size_t *count);
 
+/* The backend a run takes when none is named: dmlconf's own kernels on the
+ * D3D12 device (an implementation under test: the GPU's driver stack), or
+ * NULL when this dmlconf was built without them. Never the oracle: when
+ * the default cannot open, that is a setup error, not a self-check in its
+ * place. */
+const dmlconf_backend_ops *runner_default_backend(void);
+
+/* Whether running on `ops` judges the oracle against itself (the
+ * self-check), which is never an implementation under test. */
+bool runner_backend_is_self_check(const dmlconf_backend_ops *ops);
+
 /* The backend called `name`, or NULL. */
 const dmlconf_backend_ops *dmlconf_backend_find(const char *name);
 
@@ -128,12 +139,13 @@ uint64_t runner_buffer_bytes(const dmlconf_tensor_desc *desc);
 struct dmlconf_tolerance;
 void runner_case_tolerance(const dmlconf_case *c, bool exact, struct dmlconf_tolerance *tol);
 
-/* Shrinks a failing case into the smallest case that still fails on the
- * backend and writes it as a standalone YAML file into config->repro_dir
- * (shrink.c). `input` is the case's logical input. Returns 0 and the path in
- * `path`, or -1 with why set. */
+/* Shrinks a failing case into the smallest case that still fails the same
+ * way (`failure`) on the backend, each candidate run and judged as a run
+ * runs a case, and writes it as a standalone YAML file into
+ * config->repro_dir (shrink.c). `input` is the case's logical input.
+ * Returns 0 and the path in `path`, or -1 with why set. */
 int runner_shrink(runner_backend *backend, const runner_config *config, const dmlconf_case *c, const void *input,
-                  char *path, size_t path_size, char *why, size_t why_size);
+                  dmlconf_failure failure, char *path, size_t path_size, char *why, size_t why_size);
 
 /* ---- filters and shards (filter.c) ---------------------------------------- */
 
@@ -192,9 +204,12 @@ typedef struct runner_baseline
  * ("path:line: ..."). */
 int runner_baseline_load(runner_baseline *baseline, const char *dir, char *why, size_t why_size);
 bool runner_baseline_skips(const runner_baseline *baseline, const char *id);
-/* Rewrites a result's status by the baseline: a listed failure that fails is
- * expected-fail, one that passes is unexpected-pass; a flaky id that fails
- * is flake, its message saying it failed every attempt. */
+/* Rewrites a result's status by the baseline: a listed failure that ends in
+ * the very status its line records is expected-fail (known_status that
+ * status); one that fails otherwise keeps its status (a regression) and
+ * says what the baseline expected; one that passes is unexpected-pass; a
+ * flaky id that failed every attempt is expected-fail with known_status
+ * flake, its message saying so. */
 void runner_baseline_apply(const runner_baseline *baseline, dmlconf_case_result *result);
 /* The baseline's stale lines: failures.txt ids that name none of `cases`
  * and flakes.txt or skips.txt globs that match none of them, as
@@ -249,6 +264,18 @@ typedef struct runner_schedule
     /* Set (by a signal handler) to stop the run: workers are stopped at
      * once and the results so far stand. NULL: never. */
     const volatile sig_atomic_t *interrupted;
+    /* With jobs 0 (the backend in this process, which no one can stop), a
+     * watchdog thread calls this when a batch's backend call has not
+     * returned within timeout_seconds, or two seconds after the run was
+     * interrupted: the callee writes what it can (the reports, saying the
+     * run was interrupted by `reason`), from that thread, while the stuck
+     * call holds the run's own; then the process ends with exit status
+     * EXIT_INCOMPLETE. NULL: it only says why, and ends. */
+    void (*on_abandon)(void *context, const char *reason);
+    /* When (dmlconf_clock_seconds) the run stops, its workers stopped at
+     * once whatever they are doing, the results so far standing: a time
+     * budget that a hanging backend cannot stretch. 0: none. */
+    double deadline;
     /* Workers started as programs rather than forked (Windows; and on
      * POSIX when asked): the command that starts one (NULL-terminated; a
      * `dmlconf __worker` command line, see cmd_worker.c), and for each
@@ -264,7 +291,8 @@ typedef struct runner_schedule
  * crash and timeout isolation: a case whose worker dies is reported as
  * crash, one that runs too long as timeout, and the worker is restarted for
  * the remaining cases. `info` receives the backend's description. Returns
- * 0, 1 when the run was interrupted (the results delivered so far are all
+ * 0, 2 when it stopped at its deadline, 1 when the run was interrupted
+ * (in both, the results delivered so far are all
  * there is), or -1 with why set when the backend cannot be opened at all. */
 int runner_schedule_run(const runner_schedule *schedule, const dmlconf_case *const *cases, size_t count,
                         dmlconf_backend_info *info, char *why, size_t why_size);
@@ -335,16 +363,30 @@ const dmlconf_case **runner_corpus_cases(const dmlconf_case_corpus *corpus, size
  * have the same; merge refuses shards whose digests differ. */
 void runner_corpus_digest(const dmlconf_case_corpus *corpus, const runner_filter *filter, char *out, size_t size);
 
+/* The digest (runner_corpus_digest, no filter) of the reference corpus: the
+ * default corpus this dmlconf was built with (its source tree's, or the
+ * installed copy), whatever $DMLCONF_CASES says. A run whose selection has
+ * this digest, unfiltered and unsharded, ran the whole corpus. Writes ""
+ * when the reference corpus cannot be found or loads with errors. */
+void runner_reference_corpus_digest(char *out, size_t size);
+
 /* Appends the corpus's errors (not its notes) to `errors`, for the reports.
  * Returns 0, or -1 when memory runs out. */
 int runner_corpus_load_errors(const dmlconf_case_corpus *corpus, dmlconf_load_error_list *errors);
 
-/* Exit codes of every subcommand. */
+/* Exit statuses of every subcommand: the table at the top of
+ * dmlconf/verdict.h (run, merge and explore take theirs from the verdict).
+ * A usage error is a setup error: the command could not start. */
 enum
 {
-    EXIT_PASSED = 0,
-    EXIT_FAILED = 1,
-    EXIT_USAGE = 2,
+    EXIT_PASSED = DMLCONF_EXIT_PASSED,
+    EXIT_FAILED = DMLCONF_EXIT_FAILED,
+    EXIT_INCOMPLETE = DMLCONF_EXIT_INCOMPLETE,
+    EXIT_SETUP = DMLCONF_EXIT_SETUP,
+    EXIT_USAGE = DMLCONF_EXIT_SETUP,
+    /* validate, list, show, bless and docgen: case files or pages that do
+     * not load (as a run's are, which leave it incomplete). */
+    EXIT_INVALID_INPUT = DMLCONF_EXIT_INCOMPLETE,
 };
 
 #endif /* DMLCONF_RUNNER_H */

@@ -32,7 +32,7 @@ typedef struct explore_run_options
     uint64_t seed, max_elements, timeout, replay_index;
     unsigned negative_percent, jobs;
     double shrink_seconds;
-    bool shrink, rerun, quiet, resume, replay, no_corpus;
+    bool shrink, rerun, quiet, resume, overwrite, replay, no_corpus;
     char **corpus_paths;
     size_t corpus_count;
     const char *const *command; /* after "--": the exec backend's adapter (NULL-terminated) */
