@@ -26,6 +26,10 @@
  *                                      kernel (a tile a chunk); 2 to 64,
  *                                      chained tile-kernel passes of N tiles
  *                                      (default: 3 to 6 by element size);
+ *   DMLCONF_D3D12_BUFFER_LIMIT=BYTES   a buffer larger than this fails to be
+ *                                      created as one the device has no memory
+ *                                      for (E_OUTOFMEMORY): the path a case
+ *                                      too large for the device takes;
  *   DMLCONF_D3D12_EPOCHS=N             the one-pass scans' status words are
  *                                      zeroed every N batches, not every 255
  *                                      (1 to 255: 1 zeroes before every
@@ -221,6 +225,18 @@ static int read_knobs(d3d12_backend *b, char *why, size_t why_size)
         if (value * 4 < b->view_bytes)
             b->view_bytes = value * 4;
         append_knob(b, "view words", view);
+    }
+    const char *buffer_limit = getenv("DMLCONF_D3D12_BUFFER_LIMIT");
+    if (buffer_limit && *buffer_limit)
+    {
+        if (!parse_number(buffer_limit, &value) || value < 1)
+        {
+            snprintf(why, why_size, "DMLCONF_D3D12_BUFFER_LIMIT=%s is not a number of bytes of at least 1",
+                     buffer_limit);
+            return -1;
+        }
+        b->device.buffer_limit = value;
+        append_knob(b, "buffer limit", buffer_limit);
     }
     return 0;
 }

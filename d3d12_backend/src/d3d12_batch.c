@@ -302,6 +302,7 @@ static int run_batch(d3d12_backend *b, job_state *states, size_t count)
     d3d12_device *d = &b->device;
     char why[256] = "";
     bool big = count == 1 && states[0].big;
+    d->out_of_memory = false;
 
     /* Layout. */
     uint64_t at = 0;
@@ -554,8 +555,10 @@ static int run_batch(d3d12_backend *b, job_state *states, size_t count)
     return 0;
 
 fail:
+    /* A buffer the device had no memory for is not the implementation's
+     * failure: the cases are not judged. */
     for (size_t i = 0; i < count; ++i)
-        job_fail(states[i].job, DMLCONF_JOB_FAILED, why);
+        job_fail(states[i].job, d->out_of_memory ? DMLCONF_JOB_NO_RESOURCES : DMLCONF_JOB_FAILED, why);
     return 1;
 }
 
@@ -588,7 +591,7 @@ int d3d12_backend_execute_jobs(d3d12_backend *b, dmlconf_job *jobs, size_t count
     if (!states)
     {
         for (size_t i = 0; i < count; ++i)
-            job_fail(&jobs[i], DMLCONF_JOB_FAILED, "out of memory for the batch");
+            job_fail(&jobs[i], DMLCONF_JOB_NO_RESOURCES, "out of memory for the batch");
         return 0;
     }
     for (size_t i = 0; i < count; ++i)
@@ -614,7 +617,7 @@ int d3d12_backend_execute_jobs(d3d12_backend *b, dmlconf_job *jobs, size_t count
         {
             free(batch);
             free(origin);
-            job_fail(states[i].job, DMLCONF_JOB_FAILED, "out of memory for the batch");
+            job_fail(states[i].job, DMLCONF_JOB_NO_RESOURCES, "out of memory for the batch");
             plan_release(&states[i].plan);
             ++i;
             continue;

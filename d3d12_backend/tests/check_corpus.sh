@@ -87,6 +87,7 @@ bad-knobs)
     for knob in DMLCONF_D3D12_BUILD_AHEAD=17 DMLCONF_D3D12_TOTALS_TILE=99x1 DMLCONF_D3D12_TILE_GROUPS=0 \
         DMLCONF_D3D12_TILE=1x1 DMLCONF_D3D12_CHUNK=0 DMLCONF_D3D12_VIEW_WORDS=5 DMLCONF_D3D12_LOOKBACK=2 \
         DMLCONF_D3D12_LOOKBACK_TILES=65 DMLCONF_D3D12_EPOCHS=0 DMLCONF_D3D12_KERNEL=clear \
+        DMLCONF_D3D12_BUFFER_LIMIT=0 \
         DMLCONF_D3D12_FAULT=none-such; do
         env "$knob" "$dmlconf" run --backend d3d12 -q -o "$work/bad" "$source_dir/cases/doc" >"$work/bad.txt" 2>&1
         status=$?
@@ -115,6 +116,19 @@ device-open)
             || fail "the $label run opened another adapter: $(grep '^| Adapter |' "$work/$label/summary.md")"
     done
     grep '^| Adapter |' "$work/default/summary.md"
+    ;;
+no-memory)
+    # A device with no memory for the cases' buffers (E_OUTOFMEMORY): the
+    # cases are not judged, the run is incomplete, and no case fails.
+    DMLCONF_D3D12_BUFFER_LIMIT=64 "$dmlconf" run --backend d3d12 -q -o "$work/out" "$source_dir/cases/doc" \
+        >"$work/run.txt" 2>&1
+    status=$?
+    [ "$status" -eq 2 ] || fail "a device without memory: exit status $status, not 2 (incomplete)"
+    grep -q '"status":"no-resources"' "$work/out/results.jsonl" || fail "no case says no-resources"
+    ! grep -q '"status":"\(fail\|error\)"' "$work/out/results.jsonl" || fail "a case failed for the device's memory"
+    grep -q '"status": "incomplete"' "$work/out/summary.json" || fail "the verdict is not incomplete"
+    [ ! -s "$work/out/failures.txt" ] || fail "failures.txt lists cases: $(cat "$work/out/failures.txt")"
+    grep -q "E_OUTOFMEMORY" "$work/out/results.jsonl" || fail "the messages do not say E_OUTOFMEMORY"
     ;;
 fallback)
     VK_ICD_FILENAMES=/nonexistent/icd.json "$dmlconf" adapters >"$work/adapters.txt" 2>&1

@@ -56,6 +56,13 @@ typedef struct d3d12_device
     uint64_t fence_value;
     HANDLE event;
     uint64_t timestamp_frequency; /* ticks per second; 0 when unknown */
+    /* The last buffer that could not be created failed for lack of memory
+     * (E_OUTOFMEMORY): the device's resources, not the implementation's
+     * doing. Cleared by whoever asks. */
+    bool out_of_memory;
+    /* A test knob's stand-in for a smaller device: a buffer larger than this
+     * fails as E_OUTOFMEMORY would (0: none). */
+    uint64_t buffer_limit;
     unsigned shader_model;        /* e.g. 0x51 */
 
     /* The widest byte range one root UAV may reach (one texel-buffer view). */
@@ -107,7 +114,8 @@ typedef struct d3d12_buffer
 
 /* Creates a committed buffer of `bytes` in a heap of `type` (DEFAULT buffers
  * allow unordered access and start in COPY_DEST; UPLOAD and READBACK ones
- * are mapped). Returns 0, or -1 with `why`. */
+ * are mapped). Returns 0, or -1 with `why` (and d->out_of_memory set when
+ * the device had no memory for it). */
 int d3d12_buffer_create(d3d12_device *d, D3D12_HEAP_TYPE type, uint64_t bytes, d3d12_buffer *out, char *why,
                         size_t why_size);
 /* Releases the buffer's resource and zeroes it (safe on a zeroed one). */

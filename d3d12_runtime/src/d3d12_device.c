@@ -496,11 +496,14 @@ int d3d12_buffer_create(d3d12_device *d, D3D12_HEAP_TYPE type, uint64_t bytes, d
         desc.Flags = D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS;
     else if (type == D3D12_HEAP_TYPE_UPLOAD)
         state = D3D12_RESOURCE_STATE_GENERIC_READ;
-    HRESULT hr = ID3D12Device_CreateCommittedResource(d->device, &heap, D3D12_HEAP_FLAG_NONE, &desc, state, NULL,
-                                                      &IID_ID3D12Resource, (void **)&out->resource);
+    HRESULT hr = d->buffer_limit && desc.Width > d->buffer_limit
+                     ? E_OUTOFMEMORY
+                     : ID3D12Device_CreateCommittedResource(d->device, &heap, D3D12_HEAP_FLAG_NONE, &desc, state,
+                                                            NULL, &IID_ID3D12Resource, (void **)&out->resource);
     char text[64];
     if (FAILED(hr))
     {
+        d->out_of_memory = hr == E_OUTOFMEMORY;
         snprintf(why, why_size, "creating a buffer of %llu bytes failed: %s", (unsigned long long)bytes,
                  d3d12_hresult_text(hr, text, sizeof(text)));
         return -1;
