@@ -575,8 +575,143 @@ static void scan_chunk(dxbc_program *p, const kernel_key *key)
     emit_endloop(p);
 }
 
+/* dst.c = word `word` of the dispatch's parameter block (R_ITEM.y holds
+ * its byte offset). */
+static void load_param_word(dxbc_program *p, unsigned dst, unsigned c, unsigned word)
+{
+    op3(p, DXBC_OP_IADD, D(R_T0, 0), S(R_ITEM, 1), I(4 * word));
+    op3(p, DXBC_OP_LD_RAW, D(dst, c), S(R_T0, 0), dxbc_uav_src(SCAN_UAV_PARAMS, DXBC_SWIZZLE_XXXX));
+}
+
+/* A piece pass's rescanning item: R_BASE = its piece's carry (scratch[init
+ * base + l] with SCAN_FLAG_INIT, else the identity) combined with the
+ * totals of the chunks before it in the piece, scratch[totals base + l * K
+ * + i] for i from the piece's first chunk to k - 1. The threads take every
+ * group-th total, `rounds` loads in flight each, and the scan of the thread
+ * totals combines them; a barrier behind. */
+static void piece_chunk_base(dxbc_program *p, const kernel_key *key)
+{
+    kernel_element acc_element = kernel_accumulator_element(key->element);
+    const unsigned group = kernel_tile_group(key->shape);
+    const unsigned items = kernel_tile_elements(key->element, key->shape) / group;
+    const unsigned rounds = items < 8 ? items : 8;
+    emit_identity(p, acc_element, key->operation, R_BASE);
+    emit_if(p, S(R_FLAGS, 2), true);
+    op3(p, DXBC_OP_IADD, D(R_ITEM, 3), S(R_MORE, 2), S(R_LINE, 2));
+    emit_load_element(p, acc_element, SCAN_UAV_SCRATCH, S(R_ITEM, 3), R_BASE, R_T0);
+    emit_endif(p);
+    /* R_POS.x = the lane's first total, R_POS.y = the end (the item's own
+     * slot), from the totals base and the line's first slot l * K. */
+    load_param_word(p, R_POS, 3, SCAN_P_TOTALS_BASE);
+    op4(p, DXBC_OP_IMAD, D(R_POS, 3), S(R_LINE, 2), S(R_HEAD, 2), S(R_POS, 3));
+    op3(p, DXBC_OP_IADD, D(R_POS, 1), S(R_POS, 3), S(R_LINE, 1));
+    load_param_word(p, R_POS, 0, SCAN_P_PIECE_FIRST);
+    op3(p, DXBC_OP_IADD, D(R_POS, 0), S(R_POS, 0), S(R_POS, 3));
+    op3(p, DXBC_OP_IADD, D(R_POS, 0), S(R_POS, 0), S(R_RANGE, 3));
+    emit_identity(p, acc_element, key->operation, R_ACC);
+    emit_loop(p);
+    {
+        op3(p, DXBC_OP_UGE, D(R_POS, 2), S(R_POS, 0), S(R_POS, 1));
+        emit_break_if(p, S(R_POS, 2));
+        /* Every load in flight at once: a position past the end reads the
+         * lane's first (inside the range here) and counts as the identity. */
+        for (unsigned r = 0; r < rounds; ++r)
+        {
+            op3(p, DXBC_OP_IADD, D(R_POS, 2), S(R_POS, 0), I(r * group));
+            op3(p, DXBC_OP_ULT, D(R_POS, 3), S(R_POS, 2), S(R_POS, 1));
+            dxbc_operand ops[4] = {D(R_POS, 2), S(R_POS, 3), S(R_POS, 2), S(R_POS, 0)};
+            dxbc_emit(p, DXBC_OP_MOVC, 0, ops, 4);
+            emit_load_element(p, acc_element, SCAN_UAV_SCRATCH, S(R_POS, 2), R_VALUES + r, R_T0);
+        }
+        emit_identity(p, acc_element, key->operation, R_OTHER);
+        for (unsigned r = 0; r < rounds; ++r)
+        {
+            op3(p, DXBC_OP_IADD, D(R_POS, 2), S(R_POS, 0), I(r * group));
+            op3(p, DXBC_OP_ULT, D(R_POS, 3), S(R_POS, 2), S(R_POS, 1));
+            emit_select(p, acc_element, R_VALUES + r, S(R_POS, 3), R_VALUES + r, R_OTHER);
+            emit_combine(p, key, R_ACC, R_VALUES + r, R_T0, R_T1);
+        }
+        op3(p, DXBC_OP_IADD, D(R_POS, 0), S(R_POS, 0), I(rounds * group));
+    }
+    emit_endloop(p);
+    emit_store_shared(p, acc_element, G_TOTALS, S(R_RANGE, 3), R_ACC, R_T0);
+    tile_barrier(p);
+    unsigned source = tile_scan_thread_totals(p, key);
+    emit_load_shared(p, acc_element, G_TOTALS, I(source + group - 1), R_OTHER, R_T0);
+    emit_combine(p, key, R_BASE, R_OTHER, R_T0, R_T1);
+    /* Nobody overwrites the totals before every thread has read them. */
+    tile_barrier(p);
+}
+
+/* A piece pass's rescanning item, after its chunk: the piece's last chunk
+ * writes R_BASE, the line's running value past the piece, to scratch[final
+ * base + l] from its last thread (SCAN_FLAG_FINAL: a piece follows, or the
+ * segment's carry). */
+static void piece_store_carry(dxbc_program *p, const kernel_key *key)
+{
+    kernel_element acc_element = kernel_accumulator_element(key->element);
+    const unsigned group = kernel_tile_group(key->shape);
+    load_param_word(p, R_T1, 0, SCAN_P_PIECE_FIRST);
+    load_param_word(p, R_T1, 1, SCAN_P_PIECE_RESCAN);
+    op3(p, DXBC_OP_IADD, D(R_T1, 0), S(R_T1, 0), S(R_T1, 1));
+    op3(p, DXBC_OP_IADD, D(R_T1, 0), S(R_T1, 0), I(0xffffffffu));
+    op3(p, DXBC_OP_IEQ, D(R_T1, 0), S(R_LINE, 1), S(R_T1, 0));
+    op3(p, DXBC_OP_IEQ, D(R_T1, 1), S(R_RANGE, 3), I(group - 1));
+    op3(p, DXBC_OP_AND, D(R_T1, 0), S(R_T1, 0), S(R_T1, 1));
+    op3(p, DXBC_OP_AND, D(R_T1, 0), S(R_T1, 0), S(R_FLAGS, 3));
+    emit_if(p, S(R_T1, 0), true);
+    op3(p, DXBC_OP_IADD, D(R_ITEM, 3), S(R_MORE, 3), S(R_LINE, 2));
+    emit_store_element(p, acc_element, SCAN_UAV_SCRATCH, S(R_ITEM, 3), R_BASE, R_T0);
+    emit_endif(p);
+}
+
+/* The tile kernel's pieces variant: a piece pass (scan_params.h). A
+ * reducing group combines its chunk from memory and writes its total; a
+ * rescanning group finds its chunk's prefix from the piece's carry and the
+ * totals before it (written by the dispatch before), scans the chunk tile
+ * by tile and stores it, and the piece's last chunk passes the carry on. */
+static void generate_pieces_kernel(dxbc_program *p, const kernel_key *key)
+{
+    const unsigned group = kernel_tile_group(key->shape);
+    unsigned tile = kernel_tile_elements(key->element, key->shape);
+    unsigned items = tile / group;
+    unsigned acc_bytes = kernel_accumulator_bytes(key->element);
+    kernel_element acc_element = kernel_accumulator_element(key->element);
+
+    dxbc_program_begin(p, DXBC_PROGRAM_COMPUTE, 5, 0);
+    emit_scan_declarations(p, true);
+    dxbc_dcl_tgsm_raw(p, G_TILE, tile_block_bytes(acc_element, tile));
+    dxbc_dcl_tgsm_raw(p, G_TOTALS, 2 * group * acc_bytes);
+    dxbc_dcl_temps(p, R_VALUES + items);
+    dxbc_dcl_thread_group(p, group, 1, 1);
+    emit_scan_prologue_pieces(p);
+    /* The part is the same for the whole group, so every barrier below is
+     * reached by all its threads. */
+    emit_if(p, S(R_FLAGS, 0), true);
+    {
+        piece_chunk_base(p, key);
+        scan_chunk(p, key);
+        piece_store_carry(p, key);
+    }
+    emit_else(p);
+    {
+        emit_identity(p, acc_element, key->operation, R_BASE);
+        reduce_chunk(p, key);
+        tile_advance_base(p, key, tile_scan_thread_totals(p, key));
+        store_chunk_final(p, key);
+    }
+    emit_endif(p);
+    op0(p, DXBC_OP_RET, 0);
+    dxbc_program_finish(p);
+}
+
 void generate_tile_kernel(dxbc_program *p, const kernel_key *key)
 {
+    if (key->pieces)
+    {
+        generate_pieces_kernel(p, key);
+        return;
+    }
     kernel_element element = key->element;
     kernel_element acc_element = kernel_accumulator_element(element);
     const unsigned group = kernel_tile_group(key->shape);
