@@ -36,6 +36,9 @@
  * the GPU busy with copy kernels for N ms before each run (default 300 on
  * a hardware adapter, 0 on a CPU one).
  *
+ * --only TEXT picks the large cases whose name holds TEXT, or, with
+ * "=NAME", the case of that name.
+ *
  * A large scan's time runs from its first dispatch's start to its last
  * one's end (the barriers between dispatches included, as torch's CUDA
  * events include its launches); a plan of several dispatches also prints
@@ -74,7 +77,7 @@
 typedef struct bench_options
 {
     const char *adapter;
-    const char *only[MAX_ONLY]; /* run only the large cases whose name holds one of these */
+    const char *only[MAX_ONLY]; /* run only the large cases whose name holds one of these ("=NAME": is it) */
     unsigned only_count;
     uint64_t elements;
     unsigned small_cases;
@@ -262,8 +265,11 @@ static bool selected(const bench_options *options, const large_case *c)
     if (!options->only_count)
         return true;
     for (unsigned i = 0; i < options->only_count; ++i)
-        if (strstr(c->name, options->only[i]))
+    {
+        const char *only = options->only[i];
+        if (only[0] == '=' ? !strcmp(c->name, only + 1) : strstr(c->name, only) != NULL)
             return true;
+    }
     return false;
 }
 
