@@ -67,8 +67,8 @@ static void piece_item(dxbc_program *p)
         op2(p, DXBC_OP_MOV, D(P_DIM, 1), S(P_DIM, 2));
         op3(p, DXBC_OP_AND, D(P_MORE, 1), S(P_MORE, 1), I(~(uint32_t)(SCAN_FLAG_STORE | SCAN_FLAG_INIT)));
         op3(p, DXBC_OP_OR, D(P_MORE, 1), S(P_MORE, 1), I(SCAN_FLAG_FINAL));
-        param_words(p, P_LINE, SCAN_P_TOTALS_BASE, DXBC_MASK_X);
-        op2(p, DXBC_OP_MOV, D(P_MORE, 3), S(P_LINE, 0));
+        op3(p, DXBC_OP_IADD, D(P_ITEM, 2), S(P_ITEM, 1), I(4 * SCAN_P_TOTALS_BASE));
+        op3(p, DXBC_OP_LD_RAW, D(P_MORE, 3), S(P_ITEM, 2), dxbc_uav_src(SCAN_UAV_PARAMS, DXBC_SWIZZLE_XXXX));
     }
     emit_else(p);
     op2(p, DXBC_OP_MOV, D(P_DIM, 3), S(P_ITEM, 0));
@@ -107,6 +107,7 @@ static void prologue(dxbc_program *p, bool per_group, unsigned ticket_acc_bytes,
     emit_endif(p);
     param_words(p, P_AXIS, 4, DXBC_MASK_XYZW);
     param_words(p, P_MORE, 8, DXBC_MASK_XYZW);
+    param_words(p, P_LINE, SCAN_P_DIMENSIONS, DXBC_MASK_X);
 
     /* k = w / L and l = w % L, or (chunk major) k = w % K and l = w / K;
      * slot = l * K + k. */
@@ -126,7 +127,6 @@ static void prologue(dxbc_program *p, bool per_group, unsigned ticket_acc_bytes,
         op2(p, DXBC_OP_MOV, D(P_LINE, 2), S(P_ITEM, 2));
         emit_endif(p);
     }
-    param_words(p, P_LINE, SCAN_P_DIMENSIONS, DXBC_MASK_X);
     op4(p, DXBC_OP_IMAD, D(P_LINE, 3), S(P_LINE, 2), S(P_HEAD, 2), S(P_LINE, 1));
 
     /* Line offsets from l's coordinates over the folded dimensions, one
