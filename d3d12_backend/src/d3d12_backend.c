@@ -9,12 +9,10 @@
  *   DMLCONF_D3D12_FAULT=chunk-carry|broadcast-in-place
  *       faults at boundaries the corpus does not reach (kernels.h), which
  *       `dmlconf explore` must find;
- *   DMLCONF_D3D12_KERNEL=serial|tile|rake|lookback|chained|pieces|lines
- *       use only that kernel (lookback: wherever lines step by +1 or -1;
- *       chained: the tile kernel, in chained passes wherever lines step by
- *       +1 or -1; pieces: the tile kernel, in piece passes wherever a line
- *       has two chunks; lines: wherever short lines are packed; the others
- *       serial);
+ *   DMLCONF_D3D12_KERNEL=serial|tile|rake|lookback|chained|lines   use only
+ *       that kernel (lookback: wherever lines step by +1 or -1; chained:
+ *       the tile kernel, in chained passes wherever lines step by +1 or -1;
+ *       lines: wherever short lines are packed; the others serial);
  *   DMLCONF_D3D12_CHUNK=N              cut serial lines, and look-back chunks,
  *                                      into chunks of at most N;
  *   DMLCONF_D3D12_TILE=64x16|32x16|64x8|256x16|64x32   the cooperative kernels' shape;
@@ -28,16 +26,6 @@
  *                                      kernel (a tile a chunk); 2 to 64,
  *                                      chained tile-kernel passes of N tiles
  *                                      (default: 3 to 6 by element size);
- *   DMLCONF_D3D12_PIECES=BYTES         lines of data longer than a piece of
- *                                      BYTES are scanned in piece passes, a
- *                                      dispatch a piece that rescans the
- *                                      piece before it from the cache while
- *                                      it reduces its own (default 0: none;
- *                                      KERNEL=pieces forces them wherever a
- *                                      line has two chunks, a chunk a piece
- *                                      unless BYTES is given);
- *   DMLCONF_D3D12_PIECE_TILES=N        those passes' chunks, in tiles (1 to
- *                                      64, default 4);
  *   DMLCONF_D3D12_EPOCHS=N             the one-pass scans' status words are
  *                                      zeroed every N batches, not every 255
  *                                      (1 to 255: 1 zeroes before every
@@ -113,13 +101,6 @@ static int read_knobs(d3d12_backend *b, char *why, size_t why_size)
         b->limits.chained_always = true;
         append_knob(b, "kernel", kernel);
     }
-    else if (kernel && !strcmp(kernel, "pieces"))
-    {
-        b->limits.forced = true;
-        b->limits.forced_kind = KERNEL_TILE;
-        b->limits.pieces_always = true;
-        append_knob(b, "kernel", kernel);
-    }
     else if (kernel && *kernel)
     {
         size_t i = 0;
@@ -127,8 +108,8 @@ static int read_knobs(d3d12_backend *b, char *why, size_t why_size)
             ++i;
         if (i == sizeof(kinds) / sizeof(kinds[0]))
         {
-            snprintf(why, why_size,
-                     "DMLCONF_D3D12_KERNEL=%s is not serial, tile, rake, lookback, chained, pieces or lines", kernel);
+            snprintf(why, why_size, "DMLCONF_D3D12_KERNEL=%s is not serial, tile, rake, lookback, chained or lines",
+                     kernel);
             return -1;
         }
         b->limits.forced = true;
@@ -179,33 +160,6 @@ static int read_knobs(d3d12_backend *b, char *why, size_t why_size)
         }
         b->limits.lookback_tiles = (uint32_t)count;
         append_knob(b, "lookback tiles", tiles);
-    }
-    const char *pieces = getenv("DMLCONF_D3D12_PIECES");
-    if (pieces && *pieces)
-    {
-        unsigned long long bytes;
-        if (!parse_number(pieces, &bytes) || bytes > UINT64_C(1) << 40)
-        {
-            snprintf(why, why_size, "DMLCONF_D3D12_PIECES=%s is not a number of bytes (0: no piece passes)", pieces);
-            return -1;
-        }
-        b->limits.piece_bytes = bytes;
-        append_knob(b, "pieces", pieces);
-    }
-    /* Forced piece passes: a piece of one chunk, unless a size is given. */
-    if (b->limits.pieces_always && !b->limits.piece_bytes)
-        b->limits.piece_bytes = 1;
-    const char *piece_tiles = getenv("DMLCONF_D3D12_PIECE_TILES");
-    if (piece_tiles && *piece_tiles)
-    {
-        unsigned long long count;
-        if (!parse_number(piece_tiles, &count) || count < 1 || count > 64)
-        {
-            snprintf(why, why_size, "DMLCONF_D3D12_PIECE_TILES=%s is not a number of tiles from 1 to 64", piece_tiles);
-            return -1;
-        }
-        b->limits.piece_tiles = (uint32_t)count;
-        append_knob(b, "piece tiles", piece_tiles);
     }
     const char *ahead = getenv("DMLCONF_D3D12_BUILD_AHEAD");
     if (ahead && *ahead)

@@ -233,8 +233,6 @@ static int record_pass(d3d12_backend *b, job_state *s, size_t index, uint32_t *q
         {
             params[SCAN_P_INIT_BASE] += delta;
             params[SCAN_P_FINAL_BASE] += delta;
-            if (params[SCAN_P_FLAGS] & SCAN_FLAG_PIECES)
-                params[SCAN_P_TOTALS_BASE] += delta;
         }
     }
     uint64_t block = s->param_offset + index * (uint64_t)SCAN_PARAM_BYTES;

@@ -122,12 +122,6 @@ void emit_scan_prologue_ticket(dxbc_program *p, unsigned acc_bytes);
  * the thread group otherwise. */
 void emit_scan_prologue_chained(dxbc_program *p, unsigned acc_bytes);
 
-/* The prologue of the tile kernel's pieces variant: the work item is a
- * piece pass's (scan_params.h), and P_FLAGS and P_MORE.w are those of its
- * part: store set for a rescanning item, clear for a reducing one (whose
- * final base is the totals base). */
-void emit_scan_prologue_pieces(dxbc_program *p);
-
 /* The kernels. Each begins, declares and finishes `p` itself. */
 void generate_serial_kernel(dxbc_program *p, const kernel_key *key);
 void generate_tile_kernel(dxbc_program *p, const kernel_key *key);

@@ -46,42 +46,10 @@ static void draw_ticket(dxbc_program *p, unsigned acc_bytes)
     op3(p, DXBC_OP_LD_RAW, D(P_ITEM, 0), I(0), dxbc_tgsm_src(2, DXBC_SWIZZLE_XXXX));
 }
 
-/* A piece pass's work item (scan_params.h): P_LINE.y = chunk k, P_LINE.z =
- * line l, and the flags of its part, rescan or reduce: a reducing item
- * stores nothing, starts from the identity and writes its chunk's total at
- * the totals base (into P_MORE.w, the final base); a rescanning item keeps
- * the block's flags. */
-static void piece_item(dxbc_program *p)
-{
-    param_words(p, P_DIM, SCAN_P_PIECE_FIRST, DXBC_MASK_XYZ);
-    /* P_ITEM.z = L * R; P_ITEM.w = whether w reduces. */
-    op4(p, DXBC_OP_IMUL, dxbc_null_dst(), D(P_ITEM, 2), S(P_HEAD, 1), S(P_DIM, 1));
-    op3(p, DXBC_OP_UGE, D(P_ITEM, 3), S(P_ITEM, 0), S(P_ITEM, 2));
-    emit_if(p, S(P_ITEM, 3), true);
-    {
-        /* w' = w - L * R in P_DIM.w, its chunks from the first plus R, R'
-         * a line. */
-        op2(p, DXBC_OP_INEG, D(P_ITEM, 2), S(P_ITEM, 2));
-        op3(p, DXBC_OP_IADD, D(P_DIM, 3), S(P_ITEM, 0), S(P_ITEM, 2));
-        op3(p, DXBC_OP_IADD, D(P_DIM, 0), S(P_DIM, 0), S(P_DIM, 1));
-        op2(p, DXBC_OP_MOV, D(P_DIM, 1), S(P_DIM, 2));
-        op3(p, DXBC_OP_AND, D(P_MORE, 1), S(P_MORE, 1), I(~(uint32_t)(SCAN_FLAG_STORE | SCAN_FLAG_INIT)));
-        op3(p, DXBC_OP_OR, D(P_MORE, 1), S(P_MORE, 1), I(SCAN_FLAG_FINAL));
-        op3(p, DXBC_OP_IADD, D(P_ITEM, 2), S(P_ITEM, 1), I(4 * SCAN_P_TOTALS_BASE));
-        op3(p, DXBC_OP_LD_RAW, D(P_MORE, 3), S(P_ITEM, 2), dxbc_uav_src(SCAN_UAV_PARAMS, DXBC_SWIZZLE_XXXX));
-    }
-    emit_else(p);
-    op2(p, DXBC_OP_MOV, D(P_DIM, 3), S(P_ITEM, 0));
-    emit_endif(p);
-    op4(p, DXBC_OP_UDIV, D(P_LINE, 2), D(P_LINE, 1), S(P_DIM, 3), S(P_DIM, 1));
-    op3(p, DXBC_OP_IADD, D(P_LINE, 1), S(P_LINE, 1), S(P_DIM, 0));
-}
-
 /* The prologue; `ticket_acc_bytes` is 0, or (look-back) the accumulator
  * size of the kernel that draws tickets: always, or with `chained` only
- * when the block's flags hold SCAN_FLAG_CHAINED; `pieces`: the work item is
- * a piece pass's (piece_item). */
-static void prologue(dxbc_program *p, bool per_group, unsigned ticket_acc_bytes, bool chained, bool pieces)
+ * when the block's flags hold SCAN_FLAG_CHAINED. */
+static void prologue(dxbc_program *p, bool per_group, unsigned ticket_acc_bytes, bool chained)
 {
     enum dxbc_operand_type id = per_group ? DXBC_OPERAND_THREAD_GROUP_ID : DXBC_OPERAND_THREAD_ID;
     /* w = id.y * row + id.x, and the block's first four words. */
@@ -111,22 +79,17 @@ static void prologue(dxbc_program *p, bool per_group, unsigned ticket_acc_bytes,
 
     /* k = w / L and l = w % L, or (chunk major) k = w % K and l = w / K;
      * slot = l * K + k. */
-    if (pieces)
-        piece_item(p);
-    else
+    op3(p, DXBC_OP_AND, D(P_ITEM, 3), S(P_MORE, 1), I(SCAN_FLAG_CHUNK_MAJOR));
     {
-        op3(p, DXBC_OP_AND, D(P_ITEM, 3), S(P_MORE, 1), I(SCAN_FLAG_CHUNK_MAJOR));
-        {
-            dxbc_operand ops[4] = {D(P_ITEM, 2), S(P_ITEM, 3), S(P_HEAD, 2), S(P_HEAD, 1)};
-            dxbc_emit(p, DXBC_OP_MOVC, 0, ops, 4);
-        }
-        op4(p, DXBC_OP_UDIV, D(P_LINE, 1), D(P_LINE, 2), S(P_ITEM, 0), S(P_ITEM, 2));
-        emit_if(p, S(P_ITEM, 3), true);
-        op2(p, DXBC_OP_MOV, D(P_ITEM, 2), S(P_LINE, 1));
-        op2(p, DXBC_OP_MOV, D(P_LINE, 1), S(P_LINE, 2));
-        op2(p, DXBC_OP_MOV, D(P_LINE, 2), S(P_ITEM, 2));
-        emit_endif(p);
+        dxbc_operand ops[4] = {D(P_ITEM, 2), S(P_ITEM, 3), S(P_HEAD, 2), S(P_HEAD, 1)};
+        dxbc_emit(p, DXBC_OP_MOVC, 0, ops, 4);
     }
+    op4(p, DXBC_OP_UDIV, D(P_LINE, 1), D(P_LINE, 2), S(P_ITEM, 0), S(P_ITEM, 2));
+    emit_if(p, S(P_ITEM, 3), true);
+    op2(p, DXBC_OP_MOV, D(P_ITEM, 2), S(P_LINE, 1));
+    op2(p, DXBC_OP_MOV, D(P_LINE, 1), S(P_LINE, 2));
+    op2(p, DXBC_OP_MOV, D(P_LINE, 2), S(P_ITEM, 2));
+    emit_endif(p);
     op4(p, DXBC_OP_IMAD, D(P_LINE, 3), S(P_LINE, 2), S(P_HEAD, 2), S(P_LINE, 1));
 
     /* Line offsets from l's coordinates over the folded dimensions, one
@@ -160,22 +123,17 @@ static void prologue(dxbc_program *p, bool per_group, unsigned ticket_acc_bytes,
 
 void emit_scan_prologue(dxbc_program *p, bool per_group)
 {
-    prologue(p, per_group, 0, false, false);
+    prologue(p, per_group, 0, false);
 }
 
 void emit_scan_prologue_ticket(dxbc_program *p, unsigned acc_bytes)
 {
-    prologue(p, true, acc_bytes, false, false);
+    prologue(p, true, acc_bytes, false);
 }
 
 void emit_scan_prologue_chained(dxbc_program *p, unsigned acc_bytes)
 {
-    prologue(p, true, acc_bytes, true, false);
-}
-
-void emit_scan_prologue_pieces(dxbc_program *p)
-{
-    prologue(p, true, 0, false, true);
+    prologue(p, true, acc_bytes, true);
 }
 
 void emit_scan_declarations(dxbc_program *p, bool per_group)

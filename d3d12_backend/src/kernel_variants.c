@@ -20,20 +20,17 @@ static const struct
 
 size_t kernel_key_index(const kernel_key *key)
 {
-    size_t index = (size_t)key->kind;
-    index = index * ELEMENT_COUNT + key->element;
-    index = index * OPERATION_COUNT + key->operation;
-    index = index * FAULT_COUNT + key->fault;
-    index = index * TILE_SHAPE_COUNT + key->shape;
-    index = index * 2 + key->spans;
-    return index * 2 + key->pieces;
+    return (((((size_t)key->kind * ELEMENT_COUNT + key->element) * OPERATION_COUNT + key->operation) * FAULT_COUNT +
+             key->fault) *
+                TILE_SHAPE_COUNT +
+            key->shape) *
+               2 +
+           key->spans;
 }
 
 kernel_key kernel_key_from_index(size_t index)
 {
     kernel_key key;
-    key.pieces = index % 2;
-    index /= 2;
     key.spans = index % 2;
     index /= 2;
     key.shape = (unsigned)(index % TILE_SHAPE_COUNT);
@@ -52,8 +49,7 @@ bool kernel_key_exists(const kernel_key *key)
 {
     if (key->kind >= KERNEL_KIND_COUNT || key->element >= ELEMENT_COUNT || key->operation >= OPERATION_COUNT ||
         key->fault >= FAULT_COUNT || key->shape >= TILE_SHAPE_COUNT || (key->kind == KERNEL_SERIAL && key->shape) ||
-        (key->spans && ((key->kind != KERNEL_LOOKBACK && key->kind != KERNEL_TILE) || key->fault != FAULT_NONE)) ||
-        (key->pieces && (key->kind != KERNEL_TILE || key->fault != FAULT_NONE || key->spans)))
+        (key->spans && ((key->kind != KERNEL_LOOKBACK && key->kind != KERNEL_TILE) || key->fault != FAULT_NONE)))
         return false;
     bool lanes = key->element == ELEMENT_F16X2 || key->element == ELEMENT_F32X2;
     if (lanes && key->kind != KERNEL_SERIAL)
@@ -79,9 +75,8 @@ void kernel_key_name(const kernel_key *key, char *out, size_t size)
         snprintf(out, size, "invalid");
         return;
     }
-    snprintf(out, size, "%s%s.%s.%s%s%s%s", kinds[key->kind], key->shape ? tile_shapes[key->shape].name : "",
-             elements[key->element], operations[key->operation], faults[key->fault], key->spans ? ".spans" : "",
-             key->pieces ? ".pieces" : "");
+    snprintf(out, size, "%s%s.%s.%s%s%s", kinds[key->kind], key->shape ? tile_shapes[key->shape].name : "",
+             elements[key->element], operations[key->operation], faults[key->fault], key->spans ? ".spans" : "");
 }
 
 unsigned kernel_items_per_group(kernel_kind kind)

@@ -83,13 +83,11 @@ typedef struct kernel_key
     bool spans;     /* look-back and tile kernels only (the tile kernel's chained passes): chunks
                      * past the first publish spans, never inclusive
                      * prefixes, so every look-back jumps (a test of the jumps) */
-    bool pieces;    /* tile kernel only, without a fault: the variant that runs piece passes
-                     * (SCAN_FLAG_PIECES) and nothing else */
 } kernel_key;
 
 /* A dense index for a key (0 .. KERNEL_VARIANT_COUNT-1), for caches. */
 #define KERNEL_VARIANT_COUNT                                                                                           \
-    ((size_t)KERNEL_KIND_COUNT * ELEMENT_COUNT * OPERATION_COUNT * FAULT_COUNT * TILE_SHAPE_COUNT * 2 * 2)
+    ((size_t)KERNEL_KIND_COUNT * ELEMENT_COUNT * OPERATION_COUNT * FAULT_COUNT * TILE_SHAPE_COUNT * 2)
 size_t kernel_key_index(const kernel_key *key);
 /* The key of a dense index (the inverse of kernel_key_index). */
 kernel_key kernel_key_from_index(size_t index);
@@ -101,9 +99,8 @@ kernel_key kernel_key_from_index(size_t index);
  * short-line kernel has one shape). */
 bool kernel_key_exists(const kernel_key *key);
 
-/* A stable name such as "tile.f32.sum", "serial.f16.sum.f16-accumulate",
- * "tile.i64.sum.pieces" or, for a tile shape other than the default,
- * "tile128x16.f32.sum". */
+/* A stable name such as "tile.f32.sum", "serial.f16.sum.f16-accumulate" or,
+ * for a tile shape other than the default, "tile128x16.f32.sum". */
 void kernel_key_name(const kernel_key *key, char *out, size_t size);
 
 /* Work items per thread group of a kind: SCAN_SERIAL_GROUP for the kinds

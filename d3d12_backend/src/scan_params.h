@@ -42,21 +42,6 @@
  * between passes: each batch's passes take a new epoch and areas of their
  * own, and the buffer is zeroed only when the epochs wrap (or it is new).
  * Epochs only grow between zeroings, which the ticket relies on.
- *
- * A piece pass (SCAN_FLAG_PIECES, the tile kernel's pieces variant) is one
- * dispatch of a scan cut into pieces of a line: it rescans piece s - 1 and
- * reduces piece s, chunks piece_first .. piece_first + R - 1 and the R'
- * chunks after them (SCAN_P_PIECE_*), so L * (R + R') work items: item w <
- * L * R rescans chunk piece_first + w % R of line w / R, the others (w' = w -
- * L * R) reduce chunk piece_first + R + w' % R' of line w' / R'. A reducing
- * item writes its chunk's total to scratch[totals_base + l * K + k]. A
- * rescanning item starts from scratch[init_base + l] with SCAN_FLAG_INIT
- * (the piece's carry) or the identity, combined with the totals of the
- * chunks before it in its piece, and stores every element; with
- * SCAN_FLAG_FINAL the piece's last chunk writes the line's running value
- * past the piece to scratch[final_base + l] (the next piece's carry). The
- * piece just reduced is read again by the next dispatch moments later,
- * from the GPU's cache where it is still there.
  */
 #ifndef DMLCONF_SCAN_PARAMS_H
 #define DMLCONF_SCAN_PARAMS_H
@@ -81,14 +66,10 @@ enum
     SCAN_P_FLAGS = 9,
     SCAN_P_INIT_BASE = 10,
     SCAN_P_FINAL_BASE = 11,
-    SCAN_P_DIMENSIONS = 12,   /* D, at most SCAN_MAX_LINE_DIMENSIONS */
-    SCAN_P_STATUS_BASE = 13,  /* one-pass scans: the chunks' published values in u4, then the ticket counter */
-    SCAN_P_EPOCH = 14,        /* one-pass scans: the epoch their words carry */
-    SCAN_P_TOTALS_BASE = 15,  /* piece passes: the chunk totals in scratch, l * K + k */
-    SCAN_P_DIMENSION0 = 16,   /* then per dimension: size, in stride, out stride, unused */
-    SCAN_P_PIECE_FIRST = 44,  /* piece passes: the first chunk rescanned (or reduced, when R is 0) */
-    SCAN_P_PIECE_RESCAN = 45, /* piece passes: R, the chunks of a line rescanned */
-    SCAN_P_PIECE_REDUCE = 46, /* piece passes: R', the chunks of a line reduced after them */
+    SCAN_P_DIMENSIONS = 12,  /* D, at most SCAN_MAX_LINE_DIMENSIONS */
+    SCAN_P_STATUS_BASE = 13, /* one-pass scans: the chunks' published values in u4, then the ticket counter */
+    SCAN_P_EPOCH = 14,       /* one-pass scans: the epoch their words carry */
+    SCAN_P_DIMENSION0 = 16,  /* then per dimension: size, in stride, out stride, unused */
 };
 
 /* The folded non-axis dimensions a block can describe. */
@@ -108,8 +89,6 @@ enum
      * (kernel_lookback.c): work items are tickets, and the chunks publish
      * at SCAN_P_STATUS_BASE as the look-back kernel's do. */
     SCAN_FLAG_CHAINED = 1u << 6,
-    /* A piece pass of the tile kernel's pieces variant (see above). */
-    SCAN_FLAG_PIECES = 1u << 7,
 };
 
 /* Root constants (b0) of the scan kernels: the block's byte offset in u3,

@@ -339,110 +339,6 @@ static void plan_lookback(plan_context *ctx, const problem *p)
     pass->hi[2] = pass->used[2] ? (p->carry_base + p->lines) * acc_bytes : 0;
 }
 
-/* The piece passes' chunk for a problem: a few tiles, or
- * DMLCONF_D3D12_CHUNK elements. */
-static uint64_t piece_chunk(const plan_context *ctx, const problem *p)
-{
-    uint64_t tiles = ctx->limits->piece_tiles ? ctx->limits->piece_tiles : PLAN_PIECE_TILES;
-    uint64_t chunk = kernel_tile_elements(p->element, problem_shape(ctx, p)) * tiles;
-    if (ctx->limits->max_chunk && ctx->limits->max_chunk < chunk)
-        chunk = ctx->limits->max_chunk;
-    return chunk;
-}
-
-/* Chunks of a line in one piece: as many as keep the piece's data (every
- * line's) within piece_bytes, at least one. */
-static uint64_t piece_chunks(const plan_context *ctx, const problem *p, uint64_t chunk)
-{
-    uint64_t line_bytes = chunk * kernel_element_bytes(p->element) * p->lines;
-    uint64_t count = ctx->limits->piece_bytes / line_bytes;
-    return count ? count : 1;
-}
-
-/* Whether a problem the tile kernel would scan takes piece passes: its
- * lines (of data, not totals) cut into two pieces or more, or (the test
- * knob) into two chunks or more. */
-static bool pieces_wanted(const plan_context *ctx, const problem *p)
-{
-    const plan_limits *limits = ctx->limits;
-    if (!limits->piece_bytes || p->in_region == REGION_SCRATCH || (limits->forced && !limits->pieces_always))
-        return false;
-    uint64_t chunk = piece_chunk(ctx, p);
-    uint64_t chunks = divide_up(p->n, chunk);
-    if (limits->pieces_always)
-        return chunks >= 2;
-    return chunks > piece_chunks(ctx, p, chunk);
-}
-
-/* Plans a problem as piece passes (scan_params.h): pieces of a few chunks
- * a line, dispatch d rescanning piece d - 1 and reducing piece d, the
- * chunk totals and the pieces' carries in scratch. The piece just reduced
- * is rescanned by the next dispatch, from the GPU's cache where it fits. */
-static void plan_pieces(plan_context *ctx, const problem *p)
-{
-    uint64_t chunk = piece_chunk(ctx, p);
-    uint64_t chunks = divide_up(p->n, chunk);
-    uint64_t per_piece = piece_chunks(ctx, p, chunk);
-    uint64_t pieces = divide_up(chunks, per_piece);
-    uint64_t totals = scratch_alloc(ctx, p->lines * chunks);
-    uint64_t carries = pieces > 1 ? scratch_alloc(ctx, p->lines * (pieces - 1)) : 0;
-    unsigned bytes = kernel_element_bytes(p->element);
-    unsigned acc_bytes = kernel_accumulator_bytes(ctx->job_element);
-    for (uint64_t d = 0; d <= pieces && !ctx->failed; ++d)
-    {
-        /* Piece d - 1's chunks rescanned, then piece d's reduced. */
-        uint64_t first = d ? (d - 1) * per_piece : 0;
-        uint64_t rescan = d ? (chunks - first < per_piece ? chunks - first : per_piece) : 0;
-        uint64_t reduce = d < pieces ? (chunks - d * per_piece < per_piece ? chunks - d * per_piece : per_piece) : 0;
-        bool carry_in = d > 1 || (d == 1 && p->carry_in);
-        bool carry_out = d && (d < pieces || p->carry_out);
-        uint64_t in_base = d > 1 ? carries + (d - 2) * p->lines : p->carry_base;
-        uint64_t out_base = d && d < pieces ? carries + (d - 1) * p->lines : p->carry_base;
-        uint32_t flags =
-            SCAN_FLAG_PIECES | SCAN_FLAG_STORE | (carry_in ? SCAN_FLAG_INIT : 0u) | (carry_out ? SCAN_FLAG_FINAL : 0u);
-        plan_pass *pass = emit_pass(ctx, p, KERNEL_TILE, chunks, chunk, flags, in_base, out_base);
-        if (!pass)
-            return;
-        pass->key.pieces = true;
-        pass->key.spans = false;
-        pass->key.fault = FAULT_NONE;
-        uint32_t *w = pass->params;
-        w[SCAN_P_WORK_ITEMS] = (uint32_t)(p->lines * (rescan + reduce));
-        w[SCAN_P_TOTALS_BASE] = (uint32_t)totals;
-        w[SCAN_P_PIECE_FIRST] = (uint32_t)first;
-        w[SCAN_P_PIECE_RESCAN] = (uint32_t)rescan;
-        w[SCAN_P_PIECE_REDUCE] = (uint32_t)reduce;
-        /* The elements the two parts touch: [first, end) chunks of every
-         * line read, [first, first + rescan) written. */
-        uint64_t begin = first * chunk;
-        uint64_t read_end = (first + rescan + reduce) * chunk < p->n ? (first + rescan + reduce) * chunk : p->n;
-        uint64_t write_end = (first + rescan) * chunk < p->n ? (first + rescan) * chunk : p->n;
-        touched_range(&p->dims, true, p->in_first + (int64_t)begin * p->in_step, p->in_step, read_end - begin, bytes,
-                      &pass->lo[0], &pass->hi[0]);
-        pass->used[1] = rescan > 0;
-        if (rescan)
-            touched_range(&p->dims, false, p->out_first + (int64_t)begin * p->out_step, p->out_step, write_end - begin,
-                          bytes, &pass->lo[1], &pass->hi[1]);
-        else
-            pass->lo[1] = pass->hi[1] = 0;
-        /* Scratch: the totals, and the rescanned piece's carries. */
-        uint64_t lo = totals, hi = totals + p->lines * chunks;
-        if (rescan && carry_in)
-        {
-            lo = in_base < lo ? in_base : lo;
-            hi = in_base + p->lines > hi ? in_base + p->lines : hi;
-        }
-        if (rescan && carry_out)
-        {
-            lo = out_base < lo ? out_base : lo;
-            hi = out_base + p->lines > hi ? out_base + p->lines : hi;
-        }
-        pass->used[2] = true;
-        pass->lo[2] = lo * acc_bytes;
-        pass->hi[2] = hi * acc_bytes;
-    }
-}
-
 /* Plans one problem: a single scan pass, or reduce / scan the totals /
  * rescan from the offsets. */
 static void plan_problem(plan_context *ctx, const problem *p)
@@ -496,13 +392,6 @@ static void plan_problem(plan_context *ctx, const problem *p)
             chunk *= walk > least ? walk : least;
         }
         chunks = divide_up(p->n, chunk);
-        /* Lines of data longer than a piece are scanned in piece passes
-         * where the limits ask for them. */
-        if (kind == KERNEL_TILE && pieces_wanted(ctx, p))
-        {
-            plan_pieces(ctx, p);
-            return;
-        }
         /* Lines that need several chunks are scanned in one pass where
          * they move in blocks. */
         if (kind == KERNEL_TILE && (!limits->forced || limits->chained_always) && limits->lookback &&
@@ -866,13 +755,6 @@ size_t plan_kernels_in_reach(const plan_limits *limits, kernel_key *out, size_t 
                     add_reachable(faulty, out, max, &count);
                 }
                 add_reachable(key, out, max, &count);
-                /* The piece passes' variant. */
-                if (kinds[k] == KERNEL_TILE && limits->piece_bytes)
-                {
-                    kernel_key pieces = key;
-                    pieces.pieces = true;
-                    add_reachable(pieces, out, max, &count);
-                }
                 /* The chained passes' test variant. */
                 if (kinds[k] == KERNEL_TILE && one_pass_wanted(limits) && !one_pass_by_lookback_kernel(limits) &&
                     limits->lookback_spans)

@@ -49,13 +49,6 @@ typedef struct plan_limits
                                  * chained pass, one chunk long or more (a test knob) */
     bool lookback_spans;        /* one-pass chunks publish spans, never inclusive prefixes past the
                                  * first chunk (a test knob: every look-back jumps) */
-    uint64_t piece_bytes;       /* 0, or lines of several tile-kernel chunks whose data spans at least two
-                                 * pieces of this many bytes are scanned in piece passes instead: one
-                                 * dispatch per piece that rescans the piece before it (from the cache)
-                                 * and reduces it (scan_params.h) */
-    uint32_t piece_tiles;       /* the piece passes' chunks, in tiles (0: PLAN_PIECE_TILES) */
-    bool pieces_always;         /* with the tile kernel forced: every line of two chunks or more takes
-                                 * piece passes (a test knob) */
     bool short_lines;           /* short lines packed in memory use the short-line kernel */
     uint32_t single_pass_lines; /* the serial kernel does not cut lines into chunks when there are at
                                  * least this many (0: always by parallel_items) */
@@ -113,16 +106,12 @@ int plan_job(const dmlconf_scan_desc *desc, const plan_limits *limits, job_plan 
 void plan_release(job_plan *plan);
 
 /* A pass's name for traces: its kernel's (kernel_key_name), with
- * " chained" after a chained pass of the tile kernel. (A piece pass's
- * kernel name ends in ".pieces".) */
+ * " chained" after a chained pass of the tile kernel. */
 void plan_pass_name(const plan_pass *pass, char *out, size_t size);
 
 /* The chunk length of the one-pass scans of lines of data (not of chunk
  * totals) of class `element` under `limits`, or 0 when none runs. */
 uint64_t plan_one_pass_chunk(const plan_limits *limits, kernel_element element);
-
-/* The piece passes' chunks, in tiles, unless the limits say otherwise. */
-#define PLAN_PIECE_TILES 4u
 
 /* The most status accumulators one pass may take: a one-pass scan of more
  * chunks takes two passes instead. */

@@ -45,8 +45,7 @@ conformance)
         || fail "the report does not say conformant at level 5_0: $(grep Verdict "$work/out/summary.md")"
     grep -q '^| Backend | d3d12 |' "$work/out/summary.md" || fail "the report does not name the d3d12 backend"
     for knob in DMLCONF_D3D12_KERNEL DMLCONF_D3D12_CHUNK DMLCONF_D3D12_VIEW_WORDS DMLCONF_D3D12_TOTALS_TILE \
-        DMLCONF_D3D12_TILE_GROUPS DMLCONF_D3D12_LOOKBACK_TILES DMLCONF_D3D12_EPOCHS DMLCONF_D3D12_PIECES \
-        DMLCONF_D3D12_PIECE_TILES; do
+        DMLCONF_D3D12_TILE_GROUPS DMLCONF_D3D12_LOOKBACK_TILES DMLCONF_D3D12_EPOCHS; do
         if [ -n "${!knob:-}" ]; then
             grep -q 'test knobs:' "$work/out/summary.md" || fail "$knob is set but the report does not say so"
         fi
@@ -88,7 +87,7 @@ bad-knobs)
     for knob in DMLCONF_D3D12_BUILD_AHEAD=17 DMLCONF_D3D12_TOTALS_TILE=99x1 DMLCONF_D3D12_TILE_GROUPS=0 \
         DMLCONF_D3D12_TILE=1x1 DMLCONF_D3D12_CHUNK=0 DMLCONF_D3D12_VIEW_WORDS=5 DMLCONF_D3D12_LOOKBACK=2 \
         DMLCONF_D3D12_LOOKBACK_TILES=65 DMLCONF_D3D12_EPOCHS=0 DMLCONF_D3D12_KERNEL=clear \
-        DMLCONF_D3D12_PIECES=16M DMLCONF_D3D12_PIECE_TILES=0 DMLCONF_D3D12_FAULT=none-such; do
+        DMLCONF_D3D12_FAULT=none-such; do
         env "$knob" "$dmlconf" run --backend d3d12 -q -o "$work/bad" "$source_dir/cases/doc" >"$work/bad.txt" 2>&1
         status=$?
         [ "$status" -ne 0 ] || fail "$knob was accepted"

@@ -128,101 +128,6 @@ static bool run_lookback(model *m, const plan_pass *pass)
     return true;
 }
 
-/* Line l's offsets of element 0 in both tensors, from the pass's folded
- * dimensions. */
-static void line_offsets(const uint32_t *w, uint32_t l, uint32_t *in, uint32_t *out)
-{
-    uint32_t rest = l;
-    *in = w[SCAN_P_IN_FIRST];
-    *out = w[SCAN_P_OUT_FIRST];
-    for (uint32_t d = 0; d < w[SCAN_P_DIMENSIONS]; ++d)
-    {
-        const uint32_t *dim = &w[SCAN_P_DIMENSION0 + 4 * d];
-        uint32_t c = rest % dim[0];
-        rest /= dim[0];
-        *in += c * dim[1];
-        *out += c * dim[2];
-    }
-}
-
-/* A piece pass (scan_params.h) for integer sums: the items that rescan
- * piece s - 1 start from its carry and the totals before their chunk, and
- * the piece's last chunk passes the carry on; the items that reduce piece s
- * write their chunks' totals. The rescanning items run first, so one that
- * read a total or carry written in the same dispatch would read it
- * unwritten. */
-static bool run_pieces(model *m, const plan_pass *pass)
-{
-    const uint32_t *w = pass->params;
-    unsigned element = pass->element_bytes[0], acc_bytes = pass->element_bytes[2];
-    uint64_t element_mask = mask_of(element), acc_mask = mask_of(acc_bytes);
-    uint32_t lines = w[SCAN_P_LINES], chunks = w[SCAN_P_CHUNKS], flags = w[SCAN_P_FLAGS];
-    uint32_t first = w[SCAN_P_PIECE_FIRST], rescan = w[SCAN_P_PIECE_RESCAN], reduce = w[SCAN_P_PIECE_REDUCE];
-    unsigned char *scratch = m->region[pass->region[2]];
-    if (!pass->key.pieces || pass->key.kind != KERNEL_TILE || w[SCAN_P_WORK_ITEMS] != lines * (rescan + reduce) ||
-        first + rescan + reduce > chunks || !(rescan + reduce))
-    {
-        snprintf(m->failure, sizeof(m->failure), "a piece pass of %u + %u chunks from %u of %u, %u work items", rescan,
-                 reduce, first, chunks, w[SCAN_P_WORK_ITEMS]);
-        return false;
-    }
-    for (uint32_t item = 0; item < w[SCAN_P_WORK_ITEMS]; ++item)
-    {
-        bool rescanning = item < lines * rescan;
-        uint32_t part = rescanning ? item : item - lines * rescan;
-        uint32_t per_line = rescanning ? rescan : reduce;
-        uint32_t k = (rescanning ? first : first + rescan) + part % per_line, l = part / per_line;
-        uint32_t in, out;
-        line_offsets(w, l, &in, &out);
-        uint32_t i0 = k * w[SCAN_P_CHUNK];
-        uint32_t i1 = i0 + w[SCAN_P_CHUNK] < w[SCAN_P_LENGTH] ? i0 + w[SCAN_P_CHUNK] : w[SCAN_P_LENGTH];
-        in += i0 * w[SCAN_P_IN_STEP];
-        out += i0 * w[SCAN_P_OUT_STEP];
-        uint64_t acc = 0;
-        if (rescanning)
-        {
-            if (flags & SCAN_FLAG_INIT)
-            {
-                if (!access_ok(m, pass, 2, w[SCAN_P_INIT_BASE] + l, acc_bytes))
-                    return false;
-                acc = read_value(scratch + (size_t)(w[SCAN_P_INIT_BASE] + l) * acc_bytes, acc_bytes);
-            }
-            for (uint32_t i = first; i < k; ++i)
-            {
-                uint32_t at = w[SCAN_P_TOTALS_BASE] + l * chunks + i;
-                if (!access_ok(m, pass, 2, at, acc_bytes))
-                    return false;
-                acc = (acc + read_value(scratch + (size_t)at * acc_bytes, acc_bytes)) & acc_mask;
-            }
-        }
-        for (uint32_t i = i0; i < i1; ++i)
-        {
-            if (!access_ok(m, pass, 0, in, element))
-                return false;
-            uint64_t x = read_value(m->region[pass->region[0]] + (size_t)in * element, element);
-            uint64_t before = acc;
-            acc = (acc + x) & acc_mask;
-            if (rescanning)
-            {
-                if (!access_ok(m, pass, 1, out, element))
-                    return false;
-                uint64_t value = (flags & SCAN_FLAG_EXCLUSIVE) ? before : acc;
-                write_value(m->region[pass->region[1]] + (size_t)out * element, element, value & element_mask);
-            }
-            in += w[SCAN_P_IN_STEP];
-            out += w[SCAN_P_OUT_STEP];
-        }
-        uint32_t at = rescanning ? w[SCAN_P_FINAL_BASE] + l : w[SCAN_P_TOTALS_BASE] + l * chunks + k;
-        if (!rescanning || ((flags & SCAN_FLAG_FINAL) && k == first + rescan - 1))
-        {
-            if (!access_ok(m, pass, 2, at, acc_bytes))
-                return false;
-            write_value(scratch + (size_t)at * acc_bytes, acc_bytes, acc);
-        }
-    }
-    return true;
-}
-
 /* acc + x for a pass's class: one wrapping sum, or (the two-lane classes)
  * two 32-bit lanes side by side, x's lanes `lane_bits` wide. */
 static uint64_t add_value(const plan_pass *pass, uint64_t acc, uint64_t x, uint64_t acc_mask)
@@ -258,8 +163,6 @@ static bool run_pass(model *m, const plan_pass *pass)
         return run_lines(m, pass);
     if (pass->key.kind == KERNEL_LOOKBACK || (pass->params[SCAN_P_FLAGS] & SCAN_FLAG_CHAINED))
         return run_lookback(m, pass);
-    if (pass->key.pieces || (pass->params[SCAN_P_FLAGS] & SCAN_FLAG_PIECES))
-        return run_pieces(m, pass);
     const uint32_t *w = pass->params;
     unsigned element = pass->element_bytes[0], acc_bytes = pass->element_bytes[2];
     uint64_t element_mask = mask_of(element), acc_mask = mask_of(acc_bytes);
@@ -549,25 +452,6 @@ static plan_limits limits_for(int which)
         limits.max_chunk = 3;
         limits.max_span_bytes = 512;
         break;
-    case 7: /* piece passes wherever a line has two chunks: chunks of 5 (partial tiles), pieces of 48 bytes
-             * (one or two chunks a line), views of 1 KiB (segments with carries) */
-        limits.forced = true;
-        limits.forced_kind = KERNEL_TILE;
-        limits.pieces_always = true;
-        limits.piece_bytes = 48;
-        limits.max_chunk = 5;
-        limits.tile_shape = 2;
-        limits.max_span_bytes = 1024;
-        break;
-    case 8: /* a GPU's defaults in miniature with piece passes for lines of more than 32 bytes, chunks of 3 */
-        limits.min_chunk = 4;
-        limits.tile_groups = 4;
-        limits.tile_min_tiles = 2;
-        limits.lookback = true;
-        limits.short_lines = true;
-        limits.piece_bytes = 32;
-        limits.max_chunk = 3;
-        break;
     default: /* chained tile passes wherever lines move in blocks, 3 tiles of 64x8 a chunk, pieces of 4 KiB */
         limits.forced = true;
         limits.forced_kind = KERNEL_TILE;
@@ -608,13 +492,13 @@ END_TEST
  * variants that exist, each once. */
 START_TEST(test_kernels_in_reach_with_faults)
 {
-    for (int which = 0; which < 9; ++which)
+    for (int which = 0; which < 7; ++which)
     {
         for (unsigned fault = FAULT_NONE; fault < FAULT_COUNT; ++fault)
         {
             plan_limits limits = limits_for(which);
             limits.fault = (kernel_fault)fault;
-            limits.lookback_spans = (which == 5 || which == 6) && fault == FAULT_NONE;
+            limits.lookback_spans = which >= 5 && fault == FAULT_NONE;
             if (which == 4)
                 limits.tile_shape = 1; /* short lines under a tile shape other than the default */
             kernel_key reach[PLAN_MAX_KERNELS];
@@ -756,84 +640,6 @@ START_TEST(test_long_line_passes)
 }
 END_TEST
 
-/* Piece passes for a 10^8-element 1-D scan under an H200's limits, pieces
- * of 16 MiB: chunks of 4 tiles, 1024 chunks (of 32-bit elements) a piece,
- * one dispatch more than pieces, the first only reducing and the last only
- * rescanning; 64-bit elements in two segments (one view each), each its
- * own pieces. And the random plans of limits 7 and 8 take them. */
-START_TEST(test_piece_passes)
-{
-    static const dmlconf_data_type line_types[] = {DMLCONF_DATA_TYPE_FLOAT32, DMLCONF_DATA_TYPE_UINT64};
-    for (size_t t = 0; t < 2; ++t)
-    {
-        plan_limits limits = gpu_serial_limits();
-        limits.tile_groups = 8192;
-        limits.tile_min_tiles = 8;
-        limits.tile_one_chunk = 8192;
-        limits.lookback = true;
-        limits.piece_bytes = 16u << 20;
-        limits.max_span_bytes = (UINT64_C(512) << 20) / 8 * 7;
-        dmlconf_scan_desc desc;
-        memset(&desc, 0, sizeof(desc));
-        desc.op = DMLCONF_OPERATOR_CUMULATIVE_SUMMATION;
-        desc.input.data_type = line_types[t];
-        desc.input.dimension_count = 1;
-        desc.input.sizes[0] = 100000000u;
-        desc.output = desc.input;
-        job_plan plan = {0};
-        char why[256];
-        ck_assert_msg(!plan_job(&desc, &limits, &plan, why, sizeof(why)), "%s", why);
-        uint32_t chunk = t ? 4 * 512 : 4 * 1024, per_piece = (16u << 20) / (4 * 1024 * 4);
-        uint32_t chunks = (100000000u + chunk - 1) / chunk;
-        size_t expected = t ? 0 : (chunks + per_piece - 1) / per_piece + 1;
-        if (t)
-        {
-            /* Segments of 7/8 of a 512 MiB view. */
-            uint64_t segment = (UINT64_C(512) << 20) / 8 * 7 / 8;
-            for (uint64_t start = 0; start < 100000000u; start += segment)
-            {
-                uint64_t n = 100000000u - start < segment ? 100000000u - start : segment;
-                expected += ((n + chunk - 1) / chunk + per_piece - 1) / per_piece + 1;
-            }
-        }
-        ck_assert_msg(plan.count == expected, "%s: %zu passes, expected %zu", dmlconf_data_type_name(line_types[t]),
-                      plan.count, expected);
-        for (size_t p = 0; p < plan.count; ++p)
-        {
-            const uint32_t *w = plan.passes[p].params;
-            ck_assert(plan.passes[p].key.pieces);
-            ck_assert_uint_eq(w[SCAN_P_CHUNK], chunk);
-            ck_assert(w[SCAN_P_FLAGS] & SCAN_FLAG_PIECES);
-            ck_assert_uint_le(w[SCAN_P_PIECE_RESCAN], per_piece);
-            ck_assert_uint_le(w[SCAN_P_PIECE_REDUCE], per_piece);
-        }
-        ck_assert_uint_eq(plan.passes[0].params[SCAN_P_PIECE_RESCAN], 0);
-        ck_assert_uint_eq(plan.passes[plan.count - 1].params[SCAN_P_PIECE_REDUCE], 0);
-        if (!t)
-            ck_assert_uint_eq(plan.passes[1].params[SCAN_P_WORK_ITEMS], 2 * per_piece);
-        plan_release(&plan);
-    }
-    for (int which = 7; which <= 8; ++which)
-    {
-        plan_limits limits = limits_for(which);
-        uint64_t state = UINT64_C(0x2545f4914f6cdd1d) + (uint64_t)which;
-        size_t piece_passes = 0;
-        for (unsigned trial = 0; trial < 200; ++trial)
-        {
-            dmlconf_scan_desc desc;
-            random_desc(&state, types[trial % 3], &desc);
-            job_plan plan = {0};
-            char why[256];
-            ck_assert_msg(!plan_job(&desc, &limits, &plan, why, sizeof(why)), "%s", why);
-            for (size_t p = 0; p < plan.count; ++p)
-                piece_passes += plan.passes[p].key.pieces;
-            plan_release(&plan);
-        }
-        ck_assert_msg(piece_passes > 100, "limits %d: %zu piece passes in 200 plans", which, piece_passes);
-    }
-}
-END_TEST
-
 /* Float16 lines that pair up fill the device with `lane_items` threads,
  * 32-bit lines with `parallel_items`: 10^4 x 10^4 along axis 0 under a
  * GPU's limits is reduced in 10 chunks a line pair (5000 pairs, 49152
@@ -904,11 +710,10 @@ int main(void)
     Suite *suite = suite_create("plan");
     TCase *random = tcase_create("random");
     tcase_set_timeout(random, 120);
-    tcase_add_loop_test(random, test_random_plans, 0, 9);
+    tcase_add_loop_test(random, test_random_plans, 0, 7);
     tcase_add_test(random, test_gpu_shapes);
     tcase_add_test(random, test_kernels_in_reach_with_faults);
     tcase_add_test(random, test_long_line_passes);
-    tcase_add_test(random, test_piece_passes);
     tcase_add_test(random, test_pair_chunks);
     suite_add_tcase(suite, random);
     TCase *folding = tcase_create("folding");

@@ -1,9 +1,18 @@
 #!/usr/bin/env bash
-# How nvidia-h200-pieces/ was produced: one call of the GPU machine that
-# measures piece passes (DMLCONF_D3D12_PIECES: a dispatch a piece of a long
-# line, rescanning the piece before it from the L2 cache while it reduces
-# its own) against the default chained passes, alternating, and runs the
-# whole benchmark of the code as it is by default.
+# How this folder was produced: one call of the GPU machine that measures
+# piece passes (DMLCONF_D3D12_PIECES: a dispatch a piece of a long line,
+# rescanning the piece before it from the L2 cache while it reduces its
+# own) against the default chained passes, alternating, and runs the whole
+# benchmark of the code as it is by default.
+#
+# The piece passes lost and were taken out again: the binaries this script
+# ran were built from commit 2f9294b ("d3d12_backend: the piece passes'
+# prologue leaves every other kernel as it was, byte for byte"), whose
+# default plan and kernels are those of the code after it (every kernel
+# variant but the pieces ones byte for byte the same). Later binaries
+# ignore DMLCONF_D3D12_PIECES and DMLCONF_D3D12_PIECE_TILES (steps 2 and 4
+# would measure the default plan under other labels) and refuse
+# DMLCONF_D3D12_KERNEL=pieces (step 6): build that commit to run it again.
 #
 # Runs from the root of the tree the GPU machine receives, with DIR (default
 # .gpu-h28) carried: the Debian 12 .deb files run-on-gpu.sh lists, bin/
