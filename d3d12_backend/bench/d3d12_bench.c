@@ -36,9 +36,23 @@
  * the GPU busy with copy kernels for N ms before each run (default 300 on
  * a hardware adapter, 0 on a CPU one).
  *
+ * --only TEXT picks the large cases whose name holds TEXT, or, with
+ * "=NAME", the case of that name.
+ *
+ * A large scan's time runs from its first dispatch's start to its last
+ * one's end (the barriers between dispatches included, as torch's CUDA
+ * events include its launches); a plan of several dispatches also prints
+ * the dispatches' own times added up ("= X in dispatches").
+ *
+ * --dispatch-costs first measures what a plan of several dispatches pays
+ * on this stack: the copy kernel over --elements words in one dispatch and
+ * cut into 8, 24 and 48, back to back, with UAV barriers between them, and
+ * with barriers and timestamps around each.
+ *
  * Usage: dmlconf_d3d12_bench [--adapter WHICH] [--elements N] [--small N] [--repeat N]
  *                            [--no-torch] [--no-small] [--only TEXT]... [--list]
  *                            [--same-process] [--release-between] [--no-copy] [--warm-up-ms N]
+ *                            [--dispatch-costs]
  * Exit status: 0, or 1 when the backend cannot open or a result is wrong.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -63,7 +77,7 @@
 typedef struct bench_options
 {
     const char *adapter;
-    const char *only[MAX_ONLY]; /* run only the large cases whose name holds one of these */
+    const char *only[MAX_ONLY]; /* run only the large cases whose name holds one of these ("=NAME": is it) */
     unsigned only_count;
     uint64_t elements;
     unsigned small_cases;
@@ -76,6 +90,7 @@ typedef struct bench_options
     unsigned warm_up_ms;  /* keep the GPU busy this long before each run of a large case */
     bool warm_up_given;   /* --warm-up-ms was given (else 300, 0 on a CPU adapter) */
     bool release_between; /* --same-process: free the backend's buffers between cases */
+    bool dispatch_costs;  /* measure what cutting a copy into dispatches costs, first */
 } bench_options;
 
 /* xorshift64*: reproducible inputs. */
@@ -250,8 +265,11 @@ static bool selected(const bench_options *options, const large_case *c)
     if (!options->only_count)
         return true;
     for (unsigned i = 0; i < options->only_count; ++i)
-        if (strstr(c->name, options->only[i]))
+    {
+        const char *only = options->only[i];
+        if (only[0] == '=' ? !strcmp(c->name, only + 1) : strstr(c->name, only) != NULL)
             return true;
+    }
     return false;
 }
 
@@ -375,10 +393,12 @@ static int verify(const large_case *c, const dmlconf_scan_desc *desc, const unsi
 /* Four 32-bit words per thread, a grid's width apart so that each row of
  * loads is coalesced: with t = id.y * cb0[0].y + id.x and T = cb0[0].z
  * threads, thread t < T copies words t, t + T, t + 2T, t + 3T (those below
- * cb0[0].x) from u0 to u1, issuing its four loads before any store. */
+ * cb0[0].x) from u0 to u1, issuing its four loads before any store.
+ * `offset`: the words copied are those cb0[0].w further on in both views
+ * (for a copy cut into dispatches inside one view). */
 #define COPY_WORDS_PER_THREAD 4u
 
-static int build_copy_kernel(void **blob, size_t *size)
+static int build_copy_kernel(bool offset, void **blob, size_t *size)
 {
     dxbc_program p = {0};
     dxbc_program_begin(&p, DXBC_PROGRAM_COMPUTE, 5, 0);
@@ -399,6 +419,8 @@ static int build_copy_kernel(void **blob, size_t *size)
     {
         op4(&p, DXBC_OP_IMAD, D(2, j), dxbc_cb(0, 0, 2), I(j), S(0, 0)); /* word index */
         op3(&p, DXBC_OP_UMIN, D(3, 0), S(2, j), S(0, 1));
+        if (offset)
+            op3(&p, DXBC_OP_IADD, D(3, 0), S(3, 0), dxbc_cb(0, 0, 3));
         op3(&p, DXBC_OP_ISHL, D(3, 0), S(3, 0), I(2));
         op3(&p, DXBC_OP_LD_RAW, D(1, j), S(3, 0), dxbc_uav_src(0, DXBC_SWIZZLE_XXXX));
     }
@@ -406,7 +428,13 @@ static int build_copy_kernel(void **blob, size_t *size)
     {
         op3(&p, DXBC_OP_ULT, D(3, 1), S(2, j), dxbc_cb(0, 0, 0));
         emit_if(&p, S(3, 1), true);
-        op3(&p, DXBC_OP_ISHL, D(3, 0), S(2, j), I(2));
+        if (offset)
+        {
+            op3(&p, DXBC_OP_IADD, D(3, 0), S(2, j), dxbc_cb(0, 0, 3));
+            op3(&p, DXBC_OP_ISHL, D(3, 0), S(3, 0), I(2));
+        }
+        else
+            op3(&p, DXBC_OP_ISHL, D(3, 0), S(2, j), I(2));
         op3(&p, DXBC_OP_STORE_RAW, dxbc_uav_dst(1, DXBC_MASK_X), S(3, 0), S(1, j));
         emit_endif(&p);
     }
@@ -416,11 +444,21 @@ static int build_copy_kernel(void **blob, size_t *size)
     return failed ? -1 : 0;
 }
 
+/* How time_copy cuts the copy: into `dispatches` dispatches (0: one per
+ * window of a buffer larger than a view, else one), back to back, or with
+ * a UAV barrier between them, and also a pair of timestamps around each
+ * (as the backend records a job's passes). */
+typedef enum copy_mode
+{
+    COPY_BACK_TO_BACK,
+    COPY_BARRIERS,
+    COPY_BARRIERS_AND_STAMPS,
+} copy_mode;
+
 /* Times a copy of `bytes` (rounded up to words) between two device buffers,
- * in pieces of at most half a buffer view (one dispatch each, all between
- * one pair of timestamps): the best of `repeat`, in seconds; < 0 (said why)
- * on failure. */
-static double time_copy(d3d12_backend *b, uint64_t bytes, unsigned repeat)
+ * cut as `mode` and `dispatches` say, all between one pair of timestamps:
+ * the best of `repeat`, in seconds; < 0 (said why) on failure. */
+static double time_copy_cut(d3d12_backend *b, uint64_t bytes, unsigned repeat, unsigned dispatches, copy_mode mode)
 {
     d3d12_device *d = &b->device;
     char why[256];
@@ -432,11 +470,20 @@ static double time_copy(d3d12_backend *b, uint64_t bytes, unsigned repeat)
     view_buffer in = {0}, out = {0};
     d3d12_buffer stamps = {0};
     uint64_t words = (bytes + 3) / 4, piece_words = words;
-    if (build_copy_kernel(&blob, &size) ||
+    /* The run's two, and (with stamps) two around each dispatch: there are
+     * at most `dispatches` of them. */
+    if (mode == COPY_BARRIERS_AND_STAMPS && !dispatches)
+    {
+        printf("copy kernel: timestamps around each dispatch need a number of dispatches\n");
+        return -1.0;
+    }
+    uint32_t stamps_per_run = 2 + (mode == COPY_BARRIERS_AND_STAMPS ? 2 * dispatches : 0);
+    if (build_copy_kernel(dispatches != 0, &blob, &size) ||
         d3d12_device_create_pipeline(d, b->pipelines.root_signature, blob, size, &pipeline, why, sizeof(why)) ||
         view_buffer_create(d, words * 4, b->view_bytes, &in, why, sizeof(why)) ||
         view_buffer_create(d, words * 4, b->view_bytes, &out, why, sizeof(why)) ||
-        d3d12_buffer_create(d, D3D12_HEAP_TYPE_READBACK, 16 * (uint64_t)repeat, &stamps, why, sizeof(why)))
+        d3d12_buffer_create(d, D3D12_HEAP_TYPE_READBACK, 8 * (uint64_t)stamps_per_run * repeat, &stamps, why,
+                            sizeof(why)))
     {
         printf("copy kernel: %s\n", why);
         goto done;
@@ -444,7 +491,16 @@ static double time_copy(d3d12_backend *b, uint64_t bytes, unsigned repeat)
     /* A buffer larger than a view is copied a window's stride at a time. */
     if (in.window_count)
         piece_words = in.stride / 4;
-    D3D12_QUERY_HEAP_DESC query_desc = {D3D12_QUERY_HEAP_TYPE_TIMESTAMP, 2 * repeat, 0};
+    if (dispatches)
+    {
+        piece_words = (words + dispatches - 1) / dispatches;
+        if (in.window_count && piece_words > in.stride / 4)
+        {
+            printf("copy kernel: %u dispatches of a buffer larger than a view\n", dispatches);
+            goto done;
+        }
+    }
+    D3D12_QUERY_HEAP_DESC query_desc = {D3D12_QUERY_HEAP_TYPE_TIMESTAMP, stamps_per_run * repeat, 0};
     if (FAILED(ID3D12Device_CreateQueryHeap(d->device, &query_desc, &IID_ID3D12QueryHeap, (void **)&queries)) ||
         d3d12_device_begin(d, why, sizeof(why)))
     {
@@ -460,14 +516,18 @@ static double time_copy(d3d12_backend *b, uint64_t bytes, unsigned repeat)
     {
         if (r)
             d3d12_uav_barrier(d);
-        ID3D12GraphicsCommandList_EndQuery(list, queries, D3D12_QUERY_TYPE_TIMESTAMP, 2 * r);
+        uint32_t query = stamps_per_run * r;
+        ID3D12GraphicsCommandList_EndQuery(list, queries, D3D12_QUERY_TYPE_TIMESTAMP, query++);
         for (uint64_t first = 0; first < words; first += piece_words)
         {
+            if (first && mode != COPY_BACK_TO_BACK)
+                d3d12_uav_barrier(d);
             uint64_t count = words - first < piece_words ? words - first : piece_words;
             D3D12_GPU_VIRTUAL_ADDRESS from, to;
             uint64_t start;
             if (view_buffer_find(&in, first * 4, (first + count) * 4, &from, &start) ||
-                view_buffer_find(&out, first * 4, (first + count) * 4, &to, &start) || start != first * 4)
+                view_buffer_find(&out, first * 4, (first + count) * 4, &to, &start) ||
+                (!dispatches && start != first * 4))
             {
                 printf("copy kernel: no view holds words %llu to %llu\n", (unsigned long long)first,
                        (unsigned long long)(first + count));
@@ -481,17 +541,23 @@ static double time_copy(d3d12_backend *b, uint64_t bytes, unsigned repeat)
             uint32_t groups_y = (groups + groups_x - 1) / groups_x;
             /* The grid's width T: every thread of the grid, so the last rows
              * of words are covered even when the grid has spare threads. */
-            uint32_t constants[SCAN_ROOT_CONSTANTS] = {(uint32_t)count, groups_x * 256u, (uint32_t)threads, 0};
+            uint32_t constants[SCAN_ROOT_CONSTANTS] = {(uint32_t)count, groups_x * 256u, (uint32_t)threads,
+                                                       (uint32_t)(first - start / 4)};
             ID3D12GraphicsCommandList_SetComputeRoot32BitConstants(list, SCAN_ROOT_PARAMETER_CONSTANTS,
                                                                    SCAN_ROOT_CONSTANTS, constants, 0);
             for (unsigned u = 0; u < SCAN_UAV_COUNT; ++u)
                 ID3D12GraphicsCommandList_SetComputeRootUnorderedAccessView(list, SCAN_ROOT_PARAMETER_UAV0 + u,
                                                                             u == 1 ? to : from);
+            if (mode == COPY_BARRIERS_AND_STAMPS)
+                ID3D12GraphicsCommandList_EndQuery(list, queries, D3D12_QUERY_TYPE_TIMESTAMP, query++);
             ID3D12GraphicsCommandList_Dispatch(list, groups_x, groups_y, 1);
+            if (mode == COPY_BARRIERS_AND_STAMPS)
+                ID3D12GraphicsCommandList_EndQuery(list, queries, D3D12_QUERY_TYPE_TIMESTAMP, query++);
         }
-        ID3D12GraphicsCommandList_EndQuery(list, queries, D3D12_QUERY_TYPE_TIMESTAMP, 2 * r + 1);
+        ID3D12GraphicsCommandList_EndQuery(list, queries, D3D12_QUERY_TYPE_TIMESTAMP,
+                                           stamps_per_run * r + stamps_per_run - 1);
     }
-    ID3D12GraphicsCommandList_ResolveQueryData(list, queries, D3D12_QUERY_TYPE_TIMESTAMP, 0, 2 * repeat,
+    ID3D12GraphicsCommandList_ResolveQueryData(list, queries, D3D12_QUERY_TYPE_TIMESTAMP, 0, stamps_per_run * repeat,
                                                stamps.resource, 0);
     if (d3d12_device_submit(d, why, sizeof(why)))
     {
@@ -501,7 +567,8 @@ static double time_copy(d3d12_backend *b, uint64_t bytes, unsigned repeat)
     const uint64_t *ticks = stamps.mapped;
     for (unsigned r = 0; r < repeat && d->timestamp_frequency; ++r)
     {
-        double seconds = (double)(ticks[2 * r + 1] - ticks[2 * r]) / (double)d->timestamp_frequency;
+        const uint64_t *run = ticks + (size_t)stamps_per_run * r;
+        double seconds = (double)(run[stamps_per_run - 1] - run[0]) / (double)d->timestamp_frequency;
         if (best < 0 || seconds < best)
             best = seconds;
     }
@@ -518,15 +585,23 @@ done:
     return best;
 }
 
+/* A copy of `bytes` as the copy kernel's baseline: one dispatch, or one
+ * per window of a buffer larger than a view. */
+static double time_copy(d3d12_backend *b, uint64_t bytes, unsigned repeat)
+{
+    return time_copy_cut(b, bytes, repeat, 0, COPY_BACK_TO_BACK);
+}
+
 /* ---- one large scan ------------------------------------------------------- */
 
 /* What a large case measured (sent from its process to the parent). */
 typedef struct case_result
 {
-    int status;          /* 0: ran and verified; -1: failed or wrong */
-    double seconds;      /* best GPU time */
-    double copy_seconds; /* the copy kernel on the same bytes; < 0 unknown */
-    char passes[240];    /* the best run's dispatches: "tile.f32.sum 0.121 + ..." */
+    int status;              /* 0: ran and verified; -1: failed or wrong */
+    double seconds;          /* best GPU time: from the first dispatch's start to the last one's end */
+    double dispatch_seconds; /* in that run, the dispatches' own times added up (barriers left out) */
+    double copy_seconds;     /* the copy kernel on the same bytes; < 0 unknown */
+    char passes[240];        /* the best run's dispatches: "tile.f32.sum 0.121 + ..." */
 } case_result;
 
 /* Appends text to a bounded field, marking a cut with "...". */
@@ -604,10 +679,16 @@ static case_result run_large(d3d12_backend *b, const large_case *c, unsigned rep
             free(output);
             return result;
         }
-        /* Run 0 warms up (pipelines, buffers, clocks) and is not timed. */
-        if (r && job.device_seconds > 0 && (best < 0 || job.device_seconds < best))
+        /* Run 0 warms up (pipelines, buffers, clocks) and is not timed. A
+         * run's time is its span, the barriers between its dispatches
+         * included, as torch's events time its launches. */
+        double span = job.device_seconds;
+        if (b->last_pass_count)
+            span = b->last_passes[b->last_pass_count - 1].start + b->last_passes[b->last_pass_count - 1].seconds;
+        if (r && span > 0 && (best < 0 || span < best))
         {
-            best = job.device_seconds;
+            best = span;
+            result.dispatch_seconds = job.device_seconds;
             result.passes[0] = '\0';
             for (size_t p = 0; p < b->last_pass_count; ++p)
             {
@@ -621,10 +702,13 @@ static case_result run_large(d3d12_backend *b, const large_case *c, unsigned rep
     result.seconds = best;
     result.status = verify(c, &desc, input, output);
     double traffic = 2.0 * (double)count * type_bytes(c->type);
-    printf("%-44s %6.3f ms %7.1f GB/s %5.1f%% of copy%s  [%s]\n", c->name, best * 1e3,
+    char alone[48] = "";
+    if (b->last_pass_count > 1)
+        snprintf(alone, sizeof(alone), " = %.3f in dispatches", result.dispatch_seconds * 1e3);
+    printf("%-44s %6.3f ms %7.1f GB/s %5.1f%% of copy%s  [%s%s]\n", c->name, best * 1e3,
            best > 0 ? traffic / best / 1e9 : 0,
            best > 0 && result.copy_seconds > 0 ? 100.0 * result.copy_seconds / best : 0.0,
-           result.status ? "  WRONG" : "  verified", result.passes);
+           result.status ? "  WRONG" : "  verified", result.passes, alone);
     fflush(stdout);
     free(input);
     free(output);
@@ -1000,6 +1084,60 @@ static int run_small_cases(const bench_options *options)
     return 0;
 }
 
+/* ---- dispatch costs -------------------------------------------------------- */
+
+/* What a plan of several dispatches pays on this stack: the copy kernel
+ * over `words` 32-bit words in one dispatch, and cut into 8, 24 and 48
+ * dispatches back to back, with a UAV barrier between them, and with
+ * barriers and a pair of timestamps around each (as the backend records a
+ * job); each the best of `repeat` after the GPU is kept busy. Returns 0, or
+ * 1 when the backend does not open or a copy fails. */
+static int run_dispatch_costs(const bench_options *options, uint64_t words)
+{
+    static const unsigned counts[] = {1, 8, 24, 48};
+    static const char *const modes[] = {"back to back", "UAV barriers", "barriers, stamps"};
+    dmlconf_backend_config config = {.adapter = options->adapter};
+    dmlconf_backend *backend = NULL;
+    char why[512];
+    if (dmlconf_d3d12_backend_ops.open(&config, &backend, why, sizeof(why)))
+    {
+        printf("the D3D12 backend is unavailable: %s\n", why);
+        return 1;
+    }
+    d3d12_backend *b = (d3d12_backend *)backend;
+    printf("dispatch costs: the copy kernel over %.0f MB, cut into dispatches (best of %u, ms; in brackets, each "
+           "dispatch past the first, us)\n",
+           (double)words * 4 / 1e6, options->repeat);
+    printf("%-12s %26s %26s %26s\n", "dispatches", modes[0], modes[1], modes[2]);
+    double one = -1.0;
+    int status = 0;
+    for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]) && !status; ++i)
+    {
+        printf("%-12u", counts[i]);
+        for (unsigned mode = 0; mode < 3; ++mode)
+        {
+            if (options->warm_up_ms)
+                keep_busy(b, options->warm_up_ms);
+            double seconds = time_copy_cut(b, words * 4, options->repeat, counts[i], (copy_mode)mode);
+            if (seconds < 0)
+            {
+                status = 1;
+                break;
+            }
+            if (counts[i] == 1 && mode == COPY_BACK_TO_BACK)
+                one = seconds;
+            char extra[32] = "";
+            if (counts[i] > 1 && one > 0)
+                snprintf(extra, sizeof(extra), " (%+.2f)", (seconds - one) / (counts[i] - 1) * 1e6);
+            printf(" %15.4f%-11s", seconds * 1e3, extra);
+        }
+        printf("\n");
+    }
+    fflush(stdout);
+    backend->ops->close(backend);
+    return status;
+}
+
 /* ---- the summary ---------------------------------------------------------- */
 
 static void print_summary(const case_list *cases, const bool *chosen, const case_result *results,
@@ -1049,7 +1187,8 @@ static int usage(const char *program)
 {
     fprintf(stderr,
             "usage: %s [--adapter WHICH] [--elements N] [--small N] [--repeat N] [--no-torch] [--no-small]\n"
-            "          [--only TEXT]... [--list] [--same-process] [--release-between] [--no-copy] [--warm-up-ms N]\n",
+            "          [--only TEXT]... [--list] [--same-process] [--release-between] [--no-copy] [--warm-up-ms N]\n"
+            "          [--dispatch-costs]\n",
             program);
     return 2;
 }
@@ -1096,6 +1235,8 @@ int main(int argc, char **argv)
         }
         else if (!strcmp(argv[i], "--no-copy"))
             options.copy = false;
+        else if (!strcmp(argv[i], "--dispatch-costs"))
+            options.dispatch_costs = true;
         else if (!strcmp(argv[i], "--only") && i + 1 < argc && options.only_count < MAX_ONLY)
             options.only[options.only_count++] = argv[++i];
         else
@@ -1136,6 +1277,11 @@ int main(int argc, char **argv)
     }
 
     int status = 0;
+    if (options.dispatch_costs)
+    {
+        status |= run_dispatch_costs(&options, options.elements);
+        printf("\n");
+    }
     case_result *results = calloc(cases.count, sizeof(*results));
     double *torch_ms = calloc(cases.count, sizeof(*torch_ms));
     if (!results || !torch_ms)

@@ -19,7 +19,8 @@ typedef struct d3d12_pass_time
     kernel_key key;
     char name[64]; /* plan_pass_name */
     uint32_t work_items;
-    double seconds;
+    double start;   /* from the start of the job's first dispatch (its timestamp) to this one's */
+    double seconds; /* the dispatch's own, between its two timestamps */
 } d3d12_pass_time;
 
 typedef struct d3d12_backend

@@ -289,6 +289,7 @@ static void record_pass_times(d3d12_backend *b, const job_state *s, const uint64
         t->key = s->plan.passes[p].key;
         plan_pass_name(&s->plan.passes[p], t->name, sizeof(t->name));
         t->work_items = s->plan.passes[p].params[SCAN_P_WORK_ITEMS];
+        t->start = (double)(ticks[2 * p] - ticks[0]) / (double)b->device.timestamp_frequency;
         t->seconds = (double)(ticks[2 * p + 1] - ticks[2 * p]) / (double)b->device.timestamp_frequency;
     }
     b->last_pass_count = s->plan.count;
