@@ -7,7 +7,7 @@
  *   DMLCONF_D3D12_FAULT=drop-element|off-by-one-exclusive|f16-accumulate
  *       run a deliberately broken kernel variant (the self-test);
  *   DMLCONF_D3D12_FAULT=chunk-carry|broadcast-in-place
- *       faults at boundaries the corpus does not reach (kernels.h), which
+ *       faults at boundaries the corpus does not reach (scan_kernels.h), which
  *       `dmlconf explore` must find;
  *   DMLCONF_D3D12_KERNEL=serial|tile|rake|lookback|chained|lines   use only
  *       that kernel (lookback: wherever lines step by +1 or -1; chained:

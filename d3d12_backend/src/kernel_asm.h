@@ -12,7 +12,7 @@
 #define DMLCONF_KERNEL_ASM_H
 
 #include "dxbc_emit.h"
-#include "kernels.h"
+#include "scan_kernels.h"
 
 #include <stdint.h>
 

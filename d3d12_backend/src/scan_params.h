@@ -129,7 +129,7 @@ enum
 #define SCAN_EPOCH_MAX 255u
 
 /* Threads per group of the serial kernel. (The tile and rake kernels' group
- * sizes and elements per thread are their shapes, kernels.h.) */
+ * sizes and elements per thread are their shapes, scan_kernels.h.) */
 #define SCAN_SERIAL_GROUP 64u
 
 #endif /* DMLCONF_SCAN_PARAMS_H */

@@ -8,7 +8,7 @@
 #define DMLCONF_SCAN_PIPELINES_H
 
 #include "d3d12_device.h"
-#include "kernels.h"
+#include "scan_kernels.h"
 
 #include <dmlconf/threads.h>
 

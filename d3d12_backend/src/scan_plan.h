@@ -15,7 +15,7 @@
 #ifndef DMLCONF_SCAN_PLAN_H
 #define DMLCONF_SCAN_PLAN_H
 
-#include "kernels.h"
+#include "scan_kernels.h"
 #include "scan_params.h"
 
 #include <dmlconf/oracle.h>
@@ -34,7 +34,7 @@ typedef struct plan_limits
     uint32_t max_chunk;         /* 0, or the longest serial chunk (forces chunking) */
     uint32_t tile_min_length;   /* lines at least this long and contiguous use `group_kind` */
     kernel_kind group_kind;     /* the cooperative kernel for those: KERNEL_TILE or KERNEL_RAKE */
-    unsigned tile_shape;        /* their shape (kernels.h) */
+    unsigned tile_shape;        /* their shape (scan_kernels.h) */
     unsigned totals_shape;      /* the tile kernel's shape for lines of chunk totals */
     uint32_t tile_groups;       /* tile kernel: work items that fill the device (0: a chunk is one tile) */
     uint32_t tile_min_tiles;    /* tile kernel: the fewest tiles a chunk walks, where the line has them */

@@ -4,7 +4,7 @@
  * validates the SPIR-V with spirv-val.
  * Usage: dump_kernels FOLDER   (exit 0, or 1 with a message on error)
  */
-#include "kernels.h"
+#include "scan_kernels.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
 #include "d3d12_com.h"
 #include "dxbc_container.h"
 #include "dxbc_emit.h"
-#include "kernels.h"
+#include "scan_kernels.h"
 #include <dmlconf/dynlib.h>
 
 #include <check.h>

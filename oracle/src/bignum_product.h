@@ -64,7 +64,7 @@ uint64_t bignum_product_bit_length(const bignum_product *b);
 uint32_t bignum_product_round(const bignum_product *b, const bignum_format *format);
 
 /*
- * The float product kernels of kernels.h with one extra knob, for tests:
+ * The float product kernels of line_kernels.h with one extra knob, for tests:
  * besides the elements that really need it, every element whose output index
  * is a multiple of fallback_period (when it is not 0) is decided by the
  * exact fallback instead of the fast path. fallback_period 0 is exactly

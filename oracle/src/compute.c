@@ -4,7 +4,7 @@
  * scan order when its layout, direction or aliasing needs it
  * (dmlconf_scan_line, in scan_walk.c, computes one line).
  */
-#include "kernels.h"
+#include "line_kernels.h"
 
 #include <stdlib.h>
 #include <string.h>

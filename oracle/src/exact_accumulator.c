@@ -6,7 +6,7 @@
  */
 #include "exact_accumulator.h"
 
-#include "kernels.h"
+#include "line_kernels.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
  * IEEE binary16 conversions. No hardware half support is assumed: the
  * conversions work on bit patterns so that they are exact and portable.
  */
-#include "kernels.h"
+#include "line_kernels.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
  * Tensor layout: element counts, strides, minimum buffer sizes and where
  * each line along an axis lives in memory.
  */
-#include "kernels.h"
+#include "line_kernels.h"
 
 #include <stdlib.h>
 

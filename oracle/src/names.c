@@ -2,7 +2,7 @@
  * Names of the oracle's enums: the stable tokens that case files, reports
  * and command lines use, and their parsers.
  */
-#include "kernels.h"
+#include "line_kernels.h"
 
 #include <stdarg.h>
 #include <stdio.h>

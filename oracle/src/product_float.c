@@ -40,7 +40,7 @@
  * all the signs. NaN results are the default quiet NaN with the sign clear.
  */
 #include "bignum_product.h"
-#include "kernels.h"
+#include "line_kernels.h"
 
 #include <float.h>
 #include <math.h>
@@ -86,7 +86,7 @@ static const product_format format_float16 = {
 };
 
 /* The magnitude of the running product of the finite nonzero terms, and
- * the lagging exact product used by undecided elements (kernels.h). */
+ * the lagging exact product used by undecided elements (line_kernels.h). */
 typedef product_value product_state;
 
 static double double_from_bits(uint64_t bits)

@@ -5,7 +5,7 @@
  * behaviour, and no widening (D3D's iadd and imul keep w bits too). The
  * running value is carried from one piece of a line to the next.
  */
-#include "kernels.h"
+#include "line_kernels.h"
 
 void oracle_scan_u32_next(dmlconf_operator op, uint64_t *running_value, size_t n, const uint32_t *in, uint32_t *out)
 {

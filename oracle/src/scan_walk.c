@@ -1,7 +1,7 @@
 /*
  * Scans piece by piece (dmlconf_scan_walk) over the resumable kernels, and
  * the whole-line entry points built on them (dmlconf_scan_line and the
- * kernels' whole-line wrappers of kernels.h).
+ * kernels' whole-line wrappers of line_kernels.h).
  *
  * The kernels compute inclusive results. An exclusive scan shifts them by
  * one: a piece's first output is the inclusive result of everything before
@@ -9,7 +9,7 @@
  * outputs the inclusive results of its elements but the last, whose
  * inclusive result is carried to the next piece.
  */
-#include "kernels.h"
+#include "line_kernels.h"
 
 #include <string.h>
 

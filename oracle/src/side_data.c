@@ -3,7 +3,7 @@
  * of terms it combines (see dmlconf_side_data). Every function walks the
  * line once, O(1) per element, and allocates nothing.
  */
-#include "kernels.h"
+#include "line_kernels.h"
 
 #include <math.h>
 #include <string.h>
@@ -297,7 +297,7 @@ void dmlconf_side_walk_next(dmlconf_side_walk *w, size_t n, const void *in, dmlc
     }
 }
 
-/* The whole-line entry points of kernels.h, as one walk each. */
+/* The whole-line entry points of line_kernels.h, as one walk each. */
 static void walk_line(dmlconf_operator op, dmlconf_data_type type, bool exclusive, size_t n, const void *in,
                       dmlconf_side_data *side)
 {

@@ -14,7 +14,7 @@
  * NaN or an infinity, or starting beyond 2^50 units, goes one element at a
  * time. A leading run of -0 terms gives -0; after it an exact zero is +0.
  */
-#include "kernels.h"
+#include "line_kernels.h"
 
 #include <math.h>
 #include <string.h>
@@ -260,7 +260,7 @@ void oracle_sum_f16_init(sum_f16_walk *walk)
     walk->specials = 0;
 }
 
-/* The next n elements of the line (see the file comment; kernels.h for the
+/* The next n elements of the line (see the file comment; line_kernels.h for the
  * contract). Never fails, allocates nothing. */
 void oracle_sum_f16_next(sum_f16_walk *walk, size_t n, const uint16_t *in, uint16_t *out)
 {

@@ -35,7 +35,7 @@
  *   too; the rest of the line only tracks which specials occurred.
  */
 #include "exact_accumulator.h"
-#include "kernels.h"
+#include "line_kernels.h"
 
 #include <math.h>
 #include <string.h>
@@ -99,7 +99,7 @@ static bool is_f32_midpoint(double d)
 /* Elements per block of the fast path. */
 #define CHUNK 32
 
-/* The state of one line's scan is a sum_f32_walk (kernels.h): the
+/* The state of one line's scan is a sum_f32_walk (line_kernels.h): the
  * double-word sum s + t with its bound b, and the lagging exact accumulator
  * of the line's elements [0, absorbed). */
 typedef sum_f32_walk sum_state;
@@ -310,7 +310,7 @@ void oracle_sum_f32_init(sum_f32_walk *walk)
 }
 
 /* The next n elements of the line, from element `position` on (see the file
- * comment; kernels.h for the contract). */
+ * comment; line_kernels.h for the contract). */
 int oracle_sum_f32_next(sum_f32_walk *st, uint64_t position, size_t n, const float *in, float *out,
                         const oracle_history *history, dmlconf_error *err)
 {

@@ -6,7 +6,7 @@
  * deterministic reason: the first rule it breaks.
  */
 #include <dmlconf/compiler.h>
-#include "kernels.h"
+#include "line_kernels.h"
 
 #include <stdarg.h>
 #include <stdio.h>

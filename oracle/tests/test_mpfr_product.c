@@ -19,7 +19,7 @@
 #include "test_support.h"
 
 #include "bignum_product.h"
-#include "kernels.h"
+#include "line_kernels.h"
 
 #include <math.h>
 #include <mpfr.h>

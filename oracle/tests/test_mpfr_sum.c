@@ -7,7 +7,7 @@
  * exclusive. A failure prints the seed, mode, line, index and both values.
  */
 #include "exact_accumulator.h"
-#include "kernels.h"
+#include "line_kernels.h"
 #include "test_support.h"
 
 #include <float.h>

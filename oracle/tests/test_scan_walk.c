@@ -6,7 +6,7 @@
  * current without one; a reader that fails, and bad operators and types,
  * are errors.
  */
-#include "kernels.h"
+#include "line_kernels.h"
 #include "test_support.h"
 
 #include <check.h>

@@ -4,7 +4,7 @@
  * significand bits and the Kadane-style log2 partial products, inclusive and
  * exclusive, for float32, float16 and the integer types.
  */
-#include "kernels.h"
+#include "line_kernels.h"
 #include "test_support.h"
 
 #include <math.h>

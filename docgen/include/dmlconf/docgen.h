@@ -31,7 +31,7 @@
  *
  * The library parses those blocks (page.c, blocks.c, tensor.c, literal.c),
  * renders new ones from cases (tensor_layout.c, render.c, explain.c),
- * recomputes a page's outputs with the oracle (compute.c, check.c), checks
+ * recomputes a page's outputs with the oracle (example_compute.c, check.c), checks
  * the arithmetic of the explanatory comments ("// i.e. [2, 2+1, ...]",
  * comment.c) and rewrites the numbers and comments that are wrong
  * (rewrite.c), showing what changes as a diff (diff.c).
@@ -136,7 +136,7 @@ void docgen_explain_element(docgen_text *out, dmlconf_operator op, dmlconf_data_
  * other axes). */
 bool docgen_explain_row(docgen_text *out, const dmlconf_scan_desc *desc, const void *input, uint64_t row);
 
-/* ---- the oracle on a packed tensor (compute.c) ------------------------------ */
+/* ---- the oracle on a packed tensor (example_compute.c) --------------------- */
 
 /* Computes desc's output for `input` (packed logical elements of
  * desc->input), ignoring desc's strides and in-place flag. Returns a new

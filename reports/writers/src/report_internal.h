@@ -112,7 +112,7 @@ static inline size_t dmlconf_utf8_encode(uint32_t cp, char out[4])
     return 4;
 }
 
-/* ---- format.c ------------------------------------------------------------------ */
+/* ---- report_format.c ------------------------------------------------------- */
 
 /* Appends `length` bytes of `word` as one word for a POSIX shell: as is
  * when it is made only of safe characters, else in single quotes. */

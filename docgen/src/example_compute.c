@@ -1,5 +1,5 @@
 /*
- * compute.c: the oracle on a packed copy of an example, as render and check
+ * example_compute.c: the oracle on a packed copy of an example, as render and check
  * need it.
  */
 #include <dmlconf/docgen.h>
