@@ -11,8 +11,8 @@ installed), so that it runs from any working folder:
     import dmlconf_protocol as protocol
 
 and hands main() its name, its options and a function that loads its
-implementation (see main). It keeps only what is its own: how it computes a
-job, what it declares in its handshake, how it says its versions.
+implementation (see main). The adapter keeps only what is its own: how it
+computes a job, what it declares in its handshake, how it says its versions.
 
 It imports only io, os, struct and sys (json is not imported at all,
 traceback only when a job fails): dmlconf starts one adapter per worker, and
