@@ -1240,14 +1240,10 @@ static int make_view(const char *what, const dmlconf_tensor_source *source, cons
     return 0;
 }
 
-int dmlconf_compare_tensor(const dmlconf_compare_job *job, dmlconf_comparison *out, dmlconf_error *err)
+/* Checks that a job can be compared: a valid desc of a computable type and an
+ * output buffer large enough for its tensor. Returns 0, or -1 with `err`. */
+static int check_job(const dmlconf_compare_job *job, dmlconf_error *err)
 {
-    if (!out)
-    {
-        judging_set_error(err, "no comparison record given");
-        return -1;
-    }
-    memset(out, 0, sizeof(*out));
     const dmlconf_scan_desc *desc = job ? job->desc : NULL;
     if (!desc || !job->actual)
     {
@@ -1273,8 +1269,17 @@ int dmlconf_compare_tensor(const dmlconf_compare_job *job, dmlconf_comparison *o
         judging_set_error(err, "the output buffer holds %zu bytes; its tensor needs %" PRIu64, job->actual_bytes, need);
         return -1;
     }
-    /* A count of "the axis length minus 1" ulps becomes a number here,
-     * where the axis is known. */
+    return 0;
+}
+
+/* Sets up the context of a checked job: the judge with its tolerance (a count
+ * of "the axis length minus 1" ulps becomes a number here, where the axis is
+ * known), the tensor seen as [outer, n, inner] and the views of its buffers.
+ * Returns 0, or -1 with `err`. */
+static int context_init(compare_context *ctx, const dmlconf_compare_job *job, dmlconf_error *err)
+{
+    const dmlconf_scan_desc *desc = job->desc;
+    dmlconf_data_type type = desc->output.data_type;
     const dmlconf_tolerance *tol = job->tol;
     dmlconf_tolerance resolved;
     if (tol && tol->form == DMLCONF_TOLERANCE_FORM_ULP_COUNT && tol->ulp_count_axis_length_minus_1)
@@ -1284,16 +1289,8 @@ int dmlconf_compare_tensor(const dmlconf_compare_job *job, dmlconf_comparison *o
         resolved.ulp_count_axis_length_minus_1 = false;
         tol = &resolved;
     }
-
-    compare_context *ctx = calloc(1, sizeof(*ctx));
-    if (!ctx)
-    {
-        judging_set_error(err, "out of memory for the comparator");
-        return -1;
-    }
-    int status = -1;
     if (dmlconf_judge_init(&ctx->judge, desc->op, type, tol, err))
-        goto done;
+        return -1;
     ctx->desc = desc;
     ctx->has_canary = tol && tol->has_canary;
     ctx->canary_bits = tol ? tol->canary_bits : 0;
@@ -1311,91 +1308,121 @@ int dmlconf_compare_tensor(const dmlconf_compare_job *job, dmlconf_comparison *o
     ctx->equal_rule = ctx->judge.is_float ? DMLCONF_RULE_BIT_EXACT : DMLCONF_RULE_INTEGER;
     ctx->use_oracle = !job->expected.buffer && !job->expected.read;
     if (make_view("input", &job->input, &desc->input, desc->axis, &ctx->input, err))
-        goto done;
+        return -1;
     if (!ctx->use_oracle && make_view("expected values", &job->expected, &desc->input, desc->axis, &ctx->expected, err))
-        goto done;
+        return -1;
     dmlconf_tensor_source output = {job->actual, job->actual_bytes, &desc->output, NULL, NULL};
     if (make_view("output", &output, &desc->output, desc->axis, &ctx->output, err))
-        goto done;
+        return -1;
     ctx->tiles_per_outer = (ctx->inner + TILE_LINES - 1u) / TILE_LINES;
     ctx->tile_count = ctx->outer * ctx->tiles_per_outer;
+    return 0;
+}
 
-    unsigned threads = job->threads ? job->threads : 1u;
-    threads = threads > MAX_THREADS ? MAX_THREADS : threads;
-    if (threads > 1u && ctx->tile_count < 2u * threads && ctx->n >= PIPELINE_MIN_LENGTH)
+/* A few long tiles: one at a time, each through the pipeline (or, a single
+ * line, in segments) on `threads` threads. Returns 0, or -1 with `err`. */
+static int compare_long_tiles(compare_context *ctx, unsigned threads, dmlconf_comparison *out, dmlconf_error *err)
+{
+    tile_memory memory;
+    if (tile_memory_init(&memory))
     {
-        /* A few long tiles: one at a time, each through the pipeline. */
-        tile_memory memory;
-        if (tile_memory_init(&memory))
-        {
-            tile_memory_free(&memory);
-            judging_set_error(err, "out of memory for the comparator");
-            goto done;
-        }
-        status = 0;
-        for (uint64_t number = 0; status == 0 && number < ctx->tile_count; ++number)
-        {
-            tile t;
-            status = tile_begin(ctx, number, &memory, &t, err);
-            if (status == 0)
-                status = t.lines == 1 && ctx->n >= SEGMENT_MIN_LENGTH
-                             ? segmented_tile(ctx, &t, threads, out, err)
-                             : pipeline_tile(ctx, &t, threads, false, NULL, out, err);
-            tile_end(&t);
-        }
         tile_memory_free(&memory);
+        judging_set_error(err, "out of memory for the comparator");
+        return -1;
     }
-    else
+    int status = 0;
+    for (uint64_t number = 0; status == 0 && number < ctx->tile_count; ++number)
     {
-        /* Tiles shared out over the threads, this one included. */
-        unsigned workers = threads;
-        if ((uint64_t)workers > ctx->tile_count)
-            workers = (unsigned)ctx->tile_count;
-        tile_worker *w = calloc(workers, sizeof(*w));
-        if (!w)
+        tile t;
+        status = tile_begin(ctx, number, &memory, &t, err);
+        if (status == 0)
+            status = t.lines == 1 && ctx->n >= SEGMENT_MIN_LENGTH
+                         ? segmented_tile(ctx, &t, threads, out, err)
+                         : pipeline_tile(ctx, &t, threads, false, NULL, out, err);
+        tile_end(&t);
+    }
+    tile_memory_free(&memory);
+    return status;
+}
+
+/* Tiles shared out over `threads` threads, this one included, their
+ * summaries merged into `out`. On failure, the error of the first tile that
+ * failed, so that the message does not depend on the threads. Returns 0, or
+ * -1 with `err`. */
+static int compare_shared_tiles(compare_context *ctx, unsigned threads, dmlconf_comparison *out, dmlconf_error *err)
+{
+    unsigned workers = threads;
+    if ((uint64_t)workers > ctx->tile_count)
+        workers = (unsigned)ctx->tile_count;
+    tile_worker *w = calloc(workers, sizeof(*w));
+    if (!w)
+    {
+        judging_set_error(err, "out of memory for the comparator");
+        return -1;
+    }
+    for (unsigned k = 0; k < workers; ++k)
+    {
+        w[k].ctx = ctx;
+        w[k].first_tile = k;
+        w[k].tile_step = workers;
+    }
+    for (unsigned k = 1; k < workers; ++k)
+        w[k].started = dmlconf_thread_start(&w[k].thread, run_tile_worker, &w[k]) == 0;
+    run_tile_worker(&w[0]);
+    for (unsigned k = 1; k < workers; ++k)
+    {
+        if (w[k].started)
+            dmlconf_thread_join(&w[k].thread);
+        else
+            run_tile_worker(&w[k]); /* no thread: its tiles run here */
+    }
+    uint64_t failed = UINT64_MAX;
+    int status = 0;
+    for (unsigned k = 0; k < workers; ++k)
+    {
+        if (w[k].failed_tile < failed)
         {
-            judging_set_error(err, "out of memory for the comparator");
-            goto done;
+            failed = w[k].failed_tile;
+            if (err)
+                *err = w[k].err;
+            status = -1;
         }
-        for (unsigned k = 0; k < workers; ++k)
-        {
-            w[k].ctx = ctx;
-            w[k].first_tile = k;
-            w[k].tile_step = workers;
-        }
-        for (unsigned k = 1; k < workers; ++k)
-            w[k].started = dmlconf_thread_start(&w[k].thread, run_tile_worker, &w[k]) == 0;
-        run_tile_worker(&w[0]);
-        for (unsigned k = 1; k < workers; ++k)
-        {
-            if (w[k].started)
-                dmlconf_thread_join(&w[k].thread);
-            else
-                run_tile_worker(&w[k]); /* no thread: its tiles run here */
-        }
-        /* The error of the first tile that failed, so that the message does
-         * not depend on the threads. */
-        uint64_t failed = UINT64_MAX;
-        status = 0;
-        for (unsigned k = 0; k < workers; ++k)
-        {
-            if (w[k].failed_tile < failed)
-            {
-                failed = w[k].failed_tile;
-                if (err)
-                    *err = w[k].err;
-                status = -1;
-            }
-        }
-        for (unsigned k = 0; status == 0 && k < workers; ++k)
-            judging_merge(out, &w[k].summary);
-        free(w);
+    }
+    for (unsigned k = 0; status == 0 && k < workers; ++k)
+        judging_merge(out, &w[k].summary);
+    free(w);
+    return status;
+}
+
+int dmlconf_compare_tensor(const dmlconf_compare_job *job, dmlconf_comparison *out, dmlconf_error *err)
+{
+    if (!out)
+    {
+        judging_set_error(err, "no comparison record given");
+        return -1;
+    }
+    memset(out, 0, sizeof(*out));
+    if (check_job(job, err))
+        return -1;
+    compare_context *ctx = calloc(1, sizeof(*ctx));
+    if (!ctx)
+    {
+        judging_set_error(err, "out of memory for the comparator");
+        return -1;
+    }
+    int status = context_init(ctx, job, err);
+    if (status == 0)
+    {
+        unsigned threads = job->threads ? job->threads : 1u;
+        threads = threads > MAX_THREADS ? MAX_THREADS : threads;
+        if (threads > 1u && ctx->tile_count < 2u * threads && ctx->n >= PIPELINE_MIN_LENGTH)
+            status = compare_long_tiles(ctx, threads, out, err);
+        else
+            status = compare_shared_tiles(ctx, threads, out, err);
     }
     if (status == 0)
-        judging_finish(out, &desc->output, desc->axis);
-
-done:
-    if (status)
+        judging_finish(out, &job->desc->output, job->desc->axis);
+    else
         memset(out, 0, sizeof(*out));
     free(ctx);
     return status;
