@@ -128,7 +128,7 @@ static int load_library(const char *path, void **library, dmlconf_backend_ops *o
     else if (!plugin)
         snprintf(why, why_size, "the plugin %s gave no backend: its %s returned NULL", path,
                  DMLCONF_BACKEND_ENTRY_SYMBOL);
-    else if (plugin->abi_version != DMLCONF_BACKEND_ABI_VERSION && plugin->abi_version != 1)
+    else if (plugin->abi_version < 1 || plugin->abi_version > DMLCONF_BACKEND_ABI_VERSION)
         snprintf(why, why_size, "the plugin %s is built for backend ABI %lu; this dmlconf speaks 1 to %u", path,
                  (unsigned long)plugin->abi_version, DMLCONF_BACKEND_ABI_VERSION);
     else if (!plugin->ops)
@@ -184,6 +184,16 @@ static int check_info(const dmlconf_backend_info *info, char *why, size_t why_si
     {
         snprintf(why, why_size, "it declares capabilities dmlconf does not know (bits 0x%lx)",
                  (unsigned long)(can->features & ~(uint32_t)DMLCONF_CAN_EVERYTHING));
+        return -1;
+    }
+    if (info->float16_accumulation != DMLCONF_DATA_TYPE_UNKNOWN &&
+        info->float16_accumulation != DMLCONF_DATA_TYPE_FLOAT32 &&
+        info->float16_accumulation != DMLCONF_DATA_TYPE_FLOAT16)
+    {
+        snprintf(why, why_size,
+                 "it says float16 data may be computed in data type %d; only float16 and float32 are "
+                 "known",
+                 (int)info->float16_accumulation);
         return -1;
     }
     for (unsigned type = 0; type < 32; ++type)

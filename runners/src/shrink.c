@@ -357,7 +357,7 @@ int runner_shrink(runner_backend *backend, const runner_config *config, const dm
     s.config = config;
     s.element = dmlconf_case_element_size(c);
     s.deadline = dmlconf_clock_seconds() + SHRINK_MAX_SECONDS;
-    runner_case_tolerance(c, backend->info.exact, &s.tol);
+    runner_case_tolerance(c, &backend->info, &s.tol);
 
     candidate current;
     current.desc = c->desc;

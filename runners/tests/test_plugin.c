@@ -64,7 +64,7 @@ static const load_failure load_failures[] = {
     {"folder", "", ": it is a folder, not a library"},
     {"no-entry", "", " is not a dmlconf backend plugin: it does not export dmlconf_backend_entry"},
     {"faulty", "null-entry", " gave no backend: its dmlconf_backend_entry returned NULL"},
-    {"faulty", "abi-newer", " is built for backend ABI 3; this dmlconf speaks 1 to 2"},
+    {"faulty", "abi-newer", " is built for backend ABI 4; this dmlconf speaks 1 to 3"},
     {"faulty", "null-ops", " gave no backend table (its ops are NULL)"},
     {"faulty", "incomplete", " has an incomplete backend table: it lacks close and execute"},
     {"empty", "", "'plugin:' names no library: write plugin:PATH"},

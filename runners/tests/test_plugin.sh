@@ -59,7 +59,7 @@ refuse "no entry point" "" "$no_entry" \
     "the library $no_entry is not a dmlconf backend plugin: it does not export dmlconf_backend_entry"
 refuse "an entry that returns NULL" null-entry "$faulty" \
     "the plugin $faulty gave no backend: its dmlconf_backend_entry returned NULL"
-refuse "another ABI" abi-newer "$faulty" "the plugin $faulty is built for backend ABI 3; this dmlconf speaks 1 to 2"
+refuse "another ABI" abi-newer "$faulty" "the plugin $faulty is built for backend ABI 4; this dmlconf speaks 1 to 3"
 refuse "an incomplete table" incomplete "$faulty" \
     "the plugin $faulty has an incomplete backend table: it lacks close and execute"
 refuse "no path" "" "" "'plugin:' names no library: write plugin:PATH"
