@@ -64,6 +64,8 @@ static const char explore_usage[] =
     "                            adapter COMMAND given after --\n"
     "  -a, --adapter WHICH       adapter index or name fragment\n"
     "      --directml-dll PATH   the DirectML library the directml backend loads\n"
+    "      --directml-flags F, --directml-graph G, --directml-binding B\n"
+    "                            the directml backend's path, as `dmlconf run` takes it\n"
     "  -l, --feature-level L     target feature level (default: the backend's)\n"
     "      --seconds N           stop after N seconds (default 60 when --cases is not given)\n"
     "      --cases N             stop after N cases\n"
@@ -252,6 +254,9 @@ static int parse_options(int argc, char **argv, explore_run_options *o)
         {"backend", required_argument, NULL, 'b'},
         {"adapter", required_argument, NULL, 'a'},
         {"directml-dll", required_argument, NULL, 'D'},
+        {"directml-flags", required_argument, NULL, 'F'},
+        {"directml-graph", required_argument, NULL, 'G'},
+        {"directml-binding", required_argument, NULL, 'W'},
         {"feature-level", required_argument, NULL, 'l'},
         {"seconds", required_argument, NULL, 'T'},
         {"cases", required_argument, NULL, 'C'},
@@ -304,7 +309,14 @@ static int parse_options(int argc, char **argv, explore_run_options *o)
             o->adapter = optarg;
             break;
         case 'D':
-            if (dmlconf_set_environment("DMLCONF_DIRECTML_DLL", optarg))
+        case 'F':
+        case 'G':
+        case 'W':
+            if (dmlconf_set_environment(option == 'D'   ? "DMLCONF_DIRECTML_DLL"
+                                        : option == 'F' ? "DMLCONF_DIRECTML_FLAGS"
+                                        : option == 'G' ? "DMLCONF_DIRECTML_GRAPH"
+                                                        : "DMLCONF_DIRECTML_BINDING",
+                                        optarg))
                 return EXIT_FAILED;
             break;
         case 'l':
@@ -1012,9 +1024,10 @@ static void fill_run_info(const explore_context *x, uint64_t planned, dmlconf_ru
     dmlconf_clock_format_utc(time(NULL), info->started_utc, sizeof(info->started_utc));
     dmlconf_host_name(info->host, sizeof(info->host));
     /* The knobs that change what a backend does. */
-    static const char *const names[] = {"DMLCONF_D3D12_FAULT", "DMLCONF_D3D12_KERNEL",     "DMLCONF_D3D12_CHUNK",
-                                        "DMLCONF_D3D12_TILE",  "DMLCONF_D3D12_VIEW_WORDS", "DMLCONF_DIRECTML_DLL",
-                                        "DMLCONF_WORKERS"};
+    static const char *const names[] = {
+        "DMLCONF_D3D12_FAULT",      "DMLCONF_D3D12_KERNEL",   "DMLCONF_D3D12_CHUNK",    "DMLCONF_D3D12_TILE",
+        "DMLCONF_D3D12_VIEW_WORDS", "DMLCONF_DIRECTML_DLL",   "DMLCONF_DIRECTML_FLAGS", "DMLCONF_DIRECTML_GRAPH",
+        "DMLCONF_DIRECTML_BINDING", "DMLCONF_DIRECTML_FAULT", "DMLCONF_WORKERS"};
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); ++i)
     {
         const char *value = getenv(names[i]);

@@ -51,6 +51,15 @@ static const char run_usage[] =
     "  -a, --adapter WHICH       adapter index or name fragment (see `dmlconf adapters`)\n"
     "      --directml-dll PATH   the DirectML library the directml backend loads (a file,\n"
     "                            or a folder holding it); sets DMLCONF_DIRECTML_DLL\n"
+    "      --directml-flags F    the directml backend's execution flags: none (default),\n"
+    "                            half-precision, disable-meta-commands,\n"
+    "                            descriptors-volatile, joined by +; sets DMLCONF_DIRECTML_FLAGS\n"
+    "      --directml-graph G    none (default: the operator alone), alone (a graph of it),\n"
+    "                            input-edge or output-edge (an identity beside it); sets\n"
+    "                            DMLCONF_DIRECTML_GRAPH\n"
+    "      --directml-binding B  default, offset-aligned or offset-minimum, owned-input,\n"
+    "                            repeat, shared-initializer, joined by +; sets\n"
+    "                            DMLCONF_DIRECTML_BINDING\n"
     "  -l, --feature-level L     target DirectML feature level, e.g. 4_0 (default: the\n"
     "                            backend's); cases above it are skipped\n"
     "  -f, --filter GLOB         run the ids matching GLOB; repeatable; '!GLOB' excludes\n"
@@ -512,6 +521,9 @@ static int parse_run_options(int argc, char **argv, run_options *o)
         {"backend", required_argument, NULL, 'b'},
         {"adapter", required_argument, NULL, 'a'},
         {"directml-dll", required_argument, NULL, 'D'},
+        {"directml-flags", required_argument, NULL, 'F'},
+        {"directml-graph", required_argument, NULL, 'G'},
+        {"directml-binding", required_argument, NULL, 'W'},
         {"feature-level", required_argument, NULL, 'l'},
         {"filter", required_argument, NULL, 'f'},
         {"shard", required_argument, NULL, 'S'},
@@ -555,8 +567,15 @@ static int parse_run_options(int argc, char **argv, run_options *o)
             o->adapter = optarg;
             break;
         case 'D':
-            /* The workers inherit it. */
-            if (dmlconf_set_environment("DMLCONF_DIRECTML_DLL", optarg))
+        case 'F':
+        case 'G':
+        case 'W':
+            /* The workers inherit them; the backend checks the words. */
+            if (dmlconf_set_environment(option == 'D'   ? "DMLCONF_DIRECTML_DLL"
+                                        : option == 'F' ? "DMLCONF_DIRECTML_FLAGS"
+                                        : option == 'G' ? "DMLCONF_DIRECTML_GRAPH"
+                                                        : "DMLCONF_DIRECTML_BINDING",
+                                        optarg))
             {
                 fprintf(stderr, "dmlconf run: out of memory\n");
                 return EXIT_FAILED;
