@@ -323,7 +323,12 @@ void runner_case_tolerance(const dmlconf_case *c, const dmlconf_backend_info *in
         own = own || c->tolerance.overrides.set[f];
     if (info->float16_accumulation == DMLCONF_DATA_TYPE_FLOAT16 && !own && !tol->bit_exact &&
         c->desc.output.data_type == DMLCONF_DATA_TYPE_FLOAT16)
+    {
+        /* docs/half-precision-rule.md: float16 arithmetic, which may flush
+         * subnormals as D3D's min-precision arithmetic may. */
         tol->accumulation = DMLCONF_DATA_TYPE_FLOAT16;
+        tol->ftz = true;
+    }
 }
 
 /* One case on its way through a batch. */
