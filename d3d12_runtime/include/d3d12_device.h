@@ -103,6 +103,12 @@ int d3d12_device_begin(d3d12_device *d, char *why, size_t why_size);
  * with `why` when the list fails to close or the device is removed. */
 int d3d12_device_submit(d3d12_device *d, char *why, size_t why_size);
 
+/* Executes the list that d3d12_device_submit last closed once more, as it
+ * was recorded (a closed list may run any number of times), and waits for
+ * the device. Returns 0, or -1 with `why` when no closed list is there or
+ * the device is removed. */
+int d3d12_device_execute_again(d3d12_device *d, char *why, size_t why_size);
+
 /* A buffer resource. */
 typedef struct d3d12_buffer
 {

@@ -446,20 +446,14 @@ int d3d12_device_begin(d3d12_device *d, char *why, size_t why_size)
     return 0;
 }
 
-int d3d12_device_submit(d3d12_device *d, char *why, size_t why_size)
+/* Executes the closed list and waits for the device. */
+static int execute_and_wait(d3d12_device *d, char *why, size_t why_size)
 {
     char text[64];
-    d->recording = false;
-    HRESULT hr = ID3D12GraphicsCommandList_Close(d->list);
-    if (FAILED(hr))
-    {
-        snprintf(why, why_size, "closing the command list failed: %s", d3d12_hresult_text(hr, text, sizeof(text)));
-        return -1;
-    }
     ID3D12CommandList *lists[1] = {(ID3D12CommandList *)d->list};
     ID3D12CommandQueue_ExecuteCommandLists(d->queue, 1, lists);
     uint64_t value = ++d->fence_value;
-    hr = ID3D12CommandQueue_Signal(d->queue, d->fence, value);
+    HRESULT hr = ID3D12CommandQueue_Signal(d->queue, d->fence, value);
     if (SUCCEEDED(hr) && ID3D12Fence_GetCompletedValue(d->fence) < value)
     {
         hr = ID3D12Fence_SetEventOnCompletion(d->fence, value, d->event);
@@ -474,6 +468,29 @@ int d3d12_device_submit(d3d12_device *d, char *why, size_t why_size)
         return -1;
     }
     return 0;
+}
+
+int d3d12_device_submit(d3d12_device *d, char *why, size_t why_size)
+{
+    char text[64];
+    d->recording = false;
+    HRESULT hr = ID3D12GraphicsCommandList_Close(d->list);
+    if (FAILED(hr))
+    {
+        snprintf(why, why_size, "closing the command list failed: %s", d3d12_hresult_text(hr, text, sizeof(text)));
+        return -1;
+    }
+    return execute_and_wait(d, why, why_size);
+}
+
+int d3d12_device_execute_again(d3d12_device *d, char *why, size_t why_size)
+{
+    if (d->recording)
+    {
+        snprintf(why, why_size, "no closed command list to execute again (one is being recorded)");
+        return -1;
+    }
+    return execute_and_wait(d, why, why_size);
 }
 
 int d3d12_buffer_create(d3d12_device *d, D3D12_HEAP_TYPE type, uint64_t bytes, d3d12_buffer *out, char *why,

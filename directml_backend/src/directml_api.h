@@ -27,6 +27,8 @@ enum
 {
     DML_TENSOR_TYPE_BUFFER = 1,
     DML_TENSOR_FLAG_NONE = 0,
+    DML_TENSOR_FLAG_OWNED_BY_DML = 1,
+    DML_OPERATOR_ELEMENT_WISE_IDENTITY = 1,
     DML_OPERATOR_CUMULATIVE_SUMMATION = 105,
     DML_OPERATOR_CUMULATIVE_PRODUCT = 145,
     DML_AXIS_DIRECTION_INCREASING = 0,
@@ -34,9 +36,17 @@ enum
     DML_FEATURE_TENSOR_DATA_TYPE_SUPPORT = 0,
     DML_FEATURE_FEATURE_LEVELS = 1,
     DML_EXECUTION_FLAG_NONE = 0,
+    DML_EXECUTION_FLAG_ALLOW_HALF_PRECISION_COMPUTATION = 0x1,
+    DML_EXECUTION_FLAG_DISABLE_META_COMMANDS = 0x2,
+    DML_EXECUTION_FLAG_DESCRIPTORS_VOLATILE = 0x4,
     DML_CREATE_DEVICE_FLAG_NONE = 0,
     DML_BINDING_TYPE_NONE = 0,
     DML_BINDING_TYPE_BUFFER = 1,
+    DML_BINDING_TYPE_BUFFER_ARRAY = 2,
+    DML_GRAPH_EDGE_TYPE_INPUT = 1,
+    DML_GRAPH_EDGE_TYPE_OUTPUT = 2,
+    DML_GRAPH_EDGE_TYPE_INTERMEDIATE = 3,
+    DML_GRAPH_NODE_TYPE_OPERATOR = 1,
 };
 
 /* Alignment of temporary and persistent resources, and of buffer tensors. */
@@ -81,6 +91,21 @@ typedef struct DML_CUMULATIVE_OPERATOR_DESC
     BOOL HasExclusive;
 } DML_CUMULATIVE_OPERATOR_DESC;
 
+/* DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC, with its optional scale and
+ * bias (NULL: none, y = x). */
+typedef struct DML_SCALE_BIAS
+{
+    float Scale;
+    float Bias;
+} DML_SCALE_BIAS;
+
+typedef struct DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC
+{
+    const DML_TENSOR_DESC *InputTensor;
+    const DML_TENSOR_DESC *OutputTensor;
+    const DML_SCALE_BIAS *ScaleBias;
+} DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC;
+
 typedef struct DML_BINDING_PROPERTIES
 {
     UINT RequiredDescriptorCount;
@@ -94,6 +119,15 @@ typedef struct DML_BUFFER_BINDING
     UINT64 Offset;
     UINT64 SizeInBytes;
 } DML_BUFFER_BINDING;
+
+/* An initializer's inputs: one array per operator it initializes, one
+ * binding per input of that operator (Buffer NULL for an input that is not
+ * owned by DirectML). */
+typedef struct DML_BUFFER_ARRAY_BINDING
+{
+    UINT BindingCount;
+    const DML_BUFFER_BINDING *Bindings;
+} DML_BUFFER_ARRAY_BINDING;
 
 typedef struct DML_BINDING_DESC
 {
@@ -132,6 +166,67 @@ typedef struct DML_FEATURE_DATA_FEATURE_LEVELS
     int MaxSupportedFeatureLevel;
 } DML_FEATURE_DATA_FEATURE_LEVELS;
 
+/* ---- graphs (IDMLDevice1::CompileGraph) ----------------------------------------- */
+
+typedef struct IDMLOperator IDMLOperator;
+
+typedef struct DML_GRAPH_EDGE_DESC
+{
+    int Type; /* DML_GRAPH_EDGE_TYPE_* */
+    const void *Desc;
+} DML_GRAPH_EDGE_DESC;
+
+typedef struct DML_INPUT_GRAPH_EDGE_DESC
+{
+    UINT GraphInputIndex;
+    UINT ToNodeIndex;
+    UINT ToNodeInputIndex;
+    const char *Name;
+} DML_INPUT_GRAPH_EDGE_DESC;
+
+typedef struct DML_OUTPUT_GRAPH_EDGE_DESC
+{
+    UINT FromNodeIndex;
+    UINT FromNodeOutputIndex;
+    UINT GraphOutputIndex;
+    const char *Name;
+} DML_OUTPUT_GRAPH_EDGE_DESC;
+
+typedef struct DML_INTERMEDIATE_GRAPH_EDGE_DESC
+{
+    UINT FromNodeIndex;
+    UINT FromNodeOutputIndex;
+    UINT ToNodeIndex;
+    UINT ToNodeInputIndex;
+    const char *Name;
+} DML_INTERMEDIATE_GRAPH_EDGE_DESC;
+
+typedef struct DML_GRAPH_NODE_DESC
+{
+    int Type; /* DML_GRAPH_NODE_TYPE_OPERATOR */
+    const void *Desc;
+} DML_GRAPH_NODE_DESC;
+
+typedef struct DML_OPERATOR_GRAPH_NODE_DESC
+{
+    IDMLOperator *Operator;
+    const char *Name;
+} DML_OPERATOR_GRAPH_NODE_DESC;
+
+typedef struct DML_GRAPH_DESC
+{
+    UINT InputCount;
+    UINT OutputCount;
+    UINT NodeCount;
+    const DML_GRAPH_NODE_DESC *Nodes;
+    UINT InputEdgeCount;
+    const DML_GRAPH_EDGE_DESC *InputEdges;
+    UINT OutputEdgeCount;
+    const DML_GRAPH_EDGE_DESC *OutputEdges;
+    UINT IntermediateEdgeCount;
+    const DML_GRAPH_EDGE_DESC *IntermediateEdges;
+} DML_GRAPH_DESC;
+
 /* The sizes DirectML's x64 ABI has (DirectML.h, checked against the
  * redistributable's behaviour). */
 #if defined(__x86_64__) || defined(_M_X64)
@@ -146,12 +241,27 @@ _Static_assert(sizeof(DML_BUFFER_BINDING) == 24, "DML_BUFFER_BINDING is 24 bytes
 _Static_assert(sizeof(DML_BINDING_DESC) == 16, "DML_BINDING_DESC is 16 bytes on x64");
 _Static_assert(sizeof(DML_BINDING_TABLE_DESC) == 32, "DML_BINDING_TABLE_DESC is 32 bytes on x64");
 _Static_assert(sizeof(BOOL) == 4, "BOOL is a 4-byte int");
+_Static_assert(sizeof(DML_SCALE_BIAS) == 8, "DML_SCALE_BIAS is 8 bytes");
+_Static_assert(sizeof(DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC) == 24, "the identity's desc is 24 bytes on x64");
+_Static_assert(sizeof(DML_BUFFER_ARRAY_BINDING) == 16, "DML_BUFFER_ARRAY_BINDING is 16 bytes on x64");
+_Static_assert(sizeof(DML_GRAPH_EDGE_DESC) == 16, "DML_GRAPH_EDGE_DESC is 16 bytes on x64");
+_Static_assert(sizeof(DML_INPUT_GRAPH_EDGE_DESC) == 24, "DML_INPUT_GRAPH_EDGE_DESC is 24 bytes on x64");
+_Static_assert(offsetof(DML_INPUT_GRAPH_EDGE_DESC, Name) == 16, "an input edge's Name at 16");
+_Static_assert(sizeof(DML_OUTPUT_GRAPH_EDGE_DESC) == 24, "DML_OUTPUT_GRAPH_EDGE_DESC is 24 bytes on x64");
+_Static_assert(sizeof(DML_INTERMEDIATE_GRAPH_EDGE_DESC) == 24, "DML_INTERMEDIATE_GRAPH_EDGE_DESC is 24 bytes");
+_Static_assert(offsetof(DML_INTERMEDIATE_GRAPH_EDGE_DESC, Name) == 16, "an intermediate edge's Name at 16");
+_Static_assert(sizeof(DML_GRAPH_NODE_DESC) == 16, "DML_GRAPH_NODE_DESC is 16 bytes on x64");
+_Static_assert(sizeof(DML_OPERATOR_GRAPH_NODE_DESC) == 16, "DML_OPERATOR_GRAPH_NODE_DESC is 16 bytes on x64");
+_Static_assert(sizeof(DML_GRAPH_DESC) == 72, "DML_GRAPH_DESC is 72 bytes on x64");
+_Static_assert(offsetof(DML_GRAPH_DESC, Nodes) == 16, "DML_GRAPH_DESC's Nodes at 16");
+_Static_assert(offsetof(DML_GRAPH_DESC, IntermediateEdges) == 64, "DML_GRAPH_DESC's IntermediateEdges at 64");
 #endif
 
 /* ---- interfaces ----------------------------------------------------------------- */
 
 /* IIDs, from DirectML.h's DML_DECLARE_INTERFACE lines. */
 static const IID dml_iid_device = {0x6dbd6437, 0x96fd, 0x423f, {0xa9, 0x8c, 0xae, 0x5e, 0x7c, 0x2a, 0x57, 0x3f}};
+static const IID dml_iid_device1 = {0xa0884f9a, 0xd2be, 0x4355, {0xaa, 0x5d, 0x59, 0x01, 0x28, 0x1a, 0xd1, 0xd2}};
 static const IID dml_iid_operator = {0x26caae7a, 0x3081, 0x4633, {0x95, 0x81, 0x22, 0x6f, 0xbe, 0x57, 0x69, 0x5d}};
 static const IID dml_iid_compiled_operator = {
     0x6b15e56a, 0xbf5c, 0x4902, {0x92, 0xd8, 0xda, 0x3a, 0x65, 0x0a, 0xfe, 0xa4}};
@@ -183,31 +293,46 @@ typedef struct IDMLObject
     const IDMLObjectVtbl *lpVtbl;
 } IDMLObject;
 
-typedef struct IDMLOperator IDMLOperator;
 typedef struct IDMLCompiledOperator IDMLCompiledOperator;
+
+/* Slots 7-16: IDMLDevice's own. */
+#define DML_DEVICE_SLOTS                                                                                               \
+    DML_METHOD(HRESULT, CheckFeatureSupport)                                                                           \
+    (void *self, int feature, UINT query_size, const void *query, UINT support_size, void *support);                   \
+    DML_METHOD(HRESULT, CreateOperator)(void *self, const DML_OPERATOR_DESC *desc, REFIID riid, void **out);           \
+    DML_METHOD(HRESULT, CompileOperator)(void *self, IDMLOperator *op, int flags, REFIID riid, void **out);            \
+    DML_METHOD(HRESULT, CreateOperatorInitializer)                                                                     \
+    (void *self, UINT count, IDMLCompiledOperator *const *operators, REFIID riid, void **out);                         \
+    DML_METHOD(HRESULT, CreateCommandRecorder)(void *self, REFIID riid, void **out);                                   \
+    DML_METHOD(HRESULT, CreateBindingTable)(void *self, const DML_BINDING_TABLE_DESC *desc, REFIID riid, void **out);  \
+    DML_METHOD(HRESULT, Evict)(void *self, UINT count, void *const *objects);                                          \
+    DML_METHOD(HRESULT, MakeResident)(void *self, UINT count, void *const *objects);                                   \
+    DML_METHOD(HRESULT, GetDeviceRemovedReason)(void *self);                                                           \
+    DML_METHOD(HRESULT, GetParentDevice)(void *self, REFIID riid, void **out)
 
 typedef struct IDMLDeviceVtbl
 {
     DML_OBJECT_SLOTS;
-    DML_METHOD(HRESULT, CheckFeatureSupport)
-    (void *self, int feature, UINT query_size, const void *query, UINT support_size, void *support);         /* 7 */
-    DML_METHOD(HRESULT, CreateOperator)(void *self, const DML_OPERATOR_DESC *desc, REFIID riid, void **out); /* 8 */
-    DML_METHOD(HRESULT, CompileOperator)(void *self, IDMLOperator *op, int flags, REFIID riid, void **out);  /* 9 */
-    DML_METHOD(HRESULT, CreateOperatorInitializer)
-    (void *self, UINT count, IDMLCompiledOperator *const *operators, REFIID riid, void **out); /* 10 */
-    DML_METHOD(HRESULT, CreateCommandRecorder)(void *self, REFIID riid, void **out);           /* 11 */
-    DML_METHOD(HRESULT, CreateBindingTable)
-    (void *self, const DML_BINDING_TABLE_DESC *desc, REFIID riid, void **out);       /* 12 */
-    DML_METHOD(HRESULT, Evict)(void *self, UINT count, void *const *objects);        /* 13 */
-    DML_METHOD(HRESULT, MakeResident)(void *self, UINT count, void *const *objects); /* 14 */
-    DML_METHOD(HRESULT, GetDeviceRemovedReason)(void *self);                         /* 15 */
-    DML_METHOD(HRESULT, GetParentDevice)(void *self, REFIID riid, void **out);       /* 16 */
+    DML_DEVICE_SLOTS;
 } IDMLDeviceVtbl;
 
 typedef struct IDMLDevice
 {
     const IDMLDeviceVtbl *lpVtbl;
 } IDMLDevice;
+
+/* IDMLDevice1 adds slot 17, CompileGraph (DirectML 1.1 and later). */
+typedef struct IDMLDevice1Vtbl
+{
+    DML_OBJECT_SLOTS;
+    DML_DEVICE_SLOTS;
+    DML_METHOD(HRESULT, CompileGraph)(void *self, const DML_GRAPH_DESC *desc, int flags, REFIID riid, void **out);
+} IDMLDevice1Vtbl;
+
+typedef struct IDMLDevice1
+{
+    const IDMLDevice1Vtbl *lpVtbl;
+} IDMLDevice1;
 
 /* IDMLOperator adds nothing to IDMLDeviceChild (slot 7: GetDevice). */
 typedef struct IDMLOperatorVtbl
@@ -288,6 +413,7 @@ _Static_assert(offsetof(IDMLDeviceVtbl, CreateOperatorInitializer) == 10 * sizeo
 _Static_assert(offsetof(IDMLDeviceVtbl, CreateCommandRecorder) == 11 * sizeof(void *), "CreateCommandRecorder: 11");
 _Static_assert(offsetof(IDMLDeviceVtbl, CreateBindingTable) == 12 * sizeof(void *), "CreateBindingTable: slot 12");
 _Static_assert(offsetof(IDMLDeviceVtbl, GetDeviceRemovedReason) == 15 * sizeof(void *), "GetDeviceRemovedReason: 15");
+_Static_assert(offsetof(IDMLDevice1Vtbl, CompileGraph) == 17 * sizeof(void *), "CompileGraph: slot 17");
 _Static_assert(offsetof(IDMLDispatchableVtbl, GetBindingProperties) == 8 * sizeof(void *), "GetBindingProperties: 8");
 _Static_assert(offsetof(IDMLBindingTableVtbl, BindInputs) == 8 * sizeof(void *), "BindInputs: slot 8");
 _Static_assert(offsetof(IDMLBindingTableVtbl, BindPersistentResource) == 11 * sizeof(void *),

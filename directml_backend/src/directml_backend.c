@@ -2,7 +2,8 @@
  * The directml backend's function table: a D3D12 device on the chosen
  * adapter (d3d12_runtime), DirectML loaded at run time and a DirectML
  * device created on it for the run's feature level, what DirectML reports
- * about itself, and jobs executed through directml_batch.c.
+ * about itself, the path the run takes (directml_path.h), and jobs executed
+ * through directml_batch.c.
  */
 #include "directml_backend_internal.h"
 
@@ -70,6 +71,7 @@ static void close_backend(directml_backend *b)
 {
     directml_release_resources(b);
     DML_RELEASE(b->recorder);
+    DML_RELEASE(b->dml1);
     DML_RELEASE(b->dml);
     d3d12_device_close(&b->device);
     directml_library_close(&b->library);
@@ -104,6 +106,11 @@ static directml_backend *open_backend(const dmlconf_backend_config *config, char
         return NULL;
     }
     b->base.ops = &dmlconf_directml_backend_ops;
+    if (directml_path_from_environment(&b->path, why, why_size))
+    {
+        free(b);
+        return NULL;
+    }
     if (directml_library_open(&b->library, why, why_size))
     {
         free(b);
@@ -137,6 +144,18 @@ static directml_backend *open_backend(const dmlconf_backend_config *config, char
         close_backend(b);
         return NULL;
     }
+    if (b->path.graph != DIRECTML_GRAPH_NONE)
+    {
+        hr = DML_CALL(b->dml, QueryInterface, &dml_iid_device1, (void **)&b->dml1);
+        if (FAILED(hr) || !b->dml1)
+        {
+            snprintf(why, why_size, "this DirectML has no IDMLDevice1 (CompileGraph) for the graph paths: %s",
+                     d3d12_hresult_text(hr, text, sizeof(text)));
+            b->dml1 = NULL;
+            close_backend(b);
+            return NULL;
+        }
+    }
     b->highest_level = query_highest_level(b->dml);
     query_types(b);
     return b;
@@ -166,15 +185,16 @@ static void directml_info(dmlconf_backend *backend, dmlconf_backend_info *info)
 {
     const directml_backend *b = (const directml_backend *)backend;
     const gpu_adapter *a = &b->device.adapter;
-    char text[2048];
+    char text[2048], path[256];
     memset(info, 0, sizeof(*info));
     snprintf(info->backend, sizeof(info->backend), "directml");
     snprintf(text, sizeof(text), "%s (PCI %04x:%04x, %s, adapter %u of %zu)", a->name, (unsigned)a->vendor_id,
              (unsigned)a->device_id, gpu_adapter_type_name(a), a->index, b->device.adapter_count);
     copy_field(info->adapter, sizeof(info->adapter), text);
     copy_field(info->driver, sizeof(info->driver), a->driver);
-    snprintf(text, sizeof(text), "DirectML %s (up to FL %s) on %s", b->library.version[0] ? b->library.version : "?",
-             dmlconf_feature_level_name(b->highest_level), b->device.runtime);
+    snprintf(text, sizeof(text), "DirectML %s (up to FL %s) on %s; path: %s",
+             b->library.version[0] ? b->library.version : "?", dmlconf_feature_level_name(b->highest_level),
+             b->device.runtime, directml_path_describe(&b->path, path, sizeof(path)));
     copy_field(info->runtime, sizeof(info->runtime), text);
     info->software = gpu_adapter_is_software(a);
     info->exact = false;
@@ -184,6 +204,11 @@ static void directml_info(dmlconf_backend *backend, dmlconf_backend_info *info)
         if (b->type_supported[type])
             types |= DMLCONF_TYPE_BIT(type);
     info->capabilities = dmlconf_capabilities_all(types);
+    /* Half-precision computation allows float16 data to be computed in
+     * float16 (docs/half-precision-rule.md). */
+    info->float16_accumulation = (b->path.execution_flags & DML_EXECUTION_FLAG_ALLOW_HALF_PRECISION_COMPUTATION)
+                                     ? DMLCONF_DATA_TYPE_FLOAT16
+                                     : DMLCONF_DATA_TYPE_FLOAT32;
 }
 
 static int directml_execute(dmlconf_backend *backend, dmlconf_job *jobs, size_t count)

@@ -8,6 +8,7 @@
 #include "d3d12_device.h"
 #include "directml_api.h"
 #include "directml_library.h"
+#include "directml_path.h"
 
 #include <dmlconf/backend.h>
 
@@ -19,7 +20,9 @@ typedef struct directml_backend
     d3d12_device device;
     directml_library library;
     IDMLDevice *dml;
+    IDMLDevice1 *dml1; /* for CompileGraph; NULL unless the path compiles graphs */
     IDMLCommandRecorder *recorder;
+    directml_path path;                  /* flags, graph and binding (directml_path.h) */
     dmlconf_feature_level created_level; /* the minimum level DMLCreateDevice1 was asked for */
     dmlconf_feature_level highest_level; /* the highest level DirectML reports */
     bool type_supported[16];             /* CheckFeatureSupport(TENSOR_DATA_TYPE_SUPPORT), by data type */
@@ -28,7 +31,7 @@ typedef struct directml_backend
     /* Reused from batch to batch, grown on demand. */
     d3d12_buffer arena; /* the jobs' tensors and DirectML's resources (DEFAULT heap) */
     d3d12_buffer upload;
-    d3d12_buffer readback;
+    d3d12_buffer readback; /* repeat: one copy of the shared buffer per dispatch */
     d3d12_buffer query_readback;
     ID3D12DescriptorHeap *heap;
     uint32_t heap_capacity;

@@ -1,13 +1,14 @@
 /*
  * From a case's desc to DirectML's: the buffer tensor descs (sizes,
- * strides, total sizes), the cumulative operator's desc, and where each
- * job's tensors and resources live in a batch's buffers. Pure C with no
- * device, so it is tested on every platform.
+ * strides, total sizes), the cumulative operator's desc, and the graph a
+ * path runs it in. Pure C with no device, so it is tested on every
+ * platform.
  */
 #ifndef DMLCONF_DIRECTML_DESC_H
 #define DMLCONF_DIRECTML_DESC_H
 
 #include "directml_api.h"
+#include "directml_path.h"
 
 #include <dmlconf/oracle.h>
 
@@ -43,25 +44,51 @@ void directml_desc_build(const dmlconf_scan_desc *desc, directml_desc *out);
  * else its minimum size (0 when that cannot be computed). */
 uint64_t directml_tensor_total_bytes(const dmlconf_tensor_desc *tensor);
 
-/* Where one job's resources live in a batch's shared device buffer, and its
- * descriptors in the batch's descriptor heap. Offsets are multiples of
- * DIRECTML_REGION_ALIGNMENT. */
-#define DIRECTML_REGION_ALIGNMENT 256u
-
-typedef struct directml_regions
+/* What a job executes on its path: the cumulative operator (as the case
+ * gives it, or with its input or output packed where a graph's
+ * intermediate edge takes their place), the identity operator of a graph
+ * with an edge, and the graph. The graph input's tensor carries the owned
+ * flag (binding owned-input) and both bound tensors the declared
+ * GuaranteedBaseOffsetAlignment (binding offset-aligned). The pointers
+ * inside point into the struct itself: build it where it stays. */
+typedef struct directml_exec_desc
 {
-    uint64_t input_offset, input_bytes;   /* in place: the output's region */
-    uint64_t output_offset, output_bytes; /* bound size: the output tensor's total size */
-    uint64_t temporary_offset, temporary_bytes;
-    uint64_t persistent_offset, persistent_bytes;
-    uint64_t end; /* the first byte after the job's regions */
-} directml_regions;
+    directml_desc node; /* the cumulative operator as it runs */
+    bool graph;         /* compiled with CompileGraph */
+    bool has_identity;  /* a graph of two nodes, joined by an intermediate edge */
+    UINT edge_sizes[DMLCONF_MAX_DIMENSIONS];
+    DML_BUFFER_TENSOR_DESC edge_buffer; /* the intermediate tensor, packed */
+    DML_TENSOR_DESC edge;
+    DML_BUFFER_TENSOR_DESC outer_buffer; /* the identity's bound tensor: the case's input or output */
+    DML_TENSOR_DESC outer;
+    UINT outer_sizes[DMLCONF_MAX_DIMENSIONS];
+    UINT outer_strides[DMLCONF_MAX_DIMENSIONS];
+    DML_SCALE_BIAS scale_bias;
+    DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC identity;
+    DML_OPERATOR_DESC identity_op;
+    uint32_t cumulative_node, identity_node; /* node indices in the graph */
 
-/* Lays out one job after `start` (rounded up to the alignment): the input
- * (unless in place), the output, then the larger of the operator's and its
- * initializer's temporary sizes, then the persistent resource. Returns
- * false when a size overflows. */
-bool directml_layout_job(const dmlconf_scan_desc *desc, uint64_t temporary_bytes, uint64_t persistent_bytes,
-                         uint64_t start, directml_regions *out);
+    /* Filled by directml_exec_desc_graph. */
+    DML_OPERATOR_GRAPH_NODE_DESC operator_nodes[2];
+    DML_GRAPH_NODE_DESC nodes[2];
+    DML_INPUT_GRAPH_EDGE_DESC input_edge;
+    DML_OUTPUT_GRAPH_EDGE_DESC output_edge;
+    DML_INTERMEDIATE_GRAPH_EDGE_DESC intermediate_edge;
+    DML_GRAPH_EDGE_DESC input_edges[1], output_edges[1], intermediate_edges[1];
+    DML_GRAPH_DESC graph_desc;
+} directml_exec_desc;
+
+/* Builds what `desc` executes as on `path`: for graph none or alone, the
+ * case's operator; for input-edge, identity(case input -> packed edge) then
+ * the operator on the edge; for output-edge, the operator onto the packed
+ * edge then identity(edge -> case output). The fault inexact-edge gives the
+ * identity a scale of 1 and a bias of 1. */
+void directml_exec_desc_build(const dmlconf_scan_desc *desc, const directml_path *path, directml_exec_desc *out);
+
+/* Fills in the graph desc of a built exec desc (graph true) from its
+ * created operators (`identity` NULL unless has_identity): nodes, the one
+ * input edge, the one output edge and the intermediate edge between two
+ * nodes. */
+void directml_exec_desc_graph(directml_exec_desc *d, IDMLOperator *cumulative, IDMLOperator *identity);
 
 #endif /* DMLCONF_DIRECTML_DESC_H */

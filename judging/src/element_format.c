@@ -163,6 +163,12 @@ static void describe_rule(dmlconf_data_type type, const dmlconf_mismatch *m, cha
     case DMLCONF_RULE_BOUND:
         snprintf(text, size, "rule: tolerance bound (U ulp + accumulation allowance) %.3g; %s", m->tolerance, error);
         return;
+    case DMLCONF_RULE_BOUND_FLOAT16:
+        snprintf(text, size,
+                 "rule: half-precision bound (float16 accumulation: U ulp + the allowance of float16 arithmetic) "
+                 "%.3g; %s",
+                 m->tolerance, error);
+        return;
     case DMLCONF_RULE_AMBIGUOUS:
         snprintf(text, size,
                  "rule: range-ambiguous (some order may overflow), only a finite value outside the bound "

@@ -604,7 +604,7 @@ static dmlconf_verdict judge_float(const dmlconf_judge *jd, uint64_t expected, u
     if (product && (side->specials & DMLCONF_SPECIAL_ZERO))
         return judge_equal(jd, &o, &y, DMLCONF_RULE_ZERO_PRODUCT, j);
 
-    j->rule = DMLCONF_RULE_BOUND;
+    j->rule = jd->acc_precision == format_f16.precision ? DMLCONF_RULE_BOUND_FLOAT16 : DMLCONF_RULE_BOUND;
     bool in = within_bound(jd, &o, &y, bound_for(jd, product, &o, side, gamma), j);
     return finish(j, in ? DMLCONF_VERDICT_PASS : DMLCONF_VERDICT_FAIL);
 }

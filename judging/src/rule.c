@@ -22,6 +22,7 @@ static const char *const rule_names[DMLCONF_RULE_COUNT] = {
     [DMLCONF_RULE_ULP_COUNT] = "ulp_count",
     [DMLCONF_RULE_UNKNOWN] = "unknown",
     [DMLCONF_RULE_UNWRITTEN] = "unwritten",
+    [DMLCONF_RULE_BOUND_FLOAT16] = "bound_float16",
 };
 
 const char *dmlconf_rule_name(dmlconf_rule rule)

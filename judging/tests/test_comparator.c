@@ -162,7 +162,7 @@ static double bound_rule_worst(dmlconf_operator op, dmlconf_data_type type, bool
         memcpy(&y, got + i * size, size);
         dmlconf_judgement j;
         dmlconf_judge_bits(&judge, o, y, &side[i], &j);
-        if (j.rule == DMLCONF_RULE_BOUND && j.tolerance_fraction > worst)
+        if ((j.rule == DMLCONF_RULE_BOUND || j.rule == DMLCONF_RULE_BOUND_FLOAT16) && j.tolerance_fraction > worst)
             worst = j.tolerance_fraction;
     }
     free(oracle);
@@ -872,6 +872,53 @@ END_TEST
 
 /* Float16 output from float32 accumulation past 65504: RTZ saturates, RNE
  * overflows; both are right. */
+/* The half-precision rule (float16 accumulation): a float16 sum computed
+ * in float16 arithmetic fails the default rule and passes this one, whose
+ * failures name it; a result outside even this bound still fails. */
+START_TEST(test_half_precision_rule)
+{
+    enum
+    {
+        N = 200
+    };
+    uint16_t h[N], y[N];
+    rng r = {11};
+    double acc = 0.0;
+    for (size_t i = 0; i < N; ++i)
+    {
+        h[i] = half_rne(rng_unit(&r) * 3.0);
+        acc = (double)half_value(half_rne(acc + (double)half_value(h[i])));
+        y[i] = half_rne(acc);
+    }
+    dmlconf_scan_desc desc = line_desc(SUM, DMLCONF_DATA_TYPE_FLOAT16, N, false);
+    dmlconf_comparison cmp;
+    compare_packed(&desc, h, y, NULL, &cmp);
+    ck_assert_uint_gt(cmp.mismatches, 0); /* float16 arithmetic is beyond the default rule */
+
+    dmlconf_tolerance half;
+    dmlconf_tolerance_default(DMLCONF_DATA_TYPE_FLOAT16, &half);
+    half.accumulation = DMLCONF_DATA_TYPE_FLOAT16;
+    compare_packed(&desc, h, y, &half, &cmp);
+    ck_assert_uint_eq(cmp.mismatches, 0);
+    ck_assert_int_eq(cmp.worst.rule, DMLCONF_RULE_BOUND_FLOAT16);
+    ck_assert_double_gt(cmp.worst.tolerance_fraction, 0.0);
+
+    /* Twice the last sum is outside even float16 arithmetic's bound: an
+     * error of the whole sum S against at most gamma_199(2^-11) S = 0.11 S. */
+    y[N - 1] = half_rne(2.0 * (double)half_value(y[N - 1]));
+    compare_packed(&desc, h, y, &half, &cmp);
+    ck_assert_uint_eq(cmp.mismatches, 1);
+    ck_assert_int_eq(cmp.first.rule, DMLCONF_RULE_BOUND_FLOAT16);
+    char text[512];
+    dmlconf_format_mismatch(DMLCONF_DATA_TYPE_FLOAT16, &cmp.first, text, sizeof(text));
+    ck_assert_msg(strstr(text, "rule: half-precision bound (float16 accumulation") != NULL, "message: %s", text);
+    ck_assert_str_eq(dmlconf_rule_name(DMLCONF_RULE_BOUND_FLOAT16), "bound_float16");
+    dmlconf_rule rule = DMLCONF_RULE_INVALID;
+    ck_assert(dmlconf_rule_from_name("bound_float16", &rule));
+    ck_assert_int_eq(rule, DMLCONF_RULE_BOUND_FLOAT16);
+}
+END_TEST
+
 START_TEST(test_half_output_overflow)
 {
     dmlconf_scan_desc desc = line_desc(SUM, DMLCONF_DATA_TYPE_FLOAT16, 3, false);
@@ -2011,6 +2058,7 @@ static Suite *comparator_suite(void)
     tcase_add_test(tc, test_ftz_allowance);
     tcase_add_test(tc, test_range_ambiguous);
     tcase_add_test(tc, test_half_output_overflow);
+    tcase_add_test(tc, test_half_precision_rule);
     tcase_add_test(tc, test_exact_by_construction);
     tcase_add_test(tc, test_bit_exact_and_expected);
     tcase_add_test(tc, test_integers);

@@ -202,6 +202,16 @@ static int check_info(const dmlconf_backend_info *info, char *why, size_t why_si
                  (unsigned long)(can->features & ~(uint32_t)DMLCONF_CAN_EVERYTHING));
         return -1;
     }
+    if (info->float16_accumulation != DMLCONF_DATA_TYPE_UNKNOWN &&
+        info->float16_accumulation != DMLCONF_DATA_TYPE_FLOAT32 &&
+        info->float16_accumulation != DMLCONF_DATA_TYPE_FLOAT16)
+    {
+        snprintf(why, why_size,
+                 "it says float16 data may be computed in data type %d; only float16 and float32 are "
+                 "known",
+                 (int)info->float16_accumulation);
+        return -1;
+    }
     for (unsigned type = 0; type < 32; ++type)
     {
         if ((can->data_types & DMLCONF_TYPE_BIT(type)) &&

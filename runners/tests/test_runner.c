@@ -88,6 +88,34 @@ static void fault_info(dmlconf_backend *backend, dmlconf_backend_info *info)
     info->feature_level = DMLCONF_FEATURE_LEVEL_5_0;
     /* Every type but UINT64. */
     info->capabilities = dmlconf_capabilities_all(0xffffffffu & ~DMLCONF_TYPE_BIT(DMLCONF_DATA_TYPE_UINT64));
+    /* "half": float16 data computed in float16, and said so. */
+    if (!strcmp(((const fault_backend *)backend)->mode, "half"))
+        info->float16_accumulation = DMLCONF_DATA_TYPE_FLOAT16;
+}
+
+/* "half" and "half-undeclared": a 1-D sum accumulated one element at a time
+ * in float16 arithmetic, every partial sum rounded to float16 (for float32
+ * data too: more than half precision allows). Returns false for other
+ * jobs. */
+static bool sum_in_float16(dmlconf_job *job)
+{
+    const dmlconf_scan_desc *d = job->desc;
+    dmlconf_data_type type = d->output.data_type;
+    if (d->op != DMLCONF_OPERATOR_CUMULATIVE_SUMMATION || d->input.dimension_count != 1 || d->exclusive ||
+        (type != DMLCONF_DATA_TYPE_FLOAT16 && type != DMLCONF_DATA_TYPE_FLOAT32))
+        return false;
+    double acc = 0.0;
+    for (uint32_t i = 0; i < d->input.sizes[0]; ++i)
+    {
+        double x = type == DMLCONF_DATA_TYPE_FLOAT16 ? (double)dmlconf_half_to_float(((const uint16_t *)job->input)[i])
+                                                     : (double)((const float *)job->input)[i];
+        acc = (double)dmlconf_half_to_float(dmlconf_half_from_double(acc + x));
+        if (type == DMLCONF_DATA_TYPE_FLOAT16)
+            ((uint16_t *)job->output)[i] = dmlconf_half_from_double(acc);
+        else
+            ((float *)job->output)[i] = (float)acc;
+    }
+    return true;
 }
 
 static int fault_execute(dmlconf_backend *backend, dmlconf_job *jobs, size_t count)
@@ -125,6 +153,12 @@ static int fault_execute(dmlconf_backend *backend, dmlconf_job *jobs, size_t cou
             raise(SIGSEGV);
         if (!strcmp(b->mode, "hang") && first_size == HANG_SIZE)
             sleep(100);
+        if (!strncmp(b->mode, "half", 4) && sum_in_float16(job))
+        {
+            job->outcome = DMLCONF_JOB_DONE;
+            job->device_seconds = -1.0;
+            continue;
+        }
         dmlconf_error err;
         if (dmlconf_compute(job->desc, job->input, job->input_bytes, job->output, job->output_bytes, NULL, &err))
         {
@@ -658,6 +692,61 @@ START_TEST(test_canary)
 }
 END_TEST
 
+/* The half-precision rule: float16 sums computed in float16 pass on a
+ * backend that says it may compute float16 in float16, and fail, by the
+ * default rule, on one that does not say so; its failures name it; a case
+ * with a tolerance of its own keeps it; float32 data computed at half
+ * precision fails either way (the rule covers float16 data only). */
+static const char half_text[] =
+    "defaults: {op: cumulative_summation, axis: 0}\n"
+    "cases:\n"
+    "  - {id: h.f16, dtype: float16, sizes: [300], input: {generate: uniform, min: 0, max: 3, seed: 5}}\n"
+    "  - {id: h.f16.own, dtype: float16, sizes: [300], tolerance: {ulp: 2},\n"
+    "     input: {generate: uniform, min: 0, max: 3, seed: 5}}\n"
+    "  - {id: h.f32, dtype: float32, sizes: [300], input: {generate: uniform, min: 0, max: 3, seed: 5}}\n";
+
+static void run_half_mode(const char *mode, collected *out)
+{
+    dmlconf_case_file half_file;
+    ck_assert_uint_eq(dmlconf_case_file_load_buffer(&half_file, "half.yaml", half_text, sizeof(half_text) - 1, NULL),
+                      0);
+    const dmlconf_case *list[4];
+    for (size_t i = 0; i < half_file.case_count; ++i)
+        list[i] = &half_file.cases[i];
+    memset(out, 0, sizeof(*out));
+    runner_schedule schedule = {
+        .backend_ops = &fault_ops,
+        .backend_config = {.adapter = mode},
+        .config = {.level = DMLCONF_FEATURE_LEVEL_NONE},
+        .jobs = 0,
+        .on_info = on_info,
+        .on_result = on_result,
+        .context = out,
+    };
+    dmlconf_backend_info info;
+    char why[256];
+    ck_assert_int_eq(runner_schedule_run(&schedule, list, half_file.case_count, &info, why, sizeof(why)), 0);
+    ck_assert_uint_eq(out->count, half_file.case_count);
+    dmlconf_case_file_free(&half_file);
+}
+
+START_TEST(test_half_precision_rule)
+{
+    collected c;
+    run_half_mode("half", &c);
+    assert_status(&c, "h.f16", DMLCONF_STATUS_PASS);
+    ck_assert_int_eq(find(&c, "h.f16")->comparison.worst.rule, DMLCONF_RULE_BOUND_FLOAT16);
+    assert_status(&c, "h.f16.own", DMLCONF_STATUS_FAIL);
+    ck_assert_msg(!strstr(find(&c, "h.f16.own")->message, "half-precision"), "%s", find(&c, "h.f16.own")->message);
+    assert_status(&c, "h.f32", DMLCONF_STATUS_FAIL);
+
+    run_half_mode("half-undeclared", &c);
+    assert_status(&c, "h.f16", DMLCONF_STATUS_FAIL);
+    ck_assert_msg(!strstr(find(&c, "h.f16")->message, "half-precision"), "%s", find(&c, "h.f16")->message);
+    assert_status(&c, "h.f32", DMLCONF_STATUS_FAIL);
+}
+END_TEST
+
 /* The statuses of a run of many cases. */
 typedef struct collected_many
 {
@@ -825,6 +914,7 @@ static Suite *runner_suite(void)
     tcase_add_test(scheduling, test_flaky_failures_are_flakes);
     tcase_add_test(scheduling, test_accepting_invalid_desc_fails);
     tcase_add_test(scheduling, test_canary);
+    tcase_add_test(scheduling, test_half_precision_rule);
     tcase_add_loop_test(scheduling, test_unavailable_backend, 0, 2);
     tcase_add_test(scheduling, test_host_threads_change_no_result);
     tcase_add_test(scheduling, test_for_each_calls_every_index_once);

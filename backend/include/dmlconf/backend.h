@@ -11,8 +11,9 @@
  * (below) returning its table; `dmlconf run --backend plugin:PATH` loads
  * it (examples/plugin is one). Its ABI is DMLCONF_BACKEND_ABI_VERSION;
  * dmlconf also loads a version 1 plugin (reading its table only up to
- * `boundaries`) and a version 2 plugin (which never answers
- * DMLCONF_JOB_NO_RESOURCES), and refuses any other. Every type it uses comes
+ * `boundaries`), a version 2 plugin (whose info ends before
+ * `float16_accumulation` and which never answers DMLCONF_JOB_NO_RESOURCES),
+ * and refuses any other. Every type it uses comes
  * from dmlconf/oracle.h (descs, data types, feature levels, reasons).
  *
  * dmlconf calls a plugin through a wrapper: after open it reads `info`
@@ -41,7 +42,8 @@ extern "C" {
 /* The version of this interface. It changes whenever a struct's layout or
  * a function's meaning changes. Version 2 added the optional `boundaries`
  * op at the end of dmlconf_backend_ops (and dmlconf_boundary); version 3
- * the job outcome DMLCONF_JOB_NO_RESOURCES. */
+ * the job outcome DMLCONF_JOB_NO_RESOURCES and `float16_accumulation` at the
+ * end of dmlconf_backend_info. */
 #define DMLCONF_BACKEND_ABI_VERSION 3u
 
 /* ---- capabilities ------------------------------------------------------------ */
@@ -99,6 +101,16 @@ typedef struct dmlconf_backend_info
      * verdict says what was covered). */
     dmlconf_feature_level feature_level;
     dmlconf_backend_capabilities capabilities;
+    /* Version 3. The narrowest format float16 data may be computed in:
+     * DMLCONF_DATA_TYPE_FLOAT16 when the implementation may accumulate
+     * float16 data in float16 arithmetic (DirectML with
+     * DML_EXECUTION_FLAG_ALLOW_HALF_PRECISION_COMPUTATION); then float16
+     * outputs are judged by the half-precision rule (the tolerance's
+     * accumulation float16, docs/half-precision-rule.md) unless a case states
+     * a tolerance of its own. DMLCONF_DATA_TYPE_UNKNOWN (0, what a zeroed
+     * info and every older plugin says) or FLOAT32: float32 accumulation,
+     * the default rule. Any other value keeps a plugin from opening. */
+    dmlconf_data_type float16_accumulation;
 } dmlconf_backend_info;
 
 /* ---- boundaries ------------------------------------------------------------------ */

@@ -32,12 +32,14 @@ typedef enum dmlconf_rule
     DMLCONF_RULE_ULP_COUNT,         /* at most the tolerance's count of ulps apart */
     DMLCONF_RULE_UNKNOWN,           /* not recorded (a result read from a file that does not say) */
     DMLCONF_RULE_UNWRITTEN,         /* the element still holds the canary the runner filled it with */
+    DMLCONF_RULE_BOUND_FLOAT16,     /* the half-precision rule: the bound with float16 accumulation */
     DMLCONF_RULE_COUNT
 } dmlconf_rule;
 
 /* "invalid", "integer", "bit_exact", "nan", "inf_input", "exact",
  * "ambiguous", "zero_product", "bound", "signed_zero", "absolute_relative",
- * "ulp_count", "unknown", "unwritten"; NULL outside the enum. */
+ * "ulp_count", "unknown", "unwritten", "bound_float16"; NULL outside the
+ * enum. */
 const char *dmlconf_rule_name(dmlconf_rule rule);
 
 /* The rule named `name` (as dmlconf_rule_name writes it). Returns false,

@@ -26,11 +26,14 @@ static const char explore_usage[] =
     "cells of the desc space not yet exercised.\n"
     "\n"
     "options:\n"
-    "  -b, --backend NAME        backend to explore (default: the best one available);\n"
+    "  -b, --backend NAME        backend to explore (default: d3d12, dmlconf's own kernels\n"
+    "                            on the GPU here; nothing runs in its place when it cannot);\n"
     "                            plugin:PATH loads a native plugin, and exec runs the\n"
     "                            adapter COMMAND given after --\n"
     "  -a, --adapter WHICH       adapter index or name fragment\n"
     "      --directml-dll PATH   the DirectML library the directml backend loads\n"
+    "      --directml-flags F, --directml-graph G, --directml-binding B\n"
+    "                            the directml backend's path, as `dmlconf run` takes it\n"
     "  -l, --feature-level L     target feature level (default: the backend's)\n"
     "      --seconds N           stop after N seconds (default 60 when --cases is not given)\n"
     "      --cases N             stop after N cases\n"
@@ -159,6 +162,9 @@ static int parse_options(int argc, char **argv, explore_run_options *o)
         {"backend", required_argument, NULL, 'b'},
         {"adapter", required_argument, NULL, 'a'},
         {"directml-dll", required_argument, NULL, 'D'},
+        {"directml-flags", required_argument, NULL, 'F'},
+        {"directml-graph", required_argument, NULL, 'G'},
+        {"directml-binding", required_argument, NULL, 'Z'},
         {"feature-level", required_argument, NULL, 'l'},
         {"seconds", required_argument, NULL, 'T'},
         {"cases", required_argument, NULL, 'C'},
@@ -212,7 +218,15 @@ static int parse_options(int argc, char **argv, explore_run_options *o)
             o->adapter = optarg;
             break;
         case 'D':
-            if (dmlconf_set_environment("DMLCONF_DIRECTML_DLL", optarg))
+        case 'F':
+        case 'G':
+        case 'Z':
+            /* The workers inherit them; the backend checks the words. */
+            if (dmlconf_set_environment(option == 'D'   ? "DMLCONF_DIRECTML_DLL"
+                                        : option == 'F' ? "DMLCONF_DIRECTML_FLAGS"
+                                        : option == 'G' ? "DMLCONF_DIRECTML_GRAPH"
+                                                        : "DMLCONF_DIRECTML_BINDING",
+                                        optarg))
                 return EXIT_SETUP;
             break;
         case 'l':

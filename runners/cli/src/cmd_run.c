@@ -43,7 +43,8 @@ static const char run_usage[] =
     "the reports.\n"
     "\n"
     "options:\n"
-    "  -b, --backend NAME        backend to run on (default: the best one available);\n"
+    "  -b, --backend NAME        backend to run on (default: d3d12, dmlconf's own kernels\n"
+    "                            on the GPU here; nothing runs in its place when it cannot);\n"
     "                            `exec` runs an implementation's adapter program, the\n"
     "                            COMMAND after -- (no shell), over the process protocol\n"
     "                            (docs/process-protocol.md); plugin:PATH loads a native\n"
@@ -51,6 +52,15 @@ static const char run_usage[] =
     "  -a, --adapter WHICH       adapter index or name fragment (see `dmlconf adapters`)\n"
     "      --directml-dll PATH   the DirectML library the directml backend loads (a file,\n"
     "                            or a folder holding it); sets DMLCONF_DIRECTML_DLL\n"
+    "      --directml-flags F    the directml backend's execution flags: none (default),\n"
+    "                            half-precision, disable-meta-commands,\n"
+    "                            descriptors-volatile, joined by +; sets DMLCONF_DIRECTML_FLAGS\n"
+    "      --directml-graph G    none (default: the operator alone), alone (a graph of it),\n"
+    "                            input-edge or output-edge (an identity beside it); sets\n"
+    "                            DMLCONF_DIRECTML_GRAPH\n"
+    "      --directml-binding B  default, offset-aligned or offset-minimum, owned-input,\n"
+    "                            repeat, shared-initializer, joined by +; sets\n"
+    "                            DMLCONF_DIRECTML_BINDING\n"
     "  -l, --feature-level L     target DirectML feature level, e.g. 4_0 (default: the\n"
     "                            backend's); cases above it are skipped\n"
     "  -f, --filter GLOB         run the ids matching GLOB; repeatable; '!GLOB' excludes\n"
@@ -79,7 +89,10 @@ static const char run_usage[] =
     "      --no-rerun            do not rerun failures to tell flakes\n"
     "      --no-repro            do not shrink failures into minimal reproducers\n"
     "  -q, --quiet               no progress and no summary on the console\n"
-    "  -h, --help                this help\n"
+    "  -h, --help                this help\n";
+
+/* The rest of the help: what the verdict claims, and the exit statuses. */
+static const char run_usage_verdict[] =
     "\n"
     "The verdict states its scope: only the whole reference corpus on an implementation\n"
     "under test can be conformant; a subset (filters, a shard), case files of your own and\n"
@@ -545,6 +558,9 @@ static int parse_run_options(int argc, char **argv, run_options *o)
         {"backend", required_argument, NULL, 'b'},
         {"adapter", required_argument, NULL, 'a'},
         {"directml-dll", required_argument, NULL, 'D'},
+        {"directml-flags", required_argument, NULL, 'F'},
+        {"directml-graph", required_argument, NULL, 'G'},
+        {"directml-binding", required_argument, NULL, 'K'},
         {"feature-level", required_argument, NULL, 'l'},
         {"filter", required_argument, NULL, 'f'},
         {"shard", required_argument, NULL, 'S'},
@@ -589,8 +605,15 @@ static int parse_run_options(int argc, char **argv, run_options *o)
             o->adapter = optarg;
             break;
         case 'D':
-            /* The workers inherit it. */
-            if (dmlconf_set_environment("DMLCONF_DIRECTML_DLL", optarg))
+        case 'F':
+        case 'G':
+        case 'K':
+            /* The workers inherit them; the backend checks the words. */
+            if (dmlconf_set_environment(option == 'D'   ? "DMLCONF_DIRECTML_DLL"
+                                        : option == 'F' ? "DMLCONF_DIRECTML_FLAGS"
+                                        : option == 'G' ? "DMLCONF_DIRECTML_GRAPH"
+                                                        : "DMLCONF_DIRECTML_BINDING",
+                                        optarg))
             {
                 fprintf(stderr, "dmlconf run: out of memory\n");
                 return EXIT_SETUP;
@@ -670,9 +693,11 @@ static int parse_run_options(int argc, char **argv, run_options *o)
             break;
         case 'h':
             fputs(run_usage, stdout);
+            fputs(run_usage_verdict, stdout);
             return EXIT_PASSED;
         default:
             fputs(run_usage, stderr);
+            fputs(run_usage_verdict, stderr);
             return EXIT_USAGE;
         }
     }

@@ -316,9 +316,20 @@ static int fill_input(const dmlconf_case *c, uint64_t seed, const dmlconf_tensor
     return status;
 }
 
-void runner_case_tolerance(const dmlconf_case *c, bool exact, dmlconf_tolerance *tol)
+void runner_case_tolerance(const dmlconf_case *c, const dmlconf_backend_info *info, dmlconf_tolerance *tol)
 {
-    dmlconf_case_judging_tolerance(c, exact, tol);
+    dmlconf_case_judging_tolerance(c, info->exact, tol);
+    bool own = false;
+    for (unsigned f = 0; f < DMLCONF_TOLERANCE_FIELD_COUNT; ++f)
+        own = own || c->tolerance.overrides.set[f];
+    if (info->float16_accumulation == DMLCONF_DATA_TYPE_FLOAT16 && !own && !tol->bit_exact &&
+        c->desc.output.data_type == DMLCONF_DATA_TYPE_FLOAT16)
+    {
+        /* docs/half-precision-rule.md: float16 arithmetic, which may flush
+         * subnormals as D3D's min-precision arithmetic may. */
+        tol->accumulation = DMLCONF_DATA_TYPE_FLOAT16;
+        tol->ftz = true;
+    }
 }
 
 /* One case on its way through a batch. */
@@ -565,7 +576,7 @@ static void judge_output(const runner_backend *backend, prepared_case *p, const 
 {
     const dmlconf_case *c = p->c;
     dmlconf_tolerance tol;
-    runner_case_tolerance(c, backend->info.exact, &tol);
+    runner_case_tolerance(c, &backend->info, &tol);
     /* Out of place, an element that still holds the canary was never
      * written; in place, unwritten elements hold their input instead. */
     tol.has_canary = !c->desc.in_place;

@@ -757,9 +757,10 @@ static void fill_run_info(const explore_context *x, uint64_t planned, dmlconf_ru
     dmlconf_clock_format_utc(time(NULL), info->started_utc, sizeof(info->started_utc));
     dmlconf_host_name(info->host, sizeof(info->host));
     /* The knobs that change what a backend does. */
-    static const char *const names[] = {"DMLCONF_D3D12_FAULT", "DMLCONF_D3D12_KERNEL",     "DMLCONF_D3D12_CHUNK",
-                                        "DMLCONF_D3D12_TILE",  "DMLCONF_D3D12_VIEW_WORDS", "DMLCONF_DIRECTML_DLL",
-                                        "DMLCONF_WORKERS"};
+    static const char *const names[] = {
+        "DMLCONF_D3D12_FAULT",      "DMLCONF_D3D12_KERNEL",   "DMLCONF_D3D12_CHUNK",    "DMLCONF_D3D12_TILE",
+        "DMLCONF_D3D12_VIEW_WORDS", "DMLCONF_DIRECTML_DLL",   "DMLCONF_DIRECTML_FLAGS", "DMLCONF_DIRECTML_GRAPH",
+        "DMLCONF_DIRECTML_BINDING", "DMLCONF_DIRECTML_FAULT", "DMLCONF_WORKERS"};
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); ++i)
     {
         const char *value = getenv(names[i]);

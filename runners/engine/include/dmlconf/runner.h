@@ -135,9 +135,12 @@ uint64_t runner_buffer_bytes(const dmlconf_tensor_desc *desc);
 
 /* The comparator's tolerance for a case (dmlconf_case_judging_tolerance):
  * the output type's defaults, the case's overrides, and bit-exactness for an
- * exact backend unless the case gives expected values with a tolerance. */
+ * exact backend (info->exact) unless the case gives expected values with a
+ * tolerance; for float16 outputs of a backend that may compute float16 in
+ * float16 (info->float16_accumulation), the half-precision rule (float16
+ * accumulation) unless the case states a tolerance of its own. */
 struct dmlconf_tolerance;
-void runner_case_tolerance(const dmlconf_case *c, bool exact, struct dmlconf_tolerance *tol);
+void runner_case_tolerance(const dmlconf_case *c, const dmlconf_backend_info *info, struct dmlconf_tolerance *tol);
 
 /* Shrinks a failing case into the smallest case that still fails the same
  * way (`failure`) on the backend, each candidate run and judged as a run
