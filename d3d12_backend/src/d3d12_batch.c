@@ -295,24 +295,39 @@ static void record_pass_times(d3d12_backend *b, const job_state *s, const uint64
     b->last_pass_count = s->plan.count;
 }
 
-/* Lays out, records, submits and reads back one batch. Returns 0, 1 when
- * the batch failed before submission (its jobs are FAILED), or -1 when the
- * device was lost. */
-static int run_batch(d3d12_backend *b, job_state *states, size_t count)
+/* Where a batch's regions lie: the parameter blocks, inputs, outputs and
+ * scratch in the arena (or a big job's own buffers), and what the upload
+ * and readback buffers hold. */
+typedef struct batch_layout
 {
-    d3d12_device *d = &b->device;
-    char why[256] = "";
-    bool big = count == 1 && states[0].big;
-    d->out_of_memory = false;
+    bool big;                /* one job, in buffers of its own */
+    uint64_t arena_bytes;    /* the arena's bytes in use */
+    uint32_t passes;         /* dispatches of the batch (two timestamps each) */
+    size_t steps;            /* the most passes of one job */
+    uint64_t readback_start; /* the outputs' first byte in the arena */
+    uint64_t upload_end;     /* the arena's bytes that come from the upload buffer */
+    uint64_t upload_bytes;
+    uint64_t readback_bytes;
+} batch_layout;
 
-    /* Layout. */
+/* Lays the batch out in the arena: parameter blocks, then the inputs, the
+ * in-place buffers and the outputs (the span read back), then scratch. The
+ * outputs go up too: their initial bytes are the runner's canary
+ * (backend.h), so that a kernel that writes nothing is seen. A big job gets
+ * buffers of its own, reserved here. Returns 0, or -1 with `why`. */
+static int layout_batch(d3d12_backend *b, job_state *states, size_t count, batch_layout *layout, char *why,
+                        size_t why_size)
+{
+    memset(layout, 0, sizeof(*layout));
+    bool big = layout->big = count == 1 && states[0].big;
     uint64_t at = 0;
-    uint32_t passes = 0;
     for (size_t i = 0; i < count; ++i)
     {
         states[i].param_offset = at;
         at += states[i].plan.count * (uint64_t)SCAN_PARAM_BYTES;
-        passes += (uint32_t)states[i].plan.count;
+        layout->passes += (uint32_t)states[i].plan.count;
+        if (states[i].plan.count > layout->steps)
+            layout->steps = states[i].plan.count;
     }
     at = align_up(at, REGION_ALIGNMENT);
     for (size_t i = 0; i < count && !big; ++i)
@@ -323,7 +338,7 @@ static int run_batch(d3d12_backend *b, job_state *states, size_t count)
             at += align_up(states[i].bytes[REGION_INPUT], REGION_ALIGNMENT);
         }
     }
-    uint64_t readback_start = at;
+    layout->readback_start = at;
     for (size_t i = 0; i < count && !big; ++i)
     {
         if (states[i].job->desc->in_place)
@@ -332,7 +347,7 @@ static int run_batch(d3d12_backend *b, job_state *states, size_t count)
             at += align_up(states[i].bytes[REGION_OUTPUT], REGION_ALIGNMENT);
         }
     }
-    uint64_t upload_end = at;
+    layout->upload_end = at;
     for (size_t i = 0; i < count && !big; ++i)
     {
         if (!states[i].job->desc->in_place)
@@ -342,109 +357,153 @@ static int run_batch(d3d12_backend *b, job_state *states, size_t count)
         }
     }
     uint64_t readback_end = at;
-    /* The outputs go up too: their initial bytes are the runner's canary
-     * (backend.h), so that a kernel that writes nothing is seen. */
     if (!big)
-        upload_end = readback_end;
+        layout->upload_end = readback_end;
     for (size_t i = 0; i < count && !big; ++i)
     {
         states[i].offset[REGION_SCRATCH] = at;
         at += align_up(states[i].bytes[REGION_SCRATCH], REGION_ALIGNMENT);
         for (unsigned r = 0; r < REGION_COUNT; ++r)
             states[i].buffer[r] = &b->arena;
-        states[i].readback_offset = states[i].offset[REGION_OUTPUT] - readback_start;
+        states[i].readback_offset = states[i].offset[REGION_OUTPUT] - layout->readback_start;
     }
-    uint64_t upload_bytes = upload_end, readback_bytes = readback_end - readback_start;
+    layout->arena_bytes = at;
+    layout->upload_bytes = layout->upload_end;
+    layout->readback_bytes = readback_end - layout->readback_start;
+    if (!big)
+        return 0;
+
+    /* The job's own buffers; its input (or the in-place buffer), then the
+     * output's initial bytes, follow the parameter blocks in the upload
+     * buffer. */
     job_state *lone = &states[0];
-    if (big)
+    bool in_place = lone->job->desc->in_place;
+    for (unsigned r = 0; r < REGION_COUNT; ++r)
     {
-        /* The job's own buffers; its input follows the parameter blocks in
-         * the upload buffer. */
-        bool in_place = lone->job->desc->in_place;
-        for (unsigned r = 0; r < REGION_COUNT; ++r)
-        {
-            lone->offset[r] = 0;
-            if (r == REGION_INPUT && in_place)
-                continue;
-            uint64_t bytes = lone->bytes[r] ? lone->bytes[r] : REGION_ALIGNMENT;
-            if (reserve_big(b, r, bytes, why, sizeof(why)))
-                goto fail;
-            lone->buffer[r] = &b->big[r];
-        }
-        if (in_place)
-            lone->buffer[REGION_INPUT] = lone->buffer[REGION_OUTPUT];
-        /* The input (or the in-place buffer), then the output's initial
-         * bytes, follow the parameter blocks in the upload buffer. */
-        lone->upload_output_offset = in_place ? 0 : upload_end + align_up(lone->bytes[REGION_INPUT], REGION_ALIGNMENT);
-        upload_bytes = in_place ? upload_end + lone->bytes[REGION_OUTPUT]
-                                : lone->upload_output_offset + lone->bytes[REGION_OUTPUT];
-        readback_bytes = lone->bytes[REGION_OUTPUT];
-        lone->readback_offset = 0;
+        lone->offset[r] = 0;
+        if (r == REGION_INPUT && in_place)
+            continue;
+        uint64_t bytes = lone->bytes[r] ? lone->bytes[r] : REGION_ALIGNMENT;
+        if (reserve_big(b, r, bytes, why, why_size))
+            return -1;
+        lone->buffer[r] = &b->big[r];
     }
-    /* The one-pass scans' statuses: a new epoch, or zeroed words when the
-     * epochs wrap. */
-    uint32_t epoch = b->status_epoch + 1;
-    uint64_t status_bytes = place_status_areas(states, count, epoch);
+    if (in_place)
+        lone->buffer[REGION_INPUT] = lone->buffer[REGION_OUTPUT];
+    lone->upload_output_offset =
+        in_place ? 0 : layout->upload_end + align_up(lone->bytes[REGION_INPUT], REGION_ALIGNMENT);
+    layout->upload_bytes = in_place ? layout->upload_end + lone->bytes[REGION_OUTPUT]
+                                    : lone->upload_output_offset + lone->bytes[REGION_OUTPUT];
+    layout->readback_bytes = lone->bytes[REGION_OUTPUT];
+    lone->readback_offset = 0;
+    return 0;
+}
+
+/* Places the one-pass scans' statuses for a new epoch, or for zeroed words
+ * when the epochs wrap (*zero_status), and reserves their buffer. Returns 0,
+ * or -1 with `why`. */
+static int prepare_statuses(d3d12_backend *b, job_state *states, size_t count, uint32_t *epoch, bool *zero_status,
+                            char *why, size_t why_size)
+{
+    *epoch = b->status_epoch + 1;
+    uint64_t status_bytes = place_status_areas(states, count, *epoch);
     if (status_bytes > b->view_bytes)
     {
-        snprintf(why, sizeof(why), "the batch's chunk statuses take %llu bytes, more than one buffer view",
+        snprintf(why, why_size, "the batch's chunk statuses take %llu bytes, more than one buffer view",
                  (unsigned long long)status_bytes);
-        goto fail;
+        return -1;
     }
-    if (reserve_status(b, status_bytes ? status_bytes : REGION_ALIGNMENT, why, sizeof(why)))
-        goto fail;
-    bool zero_status = b->status_epoch == 0 || epoch > b->epoch_max;
-    if (zero_status && epoch != 1)
+    if (reserve_status(b, status_bytes ? status_bytes : REGION_ALIGNMENT, why, why_size))
+        return -1;
+    *zero_status = b->status_epoch == 0 || *epoch > b->epoch_max;
+    if (*zero_status && *epoch != 1)
     {
-        epoch = 1;
-        place_status_areas(states, count, epoch);
+        *epoch = 1;
+        place_status_areas(states, count, *epoch);
     }
-    if (reserve_arena(b, at ? at : REGION_ALIGNMENT, why, sizeof(why)) ||
-        reserve_host_buffer(b, &b->upload, D3D12_HEAP_TYPE_UPLOAD, upload_bytes, why, sizeof(why)) ||
-        reserve_host_buffer(b, &b->readback, D3D12_HEAP_TYPE_READBACK, readback_bytes ? readback_bytes : 4, why,
-                            sizeof(why)) ||
-        reserve_queries(b, 2 * passes, why, sizeof(why)))
-        goto fail;
+    return 0;
+}
 
-    /* Pipelines first, so that a kernel that fails to build fails its job
-     * before anything is recorded. */
+/* Reserves the arena, the upload and readback buffers and the queries, then
+ * gets every pipeline, so that a kernel that fails to build fails its job
+ * before anything is recorded. Returns 0, or -1 with `why`. */
+static int reserve_batch(d3d12_backend *b, const job_state *states, size_t count, const batch_layout *layout, char *why,
+                         size_t why_size)
+{
+    if (reserve_arena(b, layout->arena_bytes ? layout->arena_bytes : REGION_ALIGNMENT, why, why_size) ||
+        reserve_host_buffer(b, &b->upload, D3D12_HEAP_TYPE_UPLOAD, layout->upload_bytes, why, why_size) ||
+        reserve_host_buffer(b, &b->readback, D3D12_HEAP_TYPE_READBACK,
+                            layout->readback_bytes ? layout->readback_bytes : 4, why, why_size) ||
+        reserve_queries(b, 2 * layout->passes, why, why_size))
+        return -1;
     for (size_t i = 0; i < count; ++i)
     {
         for (size_t p = 0; p < states[i].plan.count; ++p)
         {
-            if (!scan_pipelines_get(&b->pipelines, &states[i].plan.passes[p].key, why, sizeof(why)))
-                goto fail;
+            if (!scan_pipelines_get(&b->pipelines, &states[i].plan.passes[p].key, why, why_size))
+                return -1;
         }
     }
+    return 0;
+}
 
-    /* Inputs and the outputs' initial bytes into the upload buffer. */
+/* Copies the inputs and the outputs' initial bytes into the upload buffer. */
+static void upload_jobs(d3d12_backend *b, const job_state *states, size_t count, const batch_layout *layout)
+{
     unsigned char *upload = b->upload.mapped;
     for (size_t i = 0; i < count; ++i)
     {
         const dmlconf_job *job = states[i].job;
-        const void *source = job->desc->in_place ? job->output : job->input;
-        size_t bytes = job->desc->in_place ? job->output_bytes : job->input_bytes;
-        uint64_t target = big ? upload_end : states[i].offset[job->desc->in_place ? REGION_OUTPUT : REGION_INPUT];
+        bool in_place = job->desc->in_place;
+        const void *source = in_place ? job->output : job->input;
+        size_t bytes = in_place ? job->output_bytes : job->input_bytes;
+        uint64_t target = layout->big ? layout->upload_end : states[i].offset[in_place ? REGION_OUTPUT : REGION_INPUT];
         memcpy(upload + target, source, bytes);
-        if (!job->desc->in_place)
-            memcpy(upload + (big ? states[i].upload_output_offset : states[i].offset[REGION_OUTPUT]), job->output,
-                   job->output_bytes);
+        if (!in_place)
+            memcpy(upload + (layout->big ? states[i].upload_output_offset : states[i].offset[REGION_OUTPUT]),
+                   job->output, job->output_bytes);
     }
+}
 
-    if (d3d12_device_begin(d, why, sizeof(why)))
-        goto fail;
+/* The device buffers a batch uses, for the transitions around its passes. */
+enum
+{
+    BATCH_BUFFERS = 5
+};
+
+static void transition_all(d3d12_device *d, ID3D12Resource *const buffers[BATCH_BUFFERS], D3D12_RESOURCE_STATES before,
+                           D3D12_RESOURCE_STATES after)
+{
+    for (unsigned i = 0; i < BATCH_BUFFERS; ++i)
+    {
+        if (buffers[i])
+            d3d12_transition(d, buffers[i], before, after);
+    }
+}
+
+/* Records the batch: the uploads into the device's buffers (and the
+ * statuses' zeros), step k running pass k of every job that has one, the
+ * outputs' readback and the timestamps' resolve; *query counts the
+ * timestamps. Returns 0, or -1 with `why` (the list is closed then). */
+static int record_batch(d3d12_backend *b, job_state *states, size_t count, const batch_layout *layout, bool zero_status,
+                        uint32_t *query, char *why, size_t why_size)
+{
+    d3d12_device *d = &b->device;
+    if (d3d12_device_begin(d, why, why_size))
+        return -1;
     scan_pipelines_bind(&b->pipelines, d);
     ID3D12GraphicsCommandList *list = d->list;
     ID3D12Resource *arena = b->arena.whole.resource;
     ID3D12Resource *big_in = NULL, *big_out = NULL, *big_scratch = NULL;
-    ID3D12GraphicsCommandList_CopyBufferRegion(list, arena, 0, b->upload.resource, 0, upload_end);
-    if (big)
+    ID3D12GraphicsCommandList_CopyBufferRegion(list, arena, 0, b->upload.resource, 0, layout->upload_end);
+    if (layout->big)
     {
+        const job_state *lone = &states[0];
         big_in = lone->buffer[REGION_INPUT]->whole.resource;
         big_out = b->big[REGION_OUTPUT].whole.resource;
         big_scratch = b->big[REGION_SCRATCH].whole.resource;
         bool in_place = lone->job->desc->in_place;
-        ID3D12GraphicsCommandList_CopyBufferRegion(list, big_in, 0, b->upload.resource, upload_end,
+        ID3D12GraphicsCommandList_CopyBufferRegion(list, big_in, 0, b->upload.resource, layout->upload_end,
                                                    in_place ? lone->bytes[REGION_OUTPUT] : lone->bytes[REGION_INPUT]);
         if (!in_place)
             ID3D12GraphicsCommandList_CopyBufferRegion(list, big_out, 0, b->upload.resource, lone->upload_output_offset,
@@ -453,69 +512,43 @@ static int run_batch(d3d12_backend *b, job_state *states, size_t count)
     if (zero_status)
         ID3D12GraphicsCommandList_CopyBufferRegion(list, b->status.resource, 0, b->status_zeros.resource, 0,
                                                    b->status.bytes);
-    ID3D12Resource *device_buffers[5] = {arena, big_out, big_scratch, big && big_in != big_out ? big_in : NULL,
-                                         b->status.resource};
-    for (unsigned i = 0; i < 5; ++i)
-    {
-        if (device_buffers[i])
-            d3d12_transition(d, device_buffers[i], D3D12_RESOURCE_STATE_COPY_DEST,
-                             D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
-    }
+    ID3D12Resource *const buffers[BATCH_BUFFERS] = {
+        arena, big_out, big_scratch, layout->big && big_in != big_out ? big_in : NULL, b->status.resource};
+    transition_all(d, buffers, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
 
-    /* Step k runs pass k of every job that has one. */
-    size_t steps = 0;
-    for (size_t i = 0; i < count; ++i)
-        steps = states[i].plan.count > steps ? states[i].plan.count : steps;
-    uint32_t query = 0;
-    for (size_t step = 0; step < steps; ++step)
+    for (size_t step = 0; step < layout->steps; ++step)
     {
         if (step)
             d3d12_uav_barrier(d);
         for (size_t i = 0; i < count; ++i)
         {
-            if (step >= states[i].plan.count)
-                continue;
-            if (record_pass(b, &states[i], step, &query, why, sizeof(why)))
+            if (step < states[i].plan.count && record_pass(b, &states[i], step, query, why, why_size))
             {
                 ID3D12GraphicsCommandList_Close(list);
                 d->recording = false;
-                goto fail;
+                return -1;
             }
         }
     }
 
-    for (unsigned i = 0; i < 5; ++i)
-    {
-        if (device_buffers[i])
-            d3d12_transition(d, device_buffers[i], D3D12_RESOURCE_STATE_UNORDERED_ACCESS,
-                             D3D12_RESOURCE_STATE_COPY_SOURCE);
-    }
-    if (big)
-        ID3D12GraphicsCommandList_CopyBufferRegion(list, b->readback.resource, 0, big_out, 0, readback_bytes);
-    else if (readback_bytes)
-        ID3D12GraphicsCommandList_CopyBufferRegion(list, b->readback.resource, 0, arena, readback_start,
-                                                   readback_bytes);
-    for (unsigned i = 0; i < 5; ++i)
-    {
-        if (device_buffers[i])
-            d3d12_transition(d, device_buffers[i], D3D12_RESOURCE_STATE_COPY_SOURCE, D3D12_RESOURCE_STATE_COPY_DEST);
-    }
-    ID3D12GraphicsCommandList_ResolveQueryData(list, b->queries, D3D12_QUERY_TYPE_TIMESTAMP, 0, query,
+    transition_all(d, buffers, D3D12_RESOURCE_STATE_UNORDERED_ACCESS, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    if (layout->big)
+        ID3D12GraphicsCommandList_CopyBufferRegion(list, b->readback.resource, 0, big_out, 0, layout->readback_bytes);
+    else if (layout->readback_bytes)
+        ID3D12GraphicsCommandList_CopyBufferRegion(list, b->readback.resource, 0, arena, layout->readback_start,
+                                                   layout->readback_bytes);
+    transition_all(d, buffers, D3D12_RESOURCE_STATE_COPY_SOURCE, D3D12_RESOURCE_STATE_COPY_DEST);
+    ID3D12GraphicsCommandList_ResolveQueryData(list, b->queries, D3D12_QUERY_TYPE_TIMESTAMP, 0, *query,
                                                b->query_readback.resource, 0);
-    if (d3d12_device_submit(d, why, sizeof(why)))
-    {
-        for (size_t i = 0; i < count; ++i)
-            job_fail(states[i].job, DMLCONF_JOB_FAILED, why);
-        return -1;
-    }
-    /* Only now: a batch that never ran zeroed nothing. */
-    b->status_epoch = epoch;
+    return 0;
+}
 
-    if (count == 1)
-        record_pass_times(b, &states[0], b->query_readback.mapped);
-
-    /* Outputs and times. Queries were issued step by step, two per
-     * dispatch, in the order the passes were recorded. */
+/* Copies each job's output from the readback buffer and sums its passes'
+ * device time. Queries were issued step by step, two per dispatch, in the
+ * order the passes were recorded. */
+static void read_back_jobs(d3d12_backend *b, job_state *states, size_t count, const batch_layout *layout)
+{
+    const d3d12_device *d = &b->device;
     const unsigned char *readback = b->readback.mapped;
     const uint64_t *ticks = b->query_readback.mapped;
     for (size_t i = 0; i < count; ++i)
@@ -528,7 +561,7 @@ static int run_batch(d3d12_backend *b, job_state *states, size_t count)
             continue;
         uint64_t total = 0;
         uint32_t position = 0;
-        for (size_t step = 0; step < steps; ++step)
+        for (size_t step = 0; step < layout->steps; ++step)
         {
             for (size_t j = 0; j < count; ++j)
             {
@@ -553,6 +586,37 @@ static int run_batch(d3d12_backend *b, job_state *states, size_t count)
         }
         job->device_seconds = (double)total / (double)d->timestamp_frequency;
     }
+}
+
+/* Lays out, records, submits and reads back one batch. Returns 0, 1 when
+ * the batch failed before submission (its jobs are FAILED), or -1 when the
+ * device was lost. */
+static int run_batch(d3d12_backend *b, job_state *states, size_t count)
+{
+    d3d12_device *d = &b->device;
+    char why[256] = "";
+    d->out_of_memory = false;
+    batch_layout layout;
+    uint32_t epoch = 0, query = 0;
+    bool zero_status = false;
+    if (layout_batch(b, states, count, &layout, why, sizeof(why)) ||
+        prepare_statuses(b, states, count, &epoch, &zero_status, why, sizeof(why)) ||
+        reserve_batch(b, states, count, &layout, why, sizeof(why)))
+        goto fail;
+    upload_jobs(b, states, count, &layout);
+    if (record_batch(b, states, count, &layout, zero_status, &query, why, sizeof(why)))
+        goto fail;
+    if (d3d12_device_submit(d, why, sizeof(why)))
+    {
+        for (size_t i = 0; i < count; ++i)
+            job_fail(states[i].job, DMLCONF_JOB_FAILED, why);
+        return -1;
+    }
+    /* Only now: a batch that never ran zeroed nothing. */
+    b->status_epoch = epoch;
+    if (count == 1)
+        record_pass_times(b, &states[0], b->query_readback.mapped);
+    read_back_jobs(b, states, count, &layout);
     return 0;
 
 fail:
