@@ -226,17 +226,13 @@ static int read_knobs(d3d12_backend *b, char *why, size_t why_size)
             b->view_bytes = value * 4;
         append_knob(b, "view words", view);
     }
-    const char *buffer_limit = getenv("DMLCONF_D3D12_BUFFER_LIMIT");
-    if (buffer_limit && *buffer_limit)
+    /* The device reads its own knob (DMLCONF_D3D12_BUFFER_LIMIT); the
+     * runtime's description names it. */
+    if (b->device.buffer_limit)
     {
-        if (!parse_number(buffer_limit, &value) || value < 1)
-        {
-            snprintf(why, why_size, "DMLCONF_D3D12_BUFFER_LIMIT=%s is not a number of bytes of at least 1",
-                     buffer_limit);
-            return -1;
-        }
-        b->device.buffer_limit = value;
-        append_knob(b, "buffer limit", buffer_limit);
+        char limit[24];
+        snprintf(limit, sizeof(limit), "%llu", (unsigned long long)b->device.buffer_limit);
+        append_knob(b, "buffer limit", limit);
     }
     return 0;
 }

@@ -79,7 +79,9 @@ typedef struct d3d12_device
  * adapter asked for, the device is created on vkd3d's first physical device
  * and the adapters are listed from vkd3d's Vulkan instance, unless another
  * one is to be picked (then it is released and the usual path taken). On
- * Windows the device is created on the DXGI adapter. */
+ * Windows the device is created on the DXGI adapter. The test knob
+ * DMLCONF_D3D12_BUFFER_LIMIT (bytes) sets `buffer_limit`; a value that is
+ * not a number fails the open. */
 int d3d12_device_open(d3d12_device *d, const char *which, char *why, size_t why_size);
 
 /* Releases everything the device holds (safe on a partly opened one). */

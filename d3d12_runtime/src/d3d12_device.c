@@ -11,6 +11,7 @@
 #include <dmlconf/dynlib.h>
 #include <dmlconf/system_info.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -380,9 +381,31 @@ static int open_listed_adapter(d3d12_device *d, const char *which, char *why, si
     return 0;
 }
 
+/* The test knob DMLCONF_D3D12_BUFFER_LIMIT: a smaller device's stand-in for
+ * every backend on this device (d3d12_device.buffer_limit). Returns 0, or -1
+ * with `why` for a value that is not a number of bytes. */
+static int read_buffer_limit(d3d12_device *d, char *why, size_t why_size)
+{
+    const char *text = getenv("DMLCONF_D3D12_BUFFER_LIMIT");
+    if (!text || !*text)
+        return 0;
+    char *end = NULL;
+    errno = 0;
+    unsigned long long value = *text == '-' ? 0 : strtoull(text, &end, 10);
+    if (errno || !end || *end || value < 1)
+    {
+        snprintf(why, why_size, "DMLCONF_D3D12_BUFFER_LIMIT=%s is not a number of bytes of at least 1", text);
+        return -1;
+    }
+    d->buffer_limit = value;
+    return 0;
+}
+
 int d3d12_device_open(d3d12_device *d, const char *which, char *why, size_t why_size)
 {
     memset(d, 0, sizeof(*d));
+    if (read_buffer_limit(d, why, why_size))
+        return -1;
     if (load_runtime(d, why, why_size))
         goto fail;
 #if !defined(_WIN32)
@@ -515,8 +538,8 @@ int d3d12_buffer_create(d3d12_device *d, D3D12_HEAP_TYPE type, uint64_t bytes, d
         state = D3D12_RESOURCE_STATE_GENERIC_READ;
     HRESULT hr = d->buffer_limit && desc.Width > d->buffer_limit
                      ? E_OUTOFMEMORY
-                     : ID3D12Device_CreateCommittedResource(d->device, &heap, D3D12_HEAP_FLAG_NONE, &desc, state,
-                                                            NULL, &IID_ID3D12Resource, (void **)&out->resource);
+                     : ID3D12Device_CreateCommittedResource(d->device, &heap, D3D12_HEAP_FLAG_NONE, &desc, state, NULL,
+                                                            &IID_ID3D12Resource, (void **)&out->resource);
     char text[64];
     if (FAILED(hr))
     {

@@ -79,11 +79,13 @@ typedef struct batch
     IDMLBindingTable *shared_table;
 } batch;
 
-/* Sets a job's outcome to "<what>: <HRESULT and its name>". */
+/* Sets a job's outcome to "<what>: <HRESULT and its name>". A failure for
+ * lack of memory (E_OUTOFMEMORY) is the device's, not DirectML's: the job
+ * is answered NO_RESOURCES, and its case is not judged. */
 static void set_outcome(dmlconf_job *job, dmlconf_job_outcome outcome, const char *what, HRESULT hr)
 {
     char text[64];
-    job->outcome = outcome;
+    job->outcome = outcome == DMLCONF_JOB_FAILED && hr == E_OUTOFMEMORY ? DMLCONF_JOB_NO_RESOURCES : outcome;
     snprintf(job->message, sizeof(job->message), "%s: %s", what, d3d12_hresult_text(hr, text, sizeof(text)));
 }
 
@@ -904,15 +906,17 @@ static int run_batch(directml_backend *b, batch *t, char *why, size_t why_size)
     return 0;
 }
 
-/* Fails every job of a batch that did not finish, with `why`. */
-static void fail_unfinished(batch *t, const char *why)
+/* Fails every job of a batch that did not finish, with `why`: as
+ * NO_RESOURCES when `no_resources` (a buffer the device had no memory
+ * for), else FAILED. */
+static void fail_unfinished(batch *t, bool no_resources, const char *why)
 {
     for (size_t i = 0; i < t->count; ++i)
     {
         job_state *s = t->states[i];
         if (s->finished)
             continue;
-        s->job->outcome = DMLCONF_JOB_FAILED;
+        s->job->outcome = no_resources ? DMLCONF_JOB_NO_RESOURCES : DMLCONF_JOB_FAILED;
         snprintf(s->job->message, sizeof(s->job->message), "%s", why);
     }
 }
@@ -927,7 +931,7 @@ int directml_execute_jobs(directml_backend *b, dmlconf_job *jobs, size_t count)
         free(members);
         for (size_t i = 0; i < count; ++i)
         {
-            jobs[i].outcome = DMLCONF_JOB_FAILED;
+            jobs[i].outcome = DMLCONF_JOB_NO_RESOURCES;
             snprintf(jobs[i].message, sizeof(jobs[i].message), "out of memory for a batch");
         }
         return 0;
@@ -973,18 +977,24 @@ int directml_execute_jobs(directml_backend *b, dmlconf_job *jobs, size_t count)
             break;
         t.arena_bytes = end;
         char why[256];
+        b->device.out_of_memory = false;
         if (shared_initializer(b) && create_shared_initializer(b, &t, why, sizeof(why)))
-            fail_unfinished(&t, why); /* the batch cannot run; the device is fine */
+            fail_unfinished(&t, b->device.out_of_memory, why); /* the batch cannot run; the device is fine */
         else if (run_batch(b, &t, why, sizeof(why)))
         {
-            /* The device failed: no job still to run ran. */
-            result = -1;
-            for (size_t i = 0; i < count; ++i)
+            if (b->device.out_of_memory && !b->device.recording)
+                fail_unfinished(&t, true, why); /* a buffer it had no memory for; the device is fine */
+            else
             {
-                if (states[i].runs && !states[i].finished)
+                /* The device failed: no job still to run ran. */
+                result = -1;
+                for (size_t i = 0; i < count; ++i)
                 {
-                    jobs[i].outcome = DMLCONF_JOB_FAILED;
-                    snprintf(jobs[i].message, sizeof(jobs[i].message), "%s", why);
+                    if (states[i].runs && !states[i].finished)
+                    {
+                        jobs[i].outcome = DMLCONF_JOB_FAILED;
+                        snprintf(jobs[i].message, sizeof(jobs[i].message), "%s", why);
+                    }
                 }
             }
         }

@@ -128,6 +128,17 @@ plumbing)
     DMLCONF_DIRECTML_FAULT=none wine run --backend directml --directml-binding offset-minimum+repeat \
         --directml-graph input-edge -j 1 -q -o "$work/clean" "$source_dir/cases/doc"
     [ $? -eq 0 ] || fail "the paths without a fault did not pass"
+    # A buffer the device has no memory for (DMLCONF_D3D12_BUFFER_LIMIT, a
+    # smaller device's stand-in) leaves the cases not judged, never failed:
+    # the run is incomplete.
+    DMLCONF_D3D12_BUFFER_LIMIT=1 wine run --backend directml -j 0 -q --no-repro --no-rerun -o "$work/no-memory" \
+        "$source_dir/cases/doc" >"$work/no-memory.log" 2>&1
+    status=$?
+    [ $status -eq 2 ] || fail "no memory for the buffers: exit status $status, expected 2 ($(tail -n 3 "$work/no-memory.log"))"
+    [ "$(summary "$work/no-memory" "s['counts'].get('no-resources', 0)")" -eq 8 ] ||
+        fail "no memory for the buffers: not every example was no-resources"
+    [ "$(summary "$work/no-memory" "s['verdict']['status']")" = incomplete ] ||
+        fail "no memory for the buffers: the verdict is not incomplete"
     # Words the options do not know, and a fault the path cannot plant.
     refuse() {
         local words=$1
