@@ -136,8 +136,6 @@ void exact_acc_add_f32(exact_acc *acc, float x)
  * elements may be for that: see block_sum. */
 #define BLOCK_ELEMENTS 256u
 #define BLOCK_FIELDS   21u
-/* Partial sums a block is summed in (independent additions). */
-#define BLOCK_LANES 16u
 /* Elements of the exponent bins between two flushes into the limbs (a bin's
  * double holds the sum of up to 2^29 of its elements exactly). */
 #define BINS_ELEMENTS (UINT32_C(1) << 20)
@@ -154,35 +152,51 @@ void exact_acc_add_f32(exact_acc *acc, float x)
  * elements, every partial sum in any order included, is an integer multiple
  * of u below 2^53 u: a double, so every addition is exact. Zeros are
  * multiples of everything. The sum is a multiple of 2^-149 below 2^136, as
- * exact_acc_add_f64 needs. The first loop only reads the fields, the
+ * exact_acc_add_f64 needs. The first loop only reads the bit patterns, the
  * second only adds, both over a constant length: plain enough for the
  * compiler to vectorise. */
 static bool block_sum(const float *x, double *sum)
 {
-    uint32_t bits[BLOCK_ELEMENTS];
-    memcpy(bits, x, sizeof(bits));
-    uint32_t top = 0, bottom = 0xffu;
+    /* Over the magnitudes' bit patterns (below 2^31, so signed compares
+     * order them): the largest, which has the largest field; and the
+     * smallest of the patterns less 1, where a zero's wraps to the largest
+     * pattern and so never counts: its field is the smallest nonzero
+     * magnitude's, or one less when that magnitude is a power of two (m
+     * taken one smaller only makes the test stricter, never wrong); and
+     * whether any is a NaN or an infinity. */
+    int32_t top = 0, bottom = INT32_MAX, special = 0;
     for (size_t i = 0; i < BLOCK_ELEMENTS; ++i)
     {
-        uint32_t field = (bits[i] >> 23) & 0xffu;
-        /* A zero counts as the largest field for the smallest, a subnormal
-         * as field 1. */
-        uint32_t low = (bits[i] & 0x7fffffffu) == 0 ? 0xffu : field < 1u ? 1u : field;
-        top = field > top ? field : top;
-        bottom = low < bottom ? low : bottom;
+        uint32_t bits;
+        memcpy(&bits, &x[i], sizeof(bits));
+        int32_t magnitude = (int32_t)(bits & 0x7fffffffu);
+        int32_t below = (int32_t)((bits - 1u) & 0x7fffffffu);
+        special |= magnitude > 0x7f7fffff;
+        top = magnitude > top ? magnitude : top;
+        bottom = below < bottom ? below : bottom;
     }
-    if (top == 0xffu || (top > bottom && top - bottom > BLOCK_FIELDS))
+    uint32_t top_field = (uint32_t)top >> 23, bottom_field = (uint32_t)bottom >> 23;
+    if (bottom == INT32_MAX)
+        bottom_field = 0xffu; /* no nonzero element */
+    else if (bottom_field < 1u)
+        bottom_field = 1u;
+    if (special || (top_field > bottom_field && top_field - bottom_field > BLOCK_FIELDS))
         return false;
-    double lanes[BLOCK_LANES] = {0.0};
-    for (size_t i = 0; i < BLOCK_ELEMENTS; i += BLOCK_LANES)
+    /* Eight partial sums in variables, so that they stay in registers
+     * (pairs of them in vector registers). */
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0, s5 = 0.0, s6 = 0.0, s7 = 0.0;
+    for (size_t i = 0; i < BLOCK_ELEMENTS; i += 8u)
     {
-        for (size_t k = 0; k < BLOCK_LANES; ++k)
-            lanes[k] += (double)x[i + k];
+        s0 += (double)x[i];
+        s1 += (double)x[i + 1u];
+        s2 += (double)x[i + 2u];
+        s3 += (double)x[i + 3u];
+        s4 += (double)x[i + 4u];
+        s5 += (double)x[i + 5u];
+        s6 += (double)x[i + 6u];
+        s7 += (double)x[i + 7u];
     }
-    double total = 0.0;
-    for (size_t k = 0; k < BLOCK_LANES; ++k)
-        total += lanes[k];
-    *sum = total;
+    *sum = ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7));
     return true;
 }
 

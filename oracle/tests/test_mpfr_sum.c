@@ -991,6 +991,30 @@ START_TEST(test_accumulator_specials)
     ck_assert(exact_acc_is_zero(&acc));
     test_assert_f32_bits_eq(exact_acc_round_f32(&acc), 0.0f, "zero");
     ck_assert_uint_eq(exact_acc_round_f16(&acc), 0u);
+
+    /* An infinity or a NaN in a block of the array addition whose finite
+     * values all lie in the top exponents (within the fields a block may
+     * span): recorded, never summed. */
+    static const uint32_t specials[] = {0x7f800000u, 0xff800000u, 0x7fc00000u, 0x7f800001u};
+    static const uint32_t recorded[] = {DMLCONF_SPECIAL_POS_INF, DMLCONF_SPECIAL_NEG_INF, DMLCONF_SPECIAL_NAN,
+                                        DMLCONF_SPECIAL_NAN};
+    for (size_t k = 0; k < sizeof(specials) / sizeof(specials[0]); ++k)
+    {
+        float block[256];
+        for (size_t i = 0; i < 256; ++i)
+            block[i] = i % 2u ? 0x1p120f : -0x1p121f;
+        block[77] = test_f32_from_bits(specials[k]);
+        exact_acc_init(&acc);
+        exact_acc_add_f32_array(&acc, 256, block);
+        ck_assert_msg(acc.specials == recorded[k], "special 0x%08x: recorded 0x%x", specials[k], acc.specials);
+        exact_acc acc_finite;
+        exact_acc_init(&acc_finite);
+        for (size_t i = 0; i < 256; ++i)
+            if (i != 77)
+                exact_acc_add_f32(&acc_finite, block[i]);
+        acc.specials = 0;
+        test_assert_f32_bits_eq(exact_acc_round_f32(&acc), exact_acc_round_f32(&acc_finite), "finite part");
+    }
 }
 END_TEST
 

@@ -258,18 +258,9 @@ static uint64_t load_integer(const type_desc *t, const unsigned char *element)
     return raw;
 }
 
-static int64_t as_signed(uint64_t value)
-{
-    /* Two's complement reinterpretation without implementation-defined
-     * conversion. */
-    if (value <= (uint64_t)INT64_MAX)
-        return (int64_t)value;
-    return -(int64_t)(~value) - 1;
-}
-
 static bool integer_less(const type_desc *t, uint64_t a, uint64_t b)
 {
-    return t->is_signed ? as_signed(a) < as_signed(b) : a < b;
+    return t->is_signed ? datagen_as_signed(a) < datagen_as_signed(b) : a < b;
 }
 
 static uint64_t float_inf_bits(const float_info *f)
@@ -317,7 +308,7 @@ static void dyadic_from_element(dyadic *d, const type_desc *t, const unsigned ch
     if (!t->f)
     {
         uint64_t raw = load_integer(t, element);
-        if (t->is_signed && as_signed(raw) < 0)
+        if (t->is_signed && datagen_as_signed(raw) < 0)
             dyadic_set(d, true, (~raw) + 1u, 0);
         else
             dyadic_set(d, false, raw, 0);
@@ -627,7 +618,7 @@ static bool float_small_integer(const type_desc *t, const unsigned char *element
     if (dmlconf_value_from_dyadic(DMLCONF_DATA_TYPE_INT64, d.negative, d.limb, d.n, d.exponent, false, scratch, NULL,
                                   0) != DMLCONF_VALUE_OK)
         return false;
-    int64_t value = as_signed(load_le(scratch, 8));
+    int64_t value = datagen_as_signed(load_le(scratch, 8));
     int64_t limit = INT64_C(1) << t->f->precision;
     if (value > limit || value < -limit)
         return false;
@@ -932,7 +923,7 @@ static void fill_prepare(fill_context *c)
 /* k * 2^exponent as an element (exact by the checks). */
 static void store_integer_draw(const fill_context *c, uint64_t k, int64_t exponent, unsigned char *out)
 {
-    bool negative = (c->t.f || c->t.is_signed) && as_signed(k) < 0;
+    bool negative = (c->t.f || c->t.is_signed) && datagen_as_signed(k) < 0;
     dyadic d;
     dyadic_set(&d, negative, negative ? (~k) + 1u : k, exponent);
     dyadic_store(&d, &c->t, false, out);
@@ -1092,7 +1083,7 @@ static void fill_one(const fill_context *c, uint64_t index, unsigned char *out)
     }
     case DMLCONF_DATAGEN_WIDE:
     {
-        int64_t e = as_signed(datagen_stream_range(&s, c->low, c->width));
+        int64_t e = datagen_as_signed(datagen_stream_range(&s, c->low, c->width));
         uint64_t word = datagen_stream_word(&s);
         bool negative = (word >> 63) != 0;
         if (t->f)

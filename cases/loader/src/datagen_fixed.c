@@ -31,6 +31,13 @@
  * the rounding to float32 or float16 itself of a subnormal result is never
  * taken from the hardware, so a flush-to-zero mode cannot change a result.
  *
+ * A uniform float32 fill over [-2^k, 2^k] needs neither: its exact values
+ * are min + (max - min) w 2^-64 = (w - 2^63) 2^(k - 63), a signed 64-bit
+ * integer times a power of two. Converting the integer to float rounds it
+ * once, to nearest like the rest of the fast path, and multiplying by the
+ * power of two is then exact while every nonzero result stays normal
+ * (k >= -63); a zero is w = 2^63, a sum that cancels: +0.
+ *
  * The integer generators that need no rounding (uniform and integers in
  * integer types, wide, constant, specials, integer iota) are already integer
  * operations in the reference and stay there.
@@ -465,6 +472,10 @@ typedef struct fixed_plan
     double factor_double;
     double slack;
     double draw_scale; /* integer draws: 2^draw_exponent */
+    /* Uniform float32 over [-2^k, 2^k]: every element is (w - 2^63) times
+     * `scale` = 2^(k - 63) (scaled false: not such a fill). */
+    bool scaled;
+    float scale;
 } fixed_plan;
 
 /* 2^e as a double, for -1022 <= e <= 1023. */
@@ -563,6 +574,15 @@ static bool plan_uniform_float(fixed_plan *plan)
     if (range.high)
         return false;
     term factor = term_make(false, range.low, range_exponent);
+    /* max - min = 2^(k + 1) and min = -2^k: the elements are integers
+     * times 2^(k - 63), a normal float32 power of two for k >= -63. */
+    if (t->bytes == 4u && factor.magnitude == 1u && low.negative && low.magnitude == 1u &&
+        low.exponent == factor.exponent - 1 && factor.exponent - 64 >= -126)
+    {
+        uint32_t scale_bits = (uint32_t)(factor.exponent - 64 + 127) << 23;
+        memcpy(&plan->scale, &scale_bits, sizeof(plan->scale));
+        plan->scaled = true;
+    }
     /* x = w >> 11 (53 bits): the 11 bits dropped cost less than
      * (max - min) 2^-53, the slack. */
     plan_approximation(plan, low, factor, -53);
@@ -768,8 +788,7 @@ static inline bool fill_draw(const fixed_plan *plan, uint64_t index, unsigned ch
     if (plan->approximate)
     {
         /* Exact: low and high are the same value. */
-        int64_t signed_k = k <= (uint64_t)INT64_MAX ? (int64_t)k : -(int64_t)(~k) - 1;
-        double value = (double)signed_k * plan->draw_scale;
+        double value = (double)datagen_as_signed(k) * plan->draw_scale;
         if (decide(&plan->t, value, value, out))
             return true;
     }
@@ -860,6 +879,22 @@ static void fill_uniform_f32(const fixed_plan *plan, uint64_t first_index, uint6
     }
 }
 
+/* A uniform float32 fill over [-2^k, 2^k] (plan->scaled): each element
+ * (w - 2^63) 2^(k - 63), the integer rounded once by the conversion and
+ * scaled exactly. */
+static void fill_uniform_f32_scaled(const fixed_plan *plan, uint64_t first_index, uint64_t count, unsigned char *bytes)
+{
+    const float scale = plan->scale;
+    const uint64_t seed = plan->spec->seed;
+    for (uint64_t i = 0; i < count; ++i)
+    {
+        datagen_stream s;
+        datagen_stream_init(&s, seed, first_index + i);
+        float value = (float)datagen_as_signed(s.base ^ (UINT64_C(1) << 63)) * scale;
+        memcpy(bytes + i * 4u, &value, sizeof(value)); /* the host is little-endian, as the loader requires */
+    }
+}
+
 bool datagen_fill_fixed(const dmlconf_datagen_spec *spec, uint64_t first_index, uint64_t count, void *out)
 {
     fixed_plan plan;
@@ -873,6 +908,11 @@ bool datagen_fill_fixed(const dmlconf_datagen_spec *spec, uint64_t first_index, 
     switch (spec->kind)
     {
     case DMLCONF_DATAGEN_UNIFORM:
+        if (plan.scaled)
+        {
+            fill_uniform_f32_scaled(&plan, first_index, count, bytes);
+            return true;
+        }
         if (plan.approximate && size == 4u)
         {
             fill_uniform_f32(&plan, first_index, count, bytes);

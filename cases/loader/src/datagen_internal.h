@@ -27,6 +27,13 @@ static inline uint64_t datagen_mix64(uint64_t z)
     return z ^ (z >> 31);
 }
 
+/* A 64-bit two's complement pattern as the signed value it encodes,
+ * without the implementation-defined conversion. */
+static inline int64_t datagen_as_signed(uint64_t value)
+{
+    return value <= (uint64_t)INT64_MAX ? (int64_t)value : -(int64_t)(~value) - 1;
+}
+
 /* The random word stream of one element. */
 typedef struct datagen_stream
 {

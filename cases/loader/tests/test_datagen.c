@@ -941,6 +941,52 @@ START_TEST(test_fast_path_edges)
 }
 END_TEST
 
+/* Uniform float32 over [-2^k, 2^k], whose fast path converts an integer
+ * and scales it: every k it takes (down to -63, where the smallest nonzero
+ * result is the smallest normal, up to 127), the k just outside, and
+ * ranges that only look like it (another minimum, an unsymmetric range, a
+ * signed zero, float16), against the exact reference over many indices. */
+START_TEST(test_fast_path_power_of_two_ranges)
+{
+    static const struct
+    {
+        dmlconf_data_type type;
+        const char *min;
+        const char *max;
+    } ranges[] = {
+        {F32, "-1", "1"},
+        {F32, "-2", "2"},
+        {F32, "-0.5", "0.5"},
+        {F32, "-0x1p-63", "0x1p-63"},
+        {F32, "-0x1p-64", "0x1p-64"},
+        {F32, "-0x1p100", "0x1p100"},
+        {F32, "-0x1p127", "0x1p127"},
+        {F32, "-1", "2"},
+        {F32, "-1", "0x1.fffffep-1"},
+        {F32, "-0x1.000002p0", "0x1.000002p0"},
+        {F32, "-3", "3"},
+        {F32, "0", "1"},
+        {F32, "-0.0", "2"},
+        {F16, "-1", "1"},
+    };
+    char seed_text[32];
+    snprintf(seed_text, sizeof(seed_text), "seed=%d", 100 + _i);
+    const char *pairs[6] = {"generate=uniform", seed_text, NULL, NULL, NULL, NULL};
+    char min_text[48], max_text[48];
+    snprintf(min_text, sizeof(min_text), "min=%s", ranges[_i].min);
+    snprintf(max_text, sizeof(max_text), "max=%s", ranges[_i].max);
+    pairs[2] = min_text;
+    pairs[3] = max_text;
+    dmlconf_datagen_spec spec = make_spec(ranges[_i].type, pairs);
+    uint64_t state = UINT64_C(0x51a7e5) + (uint64_t)_i;
+    for (int block = 0; block < 2000; ++block)
+    {
+        uint64_t first = block < 1000 ? (uint64_t)block * 64u : next_random(&state);
+        expect_paths_agree(&spec, first, 64, min_text);
+    }
+}
+END_TEST
+
 static Suite *datagen_suite(void)
 {
     Suite *suite = suite_create("datagen");
@@ -964,6 +1010,7 @@ static Suite *datagen_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, test_fast_path_matches_exact, 0, 20);
     tcase_add_test(tc, test_fast_path_edges);
+    tcase_add_loop_test(tc, test_fast_path_power_of_two_ranges, 0, 14);
     suite_add_tcase(suite, tc);
 
     tc = tcase_create("errors");

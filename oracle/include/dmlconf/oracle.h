@@ -345,7 +345,7 @@ DMLCONF_API void dmlconf_side_walk_next(dmlconf_side_walk *walk, size_t n, const
  * certainty) may need elements of earlier pieces again; the walk reads
  * them through `reader`, which gets the line's elements in scan order. With
  * no reader, the walk instead keeps its exact state current at the end of
- * every piece: about 2 ns an element more for float32 sums, and for float
+ * every piece: about 1 ns an element more for float32 sums, and for float
  * products an exact product that grows with the line (unusable for long
  * lines of products). The fields are the walk's; `state` is private. */
 typedef int (*dmlconf_line_reader)(void *context, uint64_t first, size_t count, void *out);
@@ -398,8 +398,8 @@ DMLCONF_API void dmlconf_scan_walk_release(dmlconf_scan_walk *walk);
  * the segments before one are combined in order, and the segment's walk
  * resumes from that (dmlconf_scan_walk_resume), giving exactly the outputs
  * one walk over the whole line gives there. Summaries are plain data; a
- * summary takes about as long as the walk over its elements (float32 sums:
- * an exact sum, 2 ns an element). */
+ * summary takes a fraction of the walk over its elements (float32 sums: an
+ * exact sum, about 1 ns an element, a third of the walk). */
 typedef struct dmlconf_scan_summary
 {
     dmlconf_operator op;
