@@ -45,6 +45,11 @@ static int read_slab_input(void *context, uint64_t first, uint64_t count, void *
     return dmlconf_case_data_read(slab->view, &slab->view->input, slab->first + first, count, out, why, why_size);
 }
 
+/* A list shows its first DMLCONF_CASE_MAX_LIST_ERRORS bad values: the
+ * comparator keeps at least as many mismatches of a slab. */
+_Static_assert(DMLCONF_MISMATCH_SAMPLES >= DMLCONF_CASE_MAX_LIST_ERRORS,
+               "the comparator must keep as many mismatches as a list shows");
+
 /* What the slabs found: the count, and the first mismatches in logical
  * order with their indices and coordinates in the whole tensor. */
 typedef struct check_findings
