@@ -704,7 +704,12 @@ static int run_tile_worker(void *argument)
     tile_memory memory;
     chunk c;
     w->failed_tile = UINT64_MAX;
-    bool ready = tile_memory_init(&memory) == 0 && chunk_alloc(ctx, &c, CHUNK_ELEMENTS, ctx->want_side) == 0;
+    /* Chunks as large as the largest tile, up to CHUNK_ELEMENTS: a small
+     * tensor's comparison takes (and touches) no more memory than it holds.
+     * A tile of at most that many lines still fits one chunk whole. */
+    uint64_t tile_elements = (ctx->inner < TILE_LINES ? ctx->inner : TILE_LINES) * ctx->n;
+    size_t elements = tile_elements < CHUNK_ELEMENTS ? (size_t)tile_elements : CHUNK_ELEMENTS;
+    bool ready = tile_memory_init(&memory) == 0 && chunk_alloc(ctx, &c, elements, ctx->want_side) == 0;
     if (!ready)
     {
         judging_set_error(&w->err, "out of memory for the comparator's chunks");
@@ -715,7 +720,7 @@ static int run_tile_worker(void *argument)
         tile t;
         int status = tile_begin(ctx, number, &memory, &t, &w->err);
         if (status == 0)
-            status = walk_tile(ctx, &t, &c, CHUNK_ELEMENTS, &w->summary, &w->err);
+            status = walk_tile(ctx, &t, &c, elements, &w->summary, &w->err);
         tile_end(&t);
         if (status)
         {

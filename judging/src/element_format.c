@@ -120,9 +120,10 @@ static void describe_error(const dmlconf_mismatch *m, double actual, char *text,
                  m->error_ulps, m->tolerance_fraction);
 }
 
-/* The rule's clause of a mismatch line. */
-static void describe_rule(dmlconf_data_type type, const dmlconf_mismatch *m, char *text, size_t size)
+char *dmlconf_format_rule(dmlconf_data_type type, const dmlconf_mismatch *m, char *text, size_t size)
 {
+    if (!text || size == 0)
+        return text;
     char distance[64], error[128];
     double expected = 0.0, actual = 0.0;
     bool is_float = float_value(type, m->expected_bits, &expected);
@@ -134,11 +135,11 @@ static void describe_rule(dmlconf_data_type type, const dmlconf_mismatch *m, cha
     {
     case DMLCONF_RULE_INTEGER:
         snprintf(text, size, "rule: integers are bit-exact; %s", distance);
-        return;
+        return text;
     case DMLCONF_RULE_BIT_EXACT:
         snprintf(text, size, "rule: bit-exact (a bit_exact tolerance, or a backend that claims exact results); %s",
                  distance);
-        return;
+        return text;
     case DMLCONF_RULE_EXACT:
         if (m->tolerance > 0.0)
             snprintf(text, size,
@@ -147,40 +148,40 @@ static void describe_rule(dmlconf_data_type type, const dmlconf_mismatch *m, cha
                      m->tolerance, distance);
         else
             snprintf(text, size, "rule: bit-exact by construction (every order gives the exact value); %s", distance);
-        return;
+        return text;
     case DMLCONF_RULE_NAN:
         snprintf(text, size, "rule: NaN expected, any NaN passes");
-        return;
+        return text;
     case DMLCONF_RULE_INF_INPUT:
         snprintf(text, size, "rule: an input is infinite, so exactly that infinity is expected");
-        return;
+        return text;
     case DMLCONF_RULE_SIGNED_ZERO:
         snprintf(text, size, "rule: signed zero (signed_zero: strict), so +0 and -0 differ");
-        return;
+        return text;
     case DMLCONF_RULE_ZERO_PRODUCT:
         snprintf(text, size, "rule: a product with a zero factor is exactly zero; %s", distance);
-        return;
+        return text;
     case DMLCONF_RULE_BOUND:
         snprintf(text, size, "rule: tolerance bound (U ulp + accumulation allowance) %.3g; %s", m->tolerance, error);
-        return;
+        return text;
     case DMLCONF_RULE_BOUND_FLOAT16:
         snprintf(text, size,
                  "rule: half-precision bound (float16 accumulation: U ulp + the allowance of float16 arithmetic) "
                  "%.3g; %s",
                  m->tolerance, error);
-        return;
+        return text;
     case DMLCONF_RULE_AMBIGUOUS:
         snprintf(text, size,
                  "rule: range-ambiguous (some order may overflow), only a finite value outside the bound "
                  "%.3g fails; %s",
                  m->tolerance, error);
-        return;
+        return text;
     case DMLCONF_RULE_ABSOLUTE_RELATIVE:
         if (isinf(expected))
             snprintf(text, size, "rule: atol + rtol |expected|, where an infinity must match exactly; %s", distance);
         else
             snprintf(text, size, "rule: atol + rtol |expected| = %.3g; %s", m->tolerance, error);
-        return;
+        return text;
     case DMLCONF_RULE_ULP_COUNT:
     {
         double ulp = dmlconf_ulp_of(type, expected);
@@ -197,14 +198,14 @@ static void describe_rule(dmlconf_data_type type, const dmlconf_mismatch *m, cha
                      "rule: at most %.17g ulp apart, no accumulation allowance; error %.17g ulp = %.3gx "
                      "the bound",
                      allowed, m->error_ulps, m->tolerance_fraction);
-        return;
+        return text;
     }
     case DMLCONF_RULE_INVALID:
         snprintf(text, size, "rule: none (the comparator could not be set up for this case)");
-        return;
+        return text;
     case DMLCONF_RULE_UNWRITTEN:
         snprintf(text, size, "rule: never written: the element still holds the canary the output was filled with");
-        return;
+        return text;
     case DMLCONF_RULE_UNKNOWN:
     case DMLCONF_RULE_COUNT:
         break;
@@ -214,6 +215,7 @@ static void describe_rule(dmlconf_data_type type, const dmlconf_mismatch *m, cha
     else
         snprintf(text, size, "rule not recorded; %s, %.3gx the tolerance %.3g", distance, m->tolerance_fraction,
                  m->tolerance);
+    return text;
 }
 
 char *dmlconf_format_mismatch(dmlconf_data_type type, const dmlconf_mismatch *mismatch, char *buffer, size_t size)
@@ -232,10 +234,10 @@ char *dmlconf_format_mismatch(dmlconf_data_type type, const dmlconf_mismatch *mi
             break;
         used += (size_t)written;
     }
-    char expected[DMLCONF_ELEMENT_TEXT_SIZE], actual[DMLCONF_ELEMENT_TEXT_SIZE], rule[256];
+    char expected[DMLCONF_ELEMENT_TEXT_SIZE], actual[DMLCONF_ELEMENT_TEXT_SIZE], rule[DMLCONF_RULE_TEXT_SIZE];
     dmlconf_format_element(type, mismatch->expected_bits, expected, sizeof(expected));
     dmlconf_format_element(type, mismatch->actual_bits, actual, sizeof(actual));
-    describe_rule(type, mismatch, rule, sizeof(rule));
+    dmlconf_format_rule(type, mismatch, rule, sizeof(rule));
     snprintf(buffer, size, "element [%s] (index %" PRIu64 "): expected %s, actual %s; %s", where,
              mismatch->logical_index, expected, actual, rule);
     return buffer;

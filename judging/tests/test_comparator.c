@@ -1964,6 +1964,13 @@ START_TEST(test_mismatch_text)
     dmlconf_format_mismatch(c->type, &c->mismatch, text, sizeof(text));
     ck_assert_str_eq(text, c->text);
     ck_assert_ptr_null(strstr(text, "inf x"));
+    /* The line ends with the rule's clause, as dmlconf_format_rule prints it. */
+    char rule[DMLCONF_RULE_TEXT_SIZE];
+    dmlconf_format_rule(c->type, &c->mismatch, rule, sizeof(rule));
+    ck_assert_uint_gt(strlen(rule), 0);
+    ck_assert_uint_ge(strlen(text), strlen(rule) + 2);
+    ck_assert_str_eq(text + strlen(text) - strlen(rule), rule);
+    ck_assert(!strncmp(text + strlen(text) - strlen(rule) - 2, "; ", 2));
 }
 END_TEST
 
@@ -1998,6 +2005,9 @@ START_TEST(test_mismatch_text_fits)
                 m.tolerance = 1.2345678e-300;
                 dmlconf_format_mismatch(types[t], &m, text, sizeof(text));
                 ck_assert_msg(strlen(text) < DMLCONF_MISMATCH_TEXT_SIZE - 1, "%zu bytes: %s", strlen(text), text);
+                char rule[DMLCONF_RULE_TEXT_SIZE + 64];
+                dmlconf_format_rule(types[t], &m, rule, sizeof(rule));
+                ck_assert_msg(strlen(rule) < DMLCONF_RULE_TEXT_SIZE - 1, "%zu bytes: %s", strlen(rule), rule);
                 ck_assert_msg(strstr(text, "rule") != NULL, "%s", text);
             }
         }

@@ -20,10 +20,29 @@ cases:
   - {id: e2e.c, op: cumulative_product, dtype: float32, sizes: [3], axis: 0, exclusive: true, input: [2, 3, 4]}
   - {id: e2e.d, dtype: uint32, sizes: [1, 1, 1, 3], axis: 3, input: [4294967295, 1, 1]}
 YAML
+# A case the oracle fails: its expected values are wrong, and a run does not
+# check them against the oracle as it loads, for the case is above 2^20
+# elements (validate would refuse it). The values, ones summed, are written
+# as a .npy file here (no NumPy needed), element 1 wrong.
+python3 - <<'PY'
+import struct
+n = 1048577
+header = "{'descr': '<i4', 'fortran_order': False, 'shape': (%d,), }" % n
+header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
+values = list(range(1, n + 1))
+values[1] = 4
+with open("bad-run.npy", "wb") as f:
+    f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+    f.write(struct.pack("<%di" % n, *values))
+PY
 cat > bad-run.yaml <<'YAML'
 cases:
-  - {id: e2e.fails, op: cumulative_summation, dtype: int32, sizes: [2], axis: 0, input: [1, 2], expected: [1, 4]}
+  - {id: e2e.fails, op: cumulative_summation, dtype: int32, sizes: [1048577], axis: 0,
+     input: {generate: constant, value: 1}, expected: {npy: bad-run.npy}}
 YAML
+"$dmlconf" validate bad-run.yaml > validate-bad-run.txt 2>&1; check "validate refuses the failing case" 2 $?
+expect "validate names its wrong value" grep -qF "element 1: 4 (0x00000004) given, but the oracle computes 2" \
+    validate-bad-run.txt
 cat > bad.yaml <<'YAML'
 cases:
   - id: e2e.bad

@@ -1,9 +1,10 @@
 /*
  * case_check.c: the checks that turn a draft (every key read) into a case:
  * required keys, the tensor desc built and judged by the oracle's validation
- * rules, negative cases' expected reasons, the minimum feature level, and the
- * tensor values (case_values.c). A case with any error is reported and
- * dropped; the next case is loaded as usual.
+ * rules, negative cases' expected reasons, the minimum feature level, the
+ * tensor values (case_values.c) and the expected values a case gives
+ * against the oracle (case_expected.c). A case with any error is reported
+ * and dropped; the next case is loaded as usual.
  */
 #include <dmlconf/compiler.h>
 #include "loader_internal.h"
@@ -648,6 +649,12 @@ void loader_finish_case(loader *L, loader_draft *d, size_t errors_before)
     if (values_ok && d->set[DMLCONF_CASE_FIELD_EXPECTED] && !d->bad[DMLCONF_CASE_FIELD_EXPECTED] && !negative)
     {
         loader_finish_data(L, d, &desc, &d->expected, false, &expected);
+    }
+    /* The expected values against the oracle, once everything else holds. */
+    if (!negative && expected.kind != DMLCONF_CASE_DATA_NONE && L->file->diagnostics.error_count == errors_before &&
+        !L->stop)
+    {
+        loader_check_expected(L, d, &d->expected, &desc, &input, &expected);
     }
 
     if (L->file->diagnostics.error_count == errors_before && !L->stop)

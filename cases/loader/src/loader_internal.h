@@ -280,6 +280,30 @@ size_t loader_find_id(const loader *L, const char *id);
  * the draft's memory into it). */
 void loader_finish_case(loader *L, loader_draft *draft, size_t errors_before);
 
+/* ---- expected values against the oracle (case_expected.c) -------------------- */
+
+/* Checks a positive case's given expected values (`expected`, finished:
+ * inline or .npy) against the oracle's result for its input, when the
+ * loader's expected_check takes a case of its size. Every value that
+ * disagrees under the case's judging tolerance is an error at its own
+ * position (the first DMLCONF_CASE_MAX_LIST_ERRORS; the rest counted),
+ * reported through `data` (the draft's expected node). */
+void loader_check_expected(loader *L, const loader_draft *d, loader_data *data, const dmlconf_scan_desc *desc,
+                           const dmlconf_case_data *input, const dmlconf_case_data *expected);
+
+/* ---- positions of list items (list_marks.c) ---------------------------------- */
+
+/* Finds where items of an inline list are written: `list` is the list
+ * node's mark, `indices` (ascending; repeats allowed) count the list's
+ * scalars in document order (for a nested list, its logical row-major
+ * index). Reads the list's events once more, from the list's own text
+ * where it can, else from the start of the file, so a list keeps no mark
+ * per item while it loads. Fills marks[i] for indices[i]. Returns 0, or -1
+ * when some item was not found (memory, or no such item), leaving the
+ * marks not found with line 0. */
+int loader_list_item_marks(const loader_source *source, dmlconf_mark list, const uint64_t *indices, size_t count,
+                           dmlconf_mark *marks);
+
 /* ---- layouts (case_layout.c) ------------------------------------------------- */
 
 /* Tensors up to this many elements are listed element by element to find

@@ -57,6 +57,7 @@ static const char *const bad_files[] = {
     "escapes",
     "expect_error_mismatch",
     "expected_in_negative",
+    "expected_values",
     "feature_level_names",
     "float_values",
     "generator_errors",

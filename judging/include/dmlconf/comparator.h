@@ -246,6 +246,18 @@ int dmlconf_compare_tensor(const dmlconf_compare_job *job, dmlconf_comparison *o
  * An unknown type prints just the hex bits. */
 char *dmlconf_format_element(dmlconf_data_type type, uint64_t bits, char *buffer, size_t size);
 
+/* Room for the rule's clause of dmlconf_format_rule, terminator included. */
+#define DMLCONF_RULE_TEXT_SIZE 256u
+
+/* Prints the rule that judged one element and how the element stands
+ * against it, the clause that ends dmlconf_format_mismatch's line: "rule:
+ * tolerance bound (U ulp + accumulation allowance) 1.19e-07; error 2.38e-07
+ * (2 ulp) = 2x the bound", "rule: integers are bit-exact; 3 apart". The
+ * mismatch's expected_bits are the reference's value, actual_bits the value
+ * judged. Writes at most `size` bytes (DMLCONF_RULE_TEXT_SIZE is always
+ * enough), always terminated when size > 0, and returns `buffer`. */
+char *dmlconf_format_rule(dmlconf_data_type type, const dmlconf_mismatch *mismatch, char *buffer, size_t size);
+
 /* Room for one line of dmlconf_format_mismatch, terminator included: the
  * longest line (8 coordinates, a 64-bit index, two 64-bit elements, the
  * longest rule clause) fits. */

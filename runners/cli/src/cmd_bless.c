@@ -13,9 +13,11 @@ static const char bless_usage[] = "usage: dmlconf bless [--all] PATH...\n"
                                   ".npy files for .npy inputs, and for generated inputs of more than 1024 values):\n"
                                   "for the cases without expected values, or for every positive case with --all.\n"
                                   "Inputs, generators included, and everything else in the files stay byte for\n"
-                                  "byte. Files with errors are left alone.\n"
+                                  "byte. Files with errors are left alone, a case whose expected values disagree\n"
+                                  "with the oracle included: --all recomputes them.\n"
                                   "\n"
-                                  "  --all        recompute expected values that are already there\n"
+                                  "  --all        recompute expected values that are already there (without first\n"
+                                  "               checking them against the oracle)\n"
                                   "  -h, --help   this help\n";
 
 int command_bless(int argc, char **argv)
@@ -45,8 +47,14 @@ int command_bless(int argc, char **argv)
         fputs(bless_usage, stderr);
         return EXIT_USAGE;
     }
+    /* --all replaces the expected values there are, so they are not
+     * checked against the oracle first: old or wrong values are what it
+     * recomputes. Without it they stay, and a wrong one is an error that
+     * leaves its file alone. */
+    dmlconf_load_options load = {.expected_check =
+                                     bless.all ? DMLCONF_EXPECTED_CHECK_NONE : DMLCONF_EXPECTED_CHECK_BOUNDED};
     dmlconf_case_corpus corpus;
-    size_t errors = runner_load_corpus(&corpus, argv + optind, (size_t)(argc - optind));
+    size_t errors = runner_load_corpus_with(&corpus, argv + optind, (size_t)(argc - optind), &load);
     long blessed = 0;
     int failed = 0;
     for (size_t f = 0; f < corpus.file_count; ++f)

@@ -1,5 +1,6 @@
 /*
- * `dmlconf validate`: load and check case files without running anything.
+ * `dmlconf validate`: load and check case files without running anything,
+ * the expected values of cases of every size included.
  */
 #include "cli.h"
 
@@ -16,8 +17,11 @@ _Static_assert(sizeof(((dmlconf_case_result *)0)->file) > DMLCONF_CASE_MAX_PATH_
 static const char validate_usage[] = "usage: dmlconf validate [PATH...]\n"
                                      "\n"
                                      "Loads the case files (default: the whole corpus) and reports every error with\n"
-                                     "file:line:column, the offending line and a caret. Exit status 0 when every file\n"
-                                     "is valid, 2 otherwise.\n";
+                                     "file:line:column, the offending line and a caret. The expected values a case\n"
+                                     "gives (inline or .npy) are checked against the oracle in cases of every size,\n"
+                                     "bit for bit or by the case's own tolerance, each wrong value at its position\n"
+                                     "(the other commands check them in cases of up to 2^20 elements). Exit status\n"
+                                     "0 when every file is valid, 2 otherwise.\n";
 
 int command_validate(int argc, char **argv)
 {
@@ -34,8 +38,11 @@ int command_validate(int argc, char **argv)
         fputs(validate_usage, stderr);
         return EXIT_USAGE;
     }
+    /* Expected values of every size: what a run checks as it loads only up
+     * to DMLCONF_CASE_CHECK_EXPECTED_MAX_ELEMENTS elements. */
+    dmlconf_load_options load = {.expected_check = DMLCONF_EXPECTED_CHECK_ALL};
     dmlconf_case_corpus corpus;
-    size_t errors = runner_load_corpus(&corpus, argv + optind, (size_t)(argc - optind));
+    size_t errors = runner_load_corpus_with(&corpus, argv + optind, (size_t)(argc - optind), &load);
     printf("%zu file%s, %zu valid case%s, %zu error%s\n", corpus.file_count, corpus.file_count == 1 ? "" : "s",
            corpus.case_count, corpus.case_count == 1 ? "" : "s", errors, errors == 1 ? "" : "s");
     dmlconf_case_corpus_free(&corpus);

@@ -66,8 +66,10 @@ static const char *const default_folders[] = {"doc", "conformance", "edge", "neg
 #define DEFAULT_FOLDER_COUNT (sizeof(default_folders) / sizeof(default_folders[0]))
 
 /* Loads `paths`, or with none the default corpus: $DMLCONF_CASES when
- * `environment` allows and it is set, else the reference corpus. */
-static size_t load_corpus(dmlconf_case_corpus *corpus, char *const *paths, size_t path_count, bool environment)
+ * `environment` allows and it is set, else the reference corpus; options
+ * may be NULL (the loader's defaults). */
+static size_t load_corpus(dmlconf_case_corpus *corpus, char *const *paths, size_t path_count, bool environment,
+                          const dmlconf_load_options *options)
 {
     char *folders[DEFAULT_FOLDER_COUNT] = {NULL};
     const char *defaults[DEFAULT_FOLDER_COUNT];
@@ -93,7 +95,7 @@ static size_t load_corpus(dmlconf_case_corpus *corpus, char *const *paths, size_
         }
         list = defaults;
     }
-    size_t errors = dmlconf_case_corpus_load(corpus, list, path_count, NULL);
+    size_t errors = dmlconf_case_corpus_load(corpus, list, path_count, options);
     for (size_t i = 0; i < DEFAULT_FOLDER_COUNT; ++i)
         free(folders[i]);
     return errors;
@@ -101,14 +103,14 @@ static size_t load_corpus(dmlconf_case_corpus *corpus, char *const *paths, size_
 
 size_t runner_load_corpus_quietly(dmlconf_case_corpus *corpus, char *const *paths, size_t path_count)
 {
-    return load_corpus(corpus, paths, path_count, true);
+    return load_corpus(corpus, paths, path_count, true, NULL);
 }
 
 void runner_reference_corpus_digest(char *out, size_t size)
 {
     dmlconf_case_corpus corpus;
     runner_filter everything = {0};
-    size_t errors = load_corpus(&corpus, NULL, 0, false);
+    size_t errors = load_corpus(&corpus, NULL, 0, false, NULL);
     if (errors || corpus.file_count == 0)
         snprintf(out, size, "%s", "");
     else
@@ -118,7 +120,13 @@ void runner_reference_corpus_digest(char *out, size_t size)
 
 size_t runner_load_corpus(dmlconf_case_corpus *corpus, char *const *paths, size_t path_count)
 {
-    size_t errors = runner_load_corpus_quietly(corpus, paths, path_count);
+    return runner_load_corpus_with(corpus, paths, path_count, NULL);
+}
+
+size_t runner_load_corpus_with(dmlconf_case_corpus *corpus, char *const *paths, size_t path_count,
+                               const dmlconf_load_options *options)
+{
+    size_t errors = load_corpus(corpus, paths, path_count, true, options);
     dmlconf_case_corpus_print(corpus, NULL, stderr);
     return errors;
 }

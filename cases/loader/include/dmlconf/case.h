@@ -269,6 +269,24 @@ int dmlconf_case_data_read(const dmlconf_case *c, const dmlconf_case_data *data,
 
 /* ---- case files and the corpus --------------------------------------------- */
 
+/* Positive cases of up to this many elements have the expected values
+ * they give checked against the oracle at every load; larger ones only
+ * under DMLCONF_EXPECTED_CHECK_ALL (`dmlconf validate`). */
+#define DMLCONF_CASE_CHECK_EXPECTED_MAX_ELEMENTS (UINT64_C(1) << 20)
+
+/* Which cases' given expected values (inline or .npy) the loader checks
+ * against the oracle. The oracle computes each case once more and the
+ * comparator judges the given values as it would judge a self-check's
+ * output (dmlconf_case_judging_tolerance with exact_backend: bit for bit,
+ * signed zeros included, unless the case gives a tolerance, then by that
+ * tolerance); a value that disagrees is an error at its own position. */
+typedef enum dmlconf_expected_check
+{
+    DMLCONF_EXPECTED_CHECK_BOUNDED = 0, /* cases of up to DMLCONF_CASE_CHECK_EXPECTED_MAX_ELEMENTS elements */
+    DMLCONF_EXPECTED_CHECK_ALL,         /* cases of every size */
+    DMLCONF_EXPECTED_CHECK_NONE,        /* none (values about to be replaced, as by bless --all) */
+} dmlconf_expected_check;
+
 /* Limits of the loader; every zero field takes its DMLCONF_CASE_* default. */
 typedef struct dmlconf_load_options
 {
@@ -277,6 +295,7 @@ typedef struct dmlconf_load_options
     uint32_t max_scalar_bytes;
     uint32_t max_errors; /* a file stops loading after this many errors */
     uint32_t threads;    /* corpus loading: files loaded at once (0: one per CPU) */
+    dmlconf_expected_check expected_check;
 } dmlconf_load_options;
 
 /* One loaded file: its valid cases in file order, and its diagnostics. */
@@ -293,10 +312,13 @@ typedef struct dmlconf_case_file
     uint64_t source_hash;  /* a hash of its bytes, so bless can see a change */
 } dmlconf_case_file;
 
-/* Loads and checks one case file. `file` is overwritten (not freed first) and
- * must be released with dmlconf_case_file_free whatever the result; options
- * may be NULL. Returns the number of errors (0: every case is valid). Running
- * out of memory is reported as an error too. */
+/* Loads and checks one case file, the expected values its cases give
+ * included (against the oracle, as options->expected_check says: by default
+ * in cases of up to DMLCONF_CASE_CHECK_EXPECTED_MAX_ELEMENTS elements).
+ * `file` is overwritten (not freed first) and must be released with
+ * dmlconf_case_file_free whatever the result; options may be NULL. Returns
+ * the number of errors (0: every case is valid). Running out of memory is
+ * reported as an error too. */
 size_t dmlconf_case_file_load(dmlconf_case_file *file, const char *path, const dmlconf_load_options *options);
 
 /* Like dmlconf_case_file_load, for a file already in memory: `path` names it

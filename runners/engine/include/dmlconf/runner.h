@@ -353,8 +353,13 @@ const char *runner_interrupt_name(void);
  * errors; `corpus` must be freed with dmlconf_case_corpus_free. */
 size_t runner_load_corpus(dmlconf_case_corpus *corpus, char *const *paths, size_t path_count);
 
-/* The same, printing nothing (a worker loading what the main process has
- * already loaded and reported). */
+/* The same with the loader's options (NULL: its defaults), such as which
+ * cases' expected values are checked against the oracle. */
+size_t runner_load_corpus_with(dmlconf_case_corpus *corpus, char *const *paths, size_t path_count,
+                               const dmlconf_load_options *options);
+
+/* runner_load_corpus, printing nothing (a worker loading what the main
+ * process has already loaded and reported). */
 size_t runner_load_corpus_quietly(dmlconf_case_corpus *corpus, char *const *paths, size_t path_count);
 
 /* Every valid case of the corpus in load order, as a new array (freed by the
