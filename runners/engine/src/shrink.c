@@ -8,12 +8,14 @@
  * end, judged by the case's verdict), so a backend that writes past its
  * output is caught again, never let loose on unguarded memory, and every
  * kind of failure (wrong values, elements never written, a write past the
- * end, a refused desc) shrinks as itself.
+ * end, a refused desc) shrinks as itself. The reproducer is written by the
+ * case writer, floats as hex, with the case's tolerance.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include <dmlconf/runner.h>
 
+#include <dmlconf/case_writer.h>
 #include <dmlconf/clock.h>
 #include <dmlconf/comparator.h>
 #include <dmlconf/file_system.h>
@@ -23,8 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 
 /* Backend executions a shrink may spend, and seconds. */
 #define SHRINK_MAX_TRIES   300
@@ -261,19 +261,45 @@ static void safe_name(const char *id, char *out, size_t size)
     out[n] = '\0';
 }
 
-static void write_values(FILE *out, dmlconf_data_type type, const void *values, uint64_t count, size_t element)
+/* The reproducer's text: where it comes from and how it failed, then the
+ * shrunk case as a case of the original (its tolerance) named <id>.repro. */
+static int repro_text(const shrinker *s, const dmlconf_case *original, const candidate *c, const char *path,
+                      dmlconf_case_text *text)
 {
-    char text[64];
-    fputc('[', out);
-    for (uint64_t i = 0; i < count; ++i)
+    const dmlconf_case_result *last = &s->last;
+    dmlconf_case_write_comment(text, "Minimal reproducer of %s (%s:%u), shrunk from %llu to %llu elements in %d runs.",
+                               original->id, original->file, original->mark.line,
+                               (unsigned long long)dmlconf_case_element_count(original), (unsigned long long)c->count,
+                               s->tries);
+    /* What the backend did, one comment line (the message may hold a
+     * mismatch with its coordinates). */
+    dmlconf_case_write_comment(text, "It failed on the backend (%s): %s", dmlconf_failure_name(last->failure),
+                               last->message);
+    if (last->comparison.has_worst)
     {
-        dmlconf_value_format(type, (const unsigned char *)values + i * element,
-                             dmlconf_data_type_is_float(type) ? DMLCONF_VALUE_STYLE_EXACT
-                                                              : DMLCONF_VALUE_STYLE_SHORTEST,
-                             text, sizeof(text));
-        fprintf(out, "%s%s", i ? (i % 8 ? ", " : ",\n            ") : "", text);
+        char worst[DMLCONF_MISMATCH_TEXT_SIZE];
+        dmlconf_format_mismatch(c->desc.output.data_type, &last->comparison.worst, worst, sizeof(worst));
+        dmlconf_case_write_comment(text, "Worst: %s", worst);
     }
-    fputc(']', out);
+    dmlconf_case_write_comment(text, "Run it with: dmlconf run %s", path);
+    dmlconf_case_text_appendf(text, "cases:\n");
+
+    char id[DMLCONF_CASE_MAX_ID_BYTES + 8], tag[] = "repro", *tags[1] = {tag};
+    snprintf(id, sizeof(id), "%s.repro", original->id);
+    dmlconf_case repro;
+    memset(&repro, 0, sizeof(repro));
+    repro.id = id;
+    repro.desc = c->desc;
+    repro.min_feature_level = dmlconf_min_feature_level(&c->desc, NULL);
+    repro.min_feature_level_explicit = repro.min_feature_level != DMLCONF_FEATURE_LEVEL_NONE;
+    repro.input.kind = DMLCONF_CASE_DATA_INLINE;
+    repro.input.values = c->input;
+    repro.input.count = c->count;
+    repro.tolerance = original->tolerance; /* judged as the case was */
+    repro.tags = tags;
+    repro.tag_count = 1;
+    dmlconf_case_write_options options = {.exact_floats = true};
+    return dmlconf_case_write(text, &repro, &options);
 }
 
 static int write_repro(const shrinker *s, const dmlconf_case *original, const candidate *c, char *path,
@@ -285,49 +311,23 @@ static int write_repro(const shrinker *s, const dmlconf_case *original, const ca
     char name[200];
     safe_name(original->id, name, sizeof(name));
     snprintf(path, path_size, "%s/%s.yaml", dir, name);
+    dmlconf_case_text text = {0};
+    if (repro_text(s, original, c, path, &text))
+    {
+        snprintf(why, why_size, "cannot write %s: %s", path, text.failed ? "out of memory" : "not a case file");
+        dmlconf_case_text_free(&text);
+        return -1;
+    }
     FILE *out = fopen(path, "w");
     if (!out)
     {
         snprintf(why, why_size, "cannot write %s: %s", path, strerror(errno));
+        dmlconf_case_text_free(&text);
         return -1;
     }
-    const dmlconf_scan_desc *desc = &c->desc;
-    dmlconf_feature_level level = dmlconf_min_feature_level(desc, NULL);
-    fprintf(out, "# Minimal reproducer of %s (%s:%u), shrunk from %llu to %llu elements in %d runs.\n", original->id,
-            original->file, original->mark.line, (unsigned long long)dmlconf_case_element_count(original),
-            (unsigned long long)c->count, s->tries);
-    /* What the backend did, one comment line (the message may hold a
-     * mismatch with its coordinates). */
-    fputs("# It failed on the backend (", out);
-    fputs(dmlconf_failure_name(s->last.failure), out);
-    fputs("): ", out);
-    for (const char *m = s->last.message; *m; ++m)
-        fputc(*m == '\n' || *m == '\r' ? ' ' : *m, out);
-    fputc('\n', out);
-    if (s->last.comparison.has_worst)
-    {
-        char worst[DMLCONF_MISMATCH_TEXT_SIZE];
-        dmlconf_format_mismatch(desc->output.data_type, &s->last.comparison.worst, worst, sizeof(worst));
-        fprintf(out, "# Worst: %s\n", worst);
-    }
-    fprintf(out, "# Run it with: dmlconf run %s\ncases:\n", path);
-    char dtype[16];
-    snprintf(dtype, sizeof(dtype), "%s", dmlconf_data_type_name(desc->input.data_type));
-    for (char *p = dtype; *p; ++p)
-        *p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
-    fprintf(out, "  - id: %s.repro\n    op: %s\n    dtype: %s\n    sizes: [", original->id,
-            dmlconf_operator_name(desc->op), dtype);
-    for (uint32_t d = 0; d < desc->input.dimension_count; ++d)
-        fprintf(out, "%s%u", d ? ", " : "", desc->input.sizes[d]);
-    fprintf(out, "]\n    axis: %u\n    direction: %s\n    exclusive: %s\n", desc->axis,
-            desc->direction == DMLCONF_AXIS_DIRECTION_DECREASING ? "decreasing" : "increasing",
-            desc->exclusive ? "true" : "false");
-    if (level != DMLCONF_FEATURE_LEVEL_NONE)
-        fprintf(out, "    min_feature_level: %s\n", dmlconf_feature_level_name(level));
-    fprintf(out, "    input: ");
-    write_values(out, desc->input.data_type, c->input, c->count, s->element);
-    fprintf(out, "\n    tags: [repro]\n");
-    if (fclose(out))
+    bool written = fwrite(text.data, 1, text.length, out) == text.length;
+    dmlconf_case_text_free(&text);
+    if (fclose(out) || !written)
     {
         snprintf(why, why_size, "cannot write %s: %s", path, strerror(errno));
         return -1;

@@ -22,6 +22,7 @@
 #ifndef DMLCONF_EXPLORE_INTERNAL_H
 #define DMLCONF_EXPLORE_INTERNAL_H
 
+#include <dmlconf/case_writer.h>
 #include <dmlconf/runner.h>
 
 #include <stdbool.h>
@@ -251,10 +252,12 @@ int explore_spec_copy(const explore_spec *spec, explore_spec *copy);
 int explore_case_from_spec(const explore_spec *spec, const char *id, const char *file, dmlconf_case *c);
 void explore_case_release(dmlconf_case *c);
 
-/* Writes the spec as one case of a case file (starting "  - id: ID"),
- * values exact, so that the loader reads back the same case; `notes` (may
- * be NULL) becomes its notes. Returns 0, or -1 on a write error. */
-int explore_write_case(FILE *out, const explore_spec *spec, const char *id, const char *notes);
+/* Appends the spec as one case of a case file (starting "  - id: ID") with
+ * the case writer: tagged explore, values exact (hex floats), so that the
+ * loader reads back the same case; `notes` (may be NULL) becomes its notes.
+ * Returns 0, or -1 when memory runs out (text->failed) or the spec is not
+ * a case the format holds. */
+int explore_write_case(dmlconf_case_text *text, const explore_spec *spec, const char *id, const char *notes);
 
 /* ---- generating cases (explore_generate.c, explore_values.c) --------------------- */
 

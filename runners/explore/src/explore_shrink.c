@@ -7,12 +7,14 @@
  * runner_execute exactly as a run judges it. The layout is a recipe
  * (explore_layout) rather than strides, so that a candidate with other
  * sizes keeps its padding, permutation and broadcast dimensions; slicing
- * the logical values keeps elements that share storage equal.
+ * the logical values keeps elements that share storage equal. Reproducers
+ * are written by the case writer.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include "explore_internal.h"
 
+#include <dmlconf/case_writer.h>
 #include <dmlconf/clock.h>
 #include <dmlconf/comparator.h>
 #include <dmlconf/file_system.h>
@@ -564,13 +566,6 @@ void explore_shrunk_key(const explore_spec *spec, const dmlconf_case_result *res
     (void)used;
 }
 
-/* Writes `text` into a comment, control characters as spaces. */
-static void comment_text(FILE *out, const char *text)
-{
-    for (const char *p = text; *p; ++p)
-        fputc((unsigned char)*p < 0x20 ? ' ' : *p, out);
-}
-
 int explore_write_repro(const char *path, const explore_spec *spec, const char *id,
                         const explore_repro_context *context, char *why, size_t why_size)
 {
@@ -584,50 +579,51 @@ int explore_write_repro(const char *path, const explore_spec *spec, const char *
         if (dmlconf_make_folders(folder, why, why_size))
             return -1;
     }
-    FILE *out = fopen(path, "w");
-    if (!out)
-    {
-        snprintf(why, why_size, "cannot write %s: %s", path, strerror(errno));
-        return -1;
-    }
     char cell_name[128] = "none (an invalid desc)";
     explore_cell cell;
     explore_boundaries none = {NULL, 0};
     if (!finding->first.negative && explore_cell_of(&finding->first.desc, &none, &cell))
         explore_cell_name(&cell, cell_name, sizeof(cell_name));
-    fprintf(out, "# A finding of `dmlconf explore` on the %s backend: %s\n", context->backend, finding->signature);
-    fprintf(out,
-            "# First hit by case %llu of the run (index %llu, %.1f s in), in %s; %llu random case%s of its round hit "
-            "it (findings.md counts the whole run).\n",
-            (unsigned long long)finding->first_cases, (unsigned long long)finding->first.index, finding->first_seconds,
-            cell_name, (unsigned long long)finding->count, finding->count == 1 ? "" : "s");
-    fprintf(out, "# It said: ");
-    comment_text(out, finding->first_message);
-    fprintf(out, "\n# Regenerate that case, as it was drawn, with:\n#   ");
-    comment_text(out, context->regenerate);
-    fputc('\n', out);
+    dmlconf_case_text text = {0};
+    dmlconf_case_write_comment(&text, "A finding of `dmlconf explore` on the %s backend: %s", context->backend,
+                               finding->signature);
+    dmlconf_case_write_comment(&text,
+                               "First hit by case %llu of the run (index %llu, %.1f s in), in %s; %llu random case%s "
+                               "of its round hit it (findings.md counts the whole run).",
+                               (unsigned long long)finding->first_cases, (unsigned long long)finding->first.index,
+                               finding->first_seconds, cell_name, (unsigned long long)finding->count,
+                               finding->count == 1 ? "" : "s");
+    dmlconf_case_write_comment(&text, "It said: %s", finding->first_message);
+    dmlconf_case_write_comment(&text, "Regenerate that case, as it was drawn, with:");
+    dmlconf_case_write_comment(&text, "  %s", context->regenerate);
     if (context->tries > 0)
-        fprintf(out, "# Shrunk from %llu to %llu elements in %d runs on the backend; it still fails:\n#   ",
-                (unsigned long long)finding->first.count, (unsigned long long)spec->count, context->tries);
+        dmlconf_case_write_comment(
+            &text, "Shrunk from %llu to %llu elements in %d runs on the backend; it still fails:",
+            (unsigned long long)finding->first.count, (unsigned long long)spec->count, context->tries);
     else
-        fprintf(out, "# Not shrunk (the case as it was drawn):\n#   ");
+        dmlconf_case_write_comment(&text, "Not shrunk (the case as it was drawn):");
     const dmlconf_case_result *result = context->result;
-    comment_text(out, result ? result->message : finding->first_message);
-    fputc('\n', out);
+    dmlconf_case_write_comment(&text, "  %s", result ? result->message : finding->first_message);
     const dmlconf_comparison *comparison = result ? &result->comparison : &finding->first_comparison;
     for (uint32_t i = 0; i < comparison->sample_count && i < 4; ++i)
     {
-        char text[DMLCONF_MISMATCH_TEXT_SIZE];
-        dmlconf_format_mismatch(spec->desc.output.data_type, &comparison->samples[i], text, sizeof(text));
-        fprintf(out, "#   mismatch: ");
-        comment_text(out, text);
-        fputc('\n', out);
+        char mismatch[DMLCONF_MISMATCH_TEXT_SIZE];
+        dmlconf_format_mismatch(spec->desc.output.data_type, &comparison->samples[i], mismatch, sizeof(mismatch));
+        dmlconf_case_write_comment(&text, "  mismatch: %s", mismatch);
     }
-    fprintf(out, "# Run it with: dmlconf run --backend %s %s", context->backend, path);
-    comment_text(out, context->command ? context->command : "");
-    fprintf(out, "\ncases:\n");
-    int failed = explore_write_case(out, spec, id, NULL);
-    if (fclose(out) || failed)
+    dmlconf_case_write_comment(&text, "Run it with: dmlconf run --backend %s %s%s", context->backend, path,
+                               context->command ? context->command : "");
+    dmlconf_case_text_appendf(&text, "cases:\n");
+    if (explore_write_case(&text, spec, id, NULL))
+    {
+        snprintf(why, why_size, "cannot write %s: %s", path, text.failed ? "out of memory" : "not a case file");
+        dmlconf_case_text_free(&text);
+        return -1;
+    }
+    FILE *out = fopen(path, "w");
+    bool written = out && fwrite(text.data, 1, text.length, out) == text.length;
+    dmlconf_case_text_free(&text);
+    if (!out || fclose(out) || !written)
     {
         snprintf(why, why_size, "cannot write %s: %s", path, strerror(errno));
         return -1;
