@@ -1,8 +1,8 @@
 /*
- * Generated cases of `dmlconf explore`: their layouts turned into strides,
- * in-memory dmlconf_case objects that runner_execute judges exactly as it
- * judges loaded ones, and the same cases written as case files by the case
- * writer (exact values, hex floats) that the loader reads back unchanged.
+ * Generated cases of `dmlconf explore`: in-memory dmlconf_case objects that
+ * runner_execute judges exactly as it judges loaded ones, and the same
+ * cases written as case files by the case writer (exact values, hex
+ * floats) that the loader reads back unchanged.
  */
 #include "explore_internal.h"
 
@@ -12,54 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Strides of one tensor from its layout; false when one does not fit. */
-static bool apply_tensor(const explore_tensor_layout *layout, dmlconf_tensor_desc *t)
-{
-    t->total_size_bytes = 0;
-    if (!layout->strided)
-    {
-        t->has_strides = false;
-        memset(t->strides, 0, sizeof(t->strides));
-        return true;
-    }
-    t->has_strides = true;
-    uint64_t pitch = 1;
-    uint8_t seen = 0;
-    for (uint32_t k = 0; k < t->dimension_count; ++k)
-    {
-        uint32_t d = layout->order[k];
-        if (d >= t->dimension_count || (seen & (1u << d)))
-            return false;
-        seen = (uint8_t)(seen | (1u << d));
-        pitch += layout->pad[k];
-        bool broadcast = (layout->broadcast & (1u << d)) != 0;
-        if (pitch > UINT32_MAX)
-            return false;
-        t->strides[d] = broadcast ? 0u : (uint32_t)pitch;
-        if (!(broadcast && layout->compact))
-            pitch *= t->sizes[d];
-    }
-    uint64_t bytes;
-    return dmlconf_tensor_min_size_bytes(t, &bytes) && bytes <= UINT32_MAX;
-}
-
-bool explore_layout_apply(const explore_layout *layout, dmlconf_scan_desc *desc)
-{
-    desc->in_place = layout->in_place;
-    if (!apply_tensor(&layout->input, &desc->input))
-        return false;
-    if (layout->in_place)
-    {
-        desc->output.has_strides = desc->input.has_strides;
-        memcpy(desc->output.strides, desc->input.strides, sizeof(desc->output.strides));
-        desc->output.total_size_bytes = desc->input.total_size_bytes;
-        return true;
-    }
-    explore_tensor_layout output = layout->output;
-    output.broadcast = 0;
-    return apply_tensor(&output, &desc->output);
-}
 
 void explore_spec_free(explore_spec *spec)
 {
