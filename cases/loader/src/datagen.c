@@ -1169,6 +1169,43 @@ void dmlconf_datagen_fill(const dmlconf_datagen_spec *spec, uint64_t first_index
 
 /* ---- describe ------------------------------------------------------------------- */
 
+const char *dmlconf_datagen_key_name(dmlconf_datagen_key key)
+{
+    for (size_t i = 0; i < KEY_COUNT; ++i)
+    {
+        if (keys_table[i].bit == (uint32_t)key)
+            return keys_table[i].name;
+    }
+    return NULL;
+}
+
+size_t dmlconf_datagen_format_key(const dmlconf_datagen_spec *spec, dmlconf_datagen_key key, dmlconf_value_style style,
+                                  char *buffer, size_t size)
+{
+    uint32_t bit = (uint32_t)key;
+    size_t offset = parameter_offset(bit);
+    int written;
+    if (bit == DMLCONF_DATAGEN_KEY_GENERATE)
+    {
+        const char *name = dmlconf_datagen_kind_name(spec->kind);
+        written = snprintf(buffer, size, "%s", name ? name : "");
+    }
+    else if (bit == DMLCONF_DATAGEN_KEY_SEED)
+        written = snprintf(buffer, size, "%" PRIu64, spec->seed);
+    else if (offset != SIZE_MAX)
+        return dmlconf_value_format(spec->type, (const unsigned char *)spec + offset, style, buffer, size);
+    else if (bit == DMLCONF_DATAGEN_KEY_SCALE || bit == DMLCONF_DATAGEN_KEY_EMIN || bit == DMLCONF_DATAGEN_KEY_EMAX)
+    {
+        int32_t integer = bit == DMLCONF_DATAGEN_KEY_SCALE  ? spec->scale
+                          : bit == DMLCONF_DATAGEN_KEY_EMIN ? spec->emin
+                                                            : spec->emax;
+        written = snprintf(buffer, size, "%" PRId32, integer);
+    }
+    else
+        written = snprintf(buffer, size, "%s", "");
+    return written > 0 ? (size_t)written : 0u;
+}
+
 size_t dmlconf_datagen_describe(const dmlconf_datagen_spec *spec, char *buffer, size_t size)
 {
     char text[512];
@@ -1186,19 +1223,7 @@ size_t dmlconf_datagen_describe(const dmlconf_datagen_spec *spec, char *buffer, 
         if (!(spec->keys & bit))
             continue;
         char value[DMLCONF_VALUE_TEXT_SIZE];
-        size_t offset = parameter_offset(bit);
-        if (bit == DMLCONF_DATAGEN_KEY_SEED)
-            snprintf(value, sizeof(value), "%" PRIu64, spec->seed);
-        else if (offset != SIZE_MAX)
-            dmlconf_value_format(spec->type, (const unsigned char *)spec + offset, DMLCONF_VALUE_STYLE_SHORTEST, value,
-                                 sizeof(value));
-        else
-        {
-            int32_t integer = bit == DMLCONF_DATAGEN_KEY_SCALE  ? spec->scale
-                              : bit == DMLCONF_DATAGEN_KEY_EMIN ? spec->emin
-                                                                : spec->emax;
-            snprintf(value, sizeof(value), "%" PRId32, integer);
-        }
+        dmlconf_datagen_format_key(spec, (dmlconf_datagen_key)bit, DMLCONF_VALUE_STYLE_SHORTEST, value, sizeof(value));
         written = snprintf(text + used, sizeof(text) - used, " %s=%s", keys_table[index].name, value);
         if (written < 0)
             break;

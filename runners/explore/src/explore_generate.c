@@ -240,7 +240,7 @@ static void random_pads(explore_random *r, uint32_t rank, bool wanted, uint32_t 
 
 /* A layout of the cell's class for the sizes in `desc`. */
 static void random_layout(const explore_generator *g, explore_random *r, explore_layout_class layout_class,
-                          const dmlconf_scan_desc *desc, explore_layout *out)
+                          const dmlconf_scan_desc *desc, runner_layout *out)
 {
     uint32_t rank = desc->input.dimension_count;
     bool strides = (g->capabilities.features & DMLCONF_CAN_STRIDES) != 0;
@@ -257,7 +257,7 @@ static void random_layout(const explore_generator *g, explore_random *r, explore
         /* The input, the output, or both. */
         uint64_t which = explore_random_below(r, 3);
         bool permuted = layout_class == EXPLORE_LAYOUT_PERMUTED;
-        explore_tensor_layout *tensors[2] = {&out->input, &out->output};
+        runner_tensor_layout *tensors[2] = {&out->input, &out->output};
         for (unsigned t = 0; t < 2; ++t)
         {
             if (which != 2 && which != t)
@@ -364,10 +364,10 @@ static void build_desc(const explore_generator *g, explore_random *r, const expl
     }
     desc->output = *in;
     random_layout(g, r, (explore_layout_class)cell->layout, desc, &out->layout);
-    if (!explore_layout_apply(&out->layout, desc))
+    if (!runner_layout_apply(&out->layout, desc))
     {
         memset(&out->layout, 0, sizeof(out->layout));
-        explore_layout_apply(&out->layout, desc);
+        runner_layout_apply(&out->layout, desc);
     }
 }
 
@@ -434,16 +434,16 @@ static bool break_desc(const explore_generator *g, explore_random *r, explore_sp
     {
         /* In place, with an output laid out differently. */
         desc->in_place = true;
-        explore_tensor_layout padded = spec->layout.input;
+        runner_tensor_layout padded = spec->layout.input;
         padded.strided = true;
         padded.broadcast = 0;
         random_order(r, rank, false, padded.order);
         random_pads(r, rank, true, padded.pad);
         padded.pad[rank - 1] += 1;
-        explore_layout layout = {.input = spec->layout.input, .output = padded};
+        runner_layout layout = {.input = spec->layout.input, .output = padded};
         layout.input.broadcast = 0;
         dmlconf_scan_desc apart = *desc;
-        if (!explore_layout_apply(&layout, &apart))
+        if (!runner_layout_apply(&layout, &apart))
             return false;
         *desc = apart;
         desc->in_place = true;

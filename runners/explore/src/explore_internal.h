@@ -22,6 +22,7 @@
 #ifndef DMLCONF_EXPLORE_INTERNAL_H
 #define DMLCONF_EXPLORE_INTERNAL_H
 
+#include <dmlconf/case_writer.h>
 #include <dmlconf/runner.h>
 
 #include <stdbool.h>
@@ -203,34 +204,12 @@ void explore_coverage_of_cases(const dmlconf_case *const *cases, size_t count, c
 
 /* ---- layouts and generated cases (explore_case.c) ------------------------------- */
 
-/* How one tensor is laid out: its dimensions stored in `order` (fastest
- * first), each dimension's extent followed by pad[k] elements, and (the
- * input only) the dimensions in `broadcast` stored once. */
-typedef struct explore_tensor_layout
-{
-    bool strided; /* false: packed, no strides */
-    uint8_t order[DMLCONF_MAX_DIMENSIONS];
-    uint32_t pad[DMLCONF_MAX_DIMENSIONS]; /* pad[k]: elements added to the pitch of order[k] */
-    uint8_t broadcast;                    /* bit d: stride 0 in dimension d */
-    bool compact;                         /* broadcast dimensions take no room in the pitches */
-} explore_tensor_layout;
-
-typedef struct explore_layout
-{
-    explore_tensor_layout input, output;
-    bool in_place; /* output = input's layout, bound to its buffer */
-} explore_layout;
-
-/* Sets the descs' strides (and in_place) from the layout and their sizes.
- * Returns false when a stride or a buffer would not fit 32 bits. */
-bool explore_layout_apply(const explore_layout *layout, dmlconf_scan_desc *desc);
-
 /* One generated case. */
 typedef struct explore_spec
 {
     uint64_t index; /* its position in the run's sequence */
     dmlconf_scan_desc desc;
-    explore_layout layout; /* positive cases */
+    runner_layout layout; /* positive cases: the run engine's recipe, kept by the shrinker where it matters */
     bool negative;
     dmlconf_reason reason;       /* negative: the oracle's reason at `level` */
     dmlconf_feature_level level; /* the run's target level */
@@ -251,10 +230,12 @@ int explore_spec_copy(const explore_spec *spec, explore_spec *copy);
 int explore_case_from_spec(const explore_spec *spec, const char *id, const char *file, dmlconf_case *c);
 void explore_case_release(dmlconf_case *c);
 
-/* Writes the spec as one case of a case file (starting "  - id: ID"),
- * values exact, so that the loader reads back the same case; `notes` (may
- * be NULL) becomes its notes. Returns 0, or -1 on a write error. */
-int explore_write_case(FILE *out, const explore_spec *spec, const char *id, const char *notes);
+/* Appends the spec as one case of a case file (starting "  - id: ID") with
+ * the case writer: tagged explore, values exact (hex floats), so that the
+ * loader reads back the same case; `notes` (may be NULL) becomes its notes.
+ * Returns 0, or -1 when memory runs out (text->failed) or the spec is not
+ * a case the format holds. */
+int explore_write_case(dmlconf_case_text *text, const explore_spec *spec, const char *id, const char *notes);
 
 /* ---- generating cases (explore_generate.c, explore_values.c) --------------------- */
 
@@ -381,12 +362,12 @@ typedef struct explore_shrunk
     bool reproduced; /* the case failed the same way when run again (else spec is the original) */
 } explore_shrunk;
 
-/* Shrinks a failing spec while it still fails with the same signature's
- * status and kind of failure on the backend: a shorter axis, smaller
- * other dimensions, a lower rank, a simpler layout (no padding,
- * permutation, broadcast or in-place execution where they do not matter),
- * an increasing or inclusive scan, fewer non-trivial values. The layout
- * is kept where it makes the difference. Returns 0 with *out filled (free
+/* Shrinks a failing spec with the run engine's shrinker
+ * (runner_shrink_case) while it still fails with the same signature's
+ * status and kind of failure on the backend, judged by runner_execute: a
+ * shorter axis, smaller other dimensions, a lower rank, a simpler layout
+ * (kept where it makes the difference), an increasing or inclusive scan, a
+ * simpler type, fewer non-trivial values. Returns 0 with *out filled (free
  * out->spec), or -1 when memory runs out. */
 int explore_shrink(const explore_shrink_options *options, const explore_spec *spec, const char *signature,
                    explore_shrunk *out);

@@ -472,21 +472,18 @@ START_TEST(test_written_cases_load_back)
     };
     explore_spec *specs = calloc(COUNT, sizeof(*specs));
     ck_assert_ptr_nonnull(specs);
-    char *text = NULL;
-    size_t size = 0;
-    FILE *out = open_memstream(&text, &size);
-    ck_assert_ptr_nonnull(out);
-    fprintf(out, "cases:\n");
+    dmlconf_case_text text = {0};
+    dmlconf_case_text_appendf(&text, "cases:\n");
     for (uint64_t i = 0; i < COUNT; ++i)
     {
         ck_assert_int_eq(explore_generate(&f.generator, i, &specs[i]), 0);
         char id[32];
         snprintf(id, sizeof(id), "explore.%llu", (unsigned long long)i);
-        ck_assert_int_eq(explore_write_case(out, &specs[i], id, i % 7 ? NULL : "a \"quoted\" note\nover lines"), 0);
+        ck_assert_int_eq(explore_write_case(&text, &specs[i], id, i % 7 ? NULL : "a \"quoted\" note\nover lines"), 0);
     }
-    fclose(out);
+    ck_assert(!text.failed);
     dmlconf_case_file file;
-    size_t errors = dmlconf_case_file_load_buffer(&file, "explore.yaml", text, size, NULL);
+    size_t errors = dmlconf_case_file_load_buffer(&file, "explore.yaml", text.data, text.length, NULL);
     if (errors)
         dmlconf_diagnostics_print(&file.diagnostics, NULL, stderr);
     ck_assert_uint_eq(errors, 0);
@@ -509,7 +506,7 @@ START_TEST(test_written_cases_load_back)
         free(values);
     }
     dmlconf_case_file_free(&file);
-    free(text);
+    dmlconf_case_text_free(&text);
     for (size_t i = 0; i < COUNT; ++i)
         explore_spec_free(&specs[i]);
     free(specs);

@@ -56,6 +56,7 @@
 #include <stdint.h>
 
 #include <dmlconf/oracle.h>
+#include <dmlconf/values.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -148,6 +149,19 @@ int dmlconf_datagen_check(const dmlconf_datagen_spec *spec, char *why, size_t wh
  * returned 0; for a spec that does not pass, `out` is zero-filled (when its
  * type has a size). Never fails. */
 void dmlconf_datagen_fill(const dmlconf_datagen_spec *spec, uint64_t first_index, uint64_t count, void *out);
+
+/* A key's name as case files write it ("seed", "min", ...); NULL for a
+ * value that is not one dmlconf_datagen_key bit. */
+const char *dmlconf_datagen_key_name(dmlconf_datagen_key key);
+
+/* The value of one key as case files write it: the generator's name for
+ * GENERATE, seed, scale, emin and emax as decimal integers, the other
+ * parameters as elements of spec->type in `style` (dmlconf_value_format).
+ * Whether the key was given is not checked. snprintf's contract: returns
+ * the full length, writes at most size - 1 characters and a NUL (buffer may
+ * be NULL when size is 0); "" for a value that is not a key. */
+size_t dmlconf_datagen_format_key(const dmlconf_datagen_spec *spec, dmlconf_datagen_key key, dmlconf_value_style style,
+                                  char *buffer, size_t size);
 
 /* One line for reports, e.g. "uniform float32 min=-1 max=1 seed=7": the
  * generator, the type, then the keys given in the order of

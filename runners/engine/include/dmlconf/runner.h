@@ -142,11 +142,113 @@ uint64_t runner_buffer_bytes(const dmlconf_tensor_desc *desc);
 struct dmlconf_tolerance;
 void runner_case_tolerance(const dmlconf_case *c, const dmlconf_backend_info *info, struct dmlconf_tolerance *tol);
 
-/* Shrinks a failing case into the smallest case that still fails the same
- * way (`failure`) on the backend, each candidate run and judged as a run
- * runs a case, and writes it as a standalone YAML file into
- * config->repro_dir (shrink.c). `input` is the case's logical input.
- * Returns 0 and the path in `path`, or -1 with why set. */
+/* ---- shrinking (shrink.c) and the run's reproducers (repro.c) ------------- */
+
+/* How one tensor is laid out, as a recipe that other sizes can take: its
+ * dimensions stored in `order` (fastest first), the pitch of order[k]
+ * grown by pad[k] elements, and (the input only) the dimensions in
+ * `broadcast` stored once. A shrinker changes the sizes and keeps the
+ * recipe, so a smaller candidate keeps its padding, permutation and
+ * broadcast dimensions. */
+typedef struct runner_tensor_layout
+{
+    bool strided; /* false: packed, no strides */
+    uint8_t order[DMLCONF_MAX_DIMENSIONS];
+    uint32_t pad[DMLCONF_MAX_DIMENSIONS]; /* pad[k]: elements added to the pitch of order[k] */
+    uint8_t broadcast;                    /* bit d: stride 0 in dimension d */
+    bool compact;                         /* broadcast dimensions take no room in the pitches */
+} runner_tensor_layout;
+
+typedef struct runner_layout
+{
+    runner_tensor_layout input, output;
+    bool in_place; /* output = input's layout, bound to its buffer */
+} runner_layout;
+
+/* Sets the descs' strides (and in_place, and total sizes of 0) from the
+ * layout and their sizes. Returns false when a stride or a buffer would not
+ * fit 32 bits or the order is not a permutation. */
+bool runner_layout_apply(const runner_layout *layout, dmlconf_scan_desc *desc);
+
+/* The recipe of a desc's strides, when one gives back exactly these strides
+ * (padded, permuted, broadcast or in-place layouts do; overlapping strides
+ * other than broadcasts, or a total size, do not). Returns false (with a
+ * packed layout in *layout) when there is none. */
+bool runner_layout_of(const dmlconf_scan_desc *desc, runner_layout *layout);
+
+/* A case being shrunk: its desc (strides from `layout`) and its logical
+ * input, packed row-major. */
+typedef struct runner_candidate
+{
+    dmlconf_scan_desc desc;
+    runner_layout layout;
+    void *values; /* owned */
+    uint64_t count;
+} runner_candidate;
+
+/* Frees the values and zeroes the candidate; NULL is allowed. */
+void runner_candidate_free(runner_candidate *candidate);
+
+/* Copies a candidate, values included. Returns 0, or -1 when memory runs
+ * out (*copy zeroed). */
+int runner_candidate_copy(const runner_candidate *candidate, runner_candidate *copy);
+
+/* Whether a candidate, run as `candidate` on the caller's backend, still
+ * fails the same way; *result receives its result (the shrinker keeps the
+ * last failing one: where its first mismatch is guides the next step). */
+typedef bool (*runner_fails_same_way)(void *context, const dmlconf_case *candidate, dmlconf_case_result *result);
+
+typedef struct runner_shrink_options
+{
+    /* What every candidate case carries besides its desc, its level and its
+     * input: the id, file, tolerance, tags and notes (expected values are
+     * dropped: the oracle's are the candidate's). */
+    const dmlconf_case *model;
+    dmlconf_feature_level level; /* candidates are valid at it; below 4_0 they keep rank 4 */
+    int max_tries;               /* backend runs one shrink may spend */
+    double max_seconds;          /* and seconds */
+    runner_fails_same_way fails_same_way;
+    void *context;
+} runner_shrink_options;
+
+/* What a shrink came to. */
+typedef struct runner_shrunk
+{
+    runner_candidate candidate; /* the smallest that still fails the same way (owned); the start when
+                                 * not reproduced */
+    dmlconf_case_result result; /* its result */
+    int tries;                  /* backend runs spent */
+    bool reproduced;            /* the start failed the same way when run again */
+} runner_shrunk;
+
+/* The one shrinking engine of `dmlconf run` and `dmlconf explore`: runs the
+ * start candidate again and, when it still fails the same way
+ * (options->fails_same_way), tries smaller and simpler candidates and keeps
+ * each one that still fails, until no step helps or the budget is spent:
+ * - a shorter range of each dimension: along the axis the prefix (in scan
+ *   order) that ends at the first mismatch, elsewhere the mismatch's index
+ *   alone; then the half, three quarters and the length less one;
+ * - a lower rank: size-1 dimensions other than the axis dropped one at a
+ *   time (rank 4 kept below feature level 4_0);
+ * - a simpler layout, one feature at a time: out of place, no broadcast,
+ *   no permutation, no padding, packed (a layout that matters is kept);
+ * - an increasing scan of the reversed values, an inclusive scan;
+ * - a simpler type (int32; float16 as float32) and a sum rather than a
+ *   product, unless the model has a tolerance of its own (it is the type's);
+ * then fewer non-trivial values (runs of the operator's identity, every
+ * element that shares storage with a replaced one replaced with it), and
+ * fewer positions along the axis, one at a time (then values again).
+ * Each candidate must be valid at options->level. Returns 0 with *out
+ * filled (free out->candidate), or -1 when memory runs out. */
+int runner_shrink_case(const runner_shrink_options *options, const runner_candidate *start, runner_shrunk *out);
+
+/* Shrinks a failing case of a run into the smallest case that still fails
+ * the same way (the same `failure`) on the backend, each candidate run and
+ * judged as a run runs a case (runner_execute), and writes it as a
+ * standalone case file into config->repro_dir (repro.c): comments that say
+ * where it comes from and how it failed, then the case with exact values
+ * (hex floats). `input` is the case's logical input. Returns 0 and the path
+ * in `path`, or -1 with why set. */
 int runner_shrink(runner_backend *backend, const runner_config *config, const dmlconf_case *c, const void *input,
                   dmlconf_failure failure, char *path, size_t path_size, char *why, size_t why_size);
 
