@@ -27,6 +27,7 @@ test_packages=(
     check libsubunit-dev          # unit tests
     libmpfr-dev                   # correct-rounding reference
     python3 python3-numpy         # independent cross-checks
+    python3-yaml                  # parses the CI templates (docs/ci)
     python3-torch                 # implementations/pytorch (PyTorch 1.13 on the CPU)
     chromium fonts-liberation     # renders report.html headless (reports;browser)
     vkd3d-compiler spirv-tools    # DXBC -> SPIR-V translation and validation of the kernels
