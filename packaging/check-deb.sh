@@ -50,6 +50,8 @@ mkdir -p "$work"
 echo "== deb: cpack in $build"
 (cd "$build" && cpack -G DEB) >"$work/cpack.txt" 2>&1 || die "cpack failed: $(tail -n 20 "$work/cpack.txt")"
 version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$build/CMakeCache.txt")
+# The project by default (packaging/CMakeLists.txt), never a person.
+configured_maintainer=$(sed -n 's/^DMLCONF_PACKAGE_MAINTAINER:STRING=//p' "$build/CMakeCache.txt")
 arch=$(dpkg --print-architecture)
 runtime="$build/packages/dmlconf_${version}-1_${arch}.deb"
 development="$build/packages/dmlconf-dev_${version}-1_${arch}.deb"
@@ -68,8 +70,8 @@ for deb in "$runtime" "$development"; do
     [ "$(field "$deb" Version)" = "$version-1" ] || fail "$(basename "$deb"): version $(field "$deb" Version)"
     [ "$(field "$deb" Architecture)" = "$arch" ] || fail "$(basename "$deb"): architecture $(field "$deb" Architecture)"
     maintainer=$(field "$deb" Maintainer)
-    [[ "$maintainer" =~ ^The\ dmlconf\ project\ \<[^\>]+@[^\>]+\>$ ]] ||
-        fail "$(basename "$deb"): the maintainer is '$maintainer', not the project"
+    [ "$maintainer" = "$configured_maintainer" ] && [[ "$maintainer" =~ ^[^\<]+\ \<[^\>]+@[^\>]+\>$ ]] ||
+        fail "$(basename "$deb"): the maintainer is '$maintainer', not the configured '$configured_maintainer'"
     [ "$(field "$deb" Description | wc -l)" -ge 3 ] || fail "$(basename "$deb"): a description of one line"
 done
 # Depends, from dpkg-shlibdeps: the shared libraries the program links.
