@@ -2,7 +2,8 @@
 # Installs the Debian 12 packages dmlconf needs, by purpose:
 #   run      build dmlconf and run it (the main job, tools/run-conformance.sh)
 #   test     also the tests' own tools (Check, MPFR, numpy, Chromium, the
-#            kernels' SPIR-V checks) and the implementations the adapters in
+#            kernels' SPIR-V checks, PyYAML, dpkg-dev for the Debian
+#            packages) and the implementations the adapters in
 #            implementations/ run: PyTorch (python3-torch, CPU only: about
 #            48 MB to download, 230 MB installed), Node.js and the npm
 #            packages pinned in tools/npm (ONNX Runtime, TensorFlow.js)
@@ -27,9 +28,11 @@ test_packages=(
     check libsubunit-dev          # unit tests
     libmpfr-dev                   # correct-rounding reference
     python3 python3-numpy         # independent cross-checks
+    python3-yaml                  # parses the CI templates (docs/ci)
     python3-torch                 # implementations/pytorch (PyTorch 1.13 on the CPU)
     chromium fonts-liberation     # renders report.html headless (reports;browser)
     vkd3d-compiler spirv-tools    # DXBC -> SPIR-V translation and validation of the kernels
+    dpkg-dev file                 # the Debian packages (cpack's dpkg-shlibdeps; packaging/check-deb.sh)
 )
 windows_packages=(
     gcc-mingw-w64-x86-64          # dmlconf.exe

@@ -30,15 +30,15 @@ static bool is_corpus_root(const char *root)
     return found;
 }
 
-/* The corpus of the source tree this dmlconf was built from; once installed
- * elsewhere, the copy installed beside the program (<prefix>/bin/dmlconf
- * and <prefix>/share/dmlconf/cases, wherever the prefix was moved), else
- * the installed copy where the build put it. A new string, or NULL when
- * memory runs out. */
+/* The copy installed beside the program (<prefix>/bin/dmlconf and
+ * <prefix>/share/dmlconf/cases, wherever the prefix was moved or unpacked:
+ * an installed or packaged dmlconf runs the corpus it was installed with,
+ * even where the source tree it was built from still lies); else the corpus
+ * of the source tree this dmlconf was built from (a program in its build
+ * folder has nothing installed beside it); else the installed copy where
+ * the build put it. A new string, or NULL when memory runs out. */
 static char *default_root(void)
 {
-    if (is_corpus_root(DMLCONF_DEFAULT_CASES))
-        return dmlconf_path_join(DMLCONF_DEFAULT_CASES, "");
     char *self = dmlconf_process_self_path(NULL, 0);
     if (self)
     {
@@ -59,6 +59,8 @@ static char *default_root(void)
             return beside;
         free(beside);
     }
+    if (is_corpus_root(DMLCONF_DEFAULT_CASES))
+        return dmlconf_path_join(DMLCONF_DEFAULT_CASES, "");
     return dmlconf_path_join(DMLCONF_INSTALLED_CASES, "");
 }
 

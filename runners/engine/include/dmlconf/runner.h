@@ -450,9 +450,10 @@ const char *runner_interrupt_name(void);
 
 /* Loads the case files under `paths` (files or folders), or the default
  * corpus when path_count is 0: $DMLCONF_CASES if set, else the doc,
- * conformance, edge, negative and explore folders of the corpus this dmlconf was
- * built with (its source tree's, or the installed copy). Prints every diagnostic to stderr. Returns the number of
- * errors; `corpus` must be freed with dmlconf_case_corpus_free. */
+ * conformance, edge, negative and explore folders of the corpus this dmlconf
+ * was built with (the copy installed beside the program, else its source
+ * tree's). Prints every diagnostic to stderr. Returns the number of errors;
+ * `corpus` must be freed with dmlconf_case_corpus_free. */
 size_t runner_load_corpus(dmlconf_case_corpus *corpus, char *const *paths, size_t path_count);
 
 /* The same with the loader's options (NULL: its defaults), such as which
@@ -474,9 +475,10 @@ const dmlconf_case **runner_corpus_cases(const dmlconf_case_corpus *corpus, size
 void runner_corpus_digest(const dmlconf_case_corpus *corpus, const runner_filter *filter, char *out, size_t size);
 
 /* The digest (runner_corpus_digest, no filter) of the reference corpus: the
- * default corpus this dmlconf was built with (its source tree's, or the
- * installed copy), whatever $DMLCONF_CASES says. A run whose selection has
- * this digest, unfiltered and unsharded, ran the whole corpus. Writes ""
+ * default corpus this dmlconf was built with (the copy installed beside the
+ * program, else its source tree's), whatever $DMLCONF_CASES says. A run
+ * whose selection has this digest, unfiltered and unsharded, ran the whole
+ * corpus. Writes ""
  * when the reference corpus cannot be found or loads with errors. */
 void runner_reference_corpus_digest(char *out, size_t size);
 
