@@ -369,6 +369,7 @@ struct dmlconf_report_set
     dmlconf_matrix matrix;
     char **stale_baseline;
     size_t stale_baseline_count;
+    uint64_t junit_max_bytes;
     dmlconf_reports_mode mode;
     bool held_earlier_run; /* the folder held an earlier run's reports when it was opened */
     char error[640];
@@ -703,6 +704,11 @@ int dmlconf_reports_set_stale_baseline(dmlconf_report_set *set, const char *cons
     return 0;
 }
 
+void dmlconf_reports_set_junit_max_bytes(dmlconf_report_set *set, uint64_t bytes)
+{
+    set->junit_max_bytes = bytes;
+}
+
 /* Ends results.jsonl with the completion record and writes the final
  * reports. */
 static int finish_with(dmlconf_report_set *set, const dmlconf_run_end *end)
@@ -715,7 +721,8 @@ static int finish_with(dmlconf_report_set *set, const dmlconf_run_end *end)
                                end,
                                &set->matrix,
                                (const char *const *)set->stale_baseline,
-                               set->stale_baseline_count};
+                               set->stale_baseline_count,
+                               set->junit_max_bytes};
     char *line = NULL;
     int rc = 0;
 
@@ -869,6 +876,7 @@ int dmlconf_reports_write_all(const char *dir, dmlconf_reports_mode mode, const 
     end.cases = in->count;
     if (dmlconf_reports_open(dir, mode, &set, why, why_size) != 0)
         return -1;
+    dmlconf_reports_set_junit_max_bytes(set, in->junit_max_bytes);
     if (begin(set, in->info, in->load_errors, in->load_error_count) != 0)
         goto fail;
     for (size_t i = 0; i < in->count; ++i)

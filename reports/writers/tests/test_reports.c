@@ -173,7 +173,7 @@ static int write_reports(const char *dir, const dmlconf_run_info *info, const dm
                          size_t count, char *why, size_t why_size)
 {
     dmlconf_run_end end = {DMLCONF_END_FINISHED, count, 1.5, ""};
-    dmlconf_report_input in = {info, NULL, 0, results, count, &end, NULL, NULL, 0};
+    dmlconf_report_input in = {info, NULL, 0, results, count, &end, NULL, NULL, 0, 0};
     return dmlconf_reports_write_all(dir, DMLCONF_REPORTS_OVERWRITE, &in, why, why_size);
 }
 
@@ -2079,7 +2079,7 @@ START_TEST(test_verdict_incomplete_load_errors)
     size_t count = passing_ladder(results);
     dmlconf_load_error_list errors = {NULL, 0, 0};
     dmlconf_run_end end = {DMLCONF_END_FINISHED, 0, 0.25, ""};
-    dmlconf_report_input in = {&info, NULL, 0, results, count, &end, NULL, NULL, 0};
+    dmlconf_report_input in = {&info, NULL, 0, results, count, &end, NULL, NULL, 0, 0};
     written_reports r;
 
     /* Every case that loaded passed, but a file did not load: no verdict. */
@@ -2278,7 +2278,7 @@ START_TEST(test_verdict_incomplete_runs)
     dmlconf_case_result results[SAMPLE_MAX];
     size_t count = passing_ladder(results);
     dmlconf_run_end end = {DMLCONF_END_FINISHED, 0, -1.0, ""};
-    dmlconf_report_input in = {&info, NULL, 0, results, count, &end, NULL, NULL, 0};
+    dmlconf_report_input in = {&info, NULL, 0, results, count, &end, NULL, NULL, 0, 0};
     written_reports r;
     const char *detail;
 
@@ -2584,6 +2584,170 @@ START_TEST(test_junit_xml_well_formed)
 }
 END_TEST
 
+/* The text of one testcase of junit.xml (from its tag to its end), or
+ * NULL; the caller frees. */
+static char *junit_testcase(const char *junit, const char *name)
+{
+    char start[160];
+    const char *at;
+    const char *end;
+    char *copy;
+
+    snprintf(start, sizeof(start), "<testcase name=\"%s\"", name);
+    at = strstr(junit, start);
+    if (!at)
+        return NULL;
+    end = strstr(at, "</testcase>");
+    end = end ? end + strlen("</testcase>") : at + strlen(at);
+    copy = malloc((size_t)(end - at) + 1);
+    ck_assert_ptr_nonnull(copy);
+    memcpy(copy, at, (size_t)(end - at));
+    copy[end - at] = '\0';
+    return copy;
+}
+
+static size_t count_text(const char *text, const char *what)
+{
+    size_t n = 0;
+    for (const char *at = strstr(text, what); at; at = strstr(at + 1, what))
+        ++n;
+    return n;
+}
+
+/* Writes the reports of `results` into $DMLCONF_TEST_OUTPUT/name with
+ * junit.xml held to `limit` bytes (0: none); returns junit.xml's text and
+ * its size. */
+static char *junit_with_limit(const char *name, const dmlconf_run_info *info, const dmlconf_case_result *results,
+                              size_t count, uint64_t limit, size_t *size)
+{
+    char dir[512];
+    char path[600];
+    char why[512] = "";
+    dmlconf_run_end end = {DMLCONF_END_FINISHED, count, 1.5, ""};
+    dmlconf_report_input in = {info, NULL, 0, results, count, &end, NULL, NULL, 0, limit};
+
+    test_dir(name, dir, sizeof(dir));
+    ck_assert_msg(dmlconf_reports_write_all(dir, DMLCONF_REPORTS_OVERWRITE, &in, why, sizeof(why)) == 0, "%s", why);
+    join(path, sizeof(path), dir, DMLCONF_REPORT_JUNIT_XML);
+    return read_file(path, size);
+}
+
+/* junit.xml's run properties appear once (in the "dmlconf" testsuite), and
+ * --junit-max-bytes keeps the file within its limit: the verdict testcase
+ * as it is without a limit, failures before passes, and one testcase that
+ * says how many were left out and where they all are. */
+START_TEST(test_junit_size_limit)
+{
+    enum
+    {
+        FAILING = 60,
+        PASSING = 400
+    };
+    static dmlconf_case_result results[FAILING + PASSING];
+    dmlconf_run_info info = sample_info(DMLCONF_FEATURE_LEVEL_5_0);
+    size_t whole_size = 0, limited_size = 0, same_size = 0;
+    char *whole, *limited, *same, *verdict_whole, *verdict_limited, *left;
+    char expected[256];
+    size_t kept_failures, kept_passes, failing = 0;
+    const char *python = getenv("DMLCONF_TEST_PYTHON");
+
+    for (size_t i = 0; i < FAILING + PASSING; ++i)
+    {
+        char id[64];
+        bool fails = i % 8 == 3 && i / 8 < FAILING;
+        snprintf(id, sizeof(id), "sum.f16.case%03zu", i);
+        results[i] =
+            make_result(id, i % 2 ? DMLCONF_OPERATOR_CUMULATIVE_PRODUCT : DMLCONF_OPERATOR_CUMULATIVE_SUMMATION,
+                        i % 3 ? DMLCONF_DATA_TYPE_FLOAT16 : DMLCONF_DATA_TYPE_FLOAT32, DMLCONF_FEATURE_LEVEL_2_1,
+                        fails ? DMLCONF_STATUS_FAIL : DMLCONF_STATUS_PASS);
+        if (fails)
+        {
+            add_mismatches(&results[i], 5);
+            snprintf(results[i].message, sizeof(results[i].message), "5 of 24 elements outside tolerance");
+        }
+    }
+    /* The last cases fail too, so that failures lie in every suite. */
+    for (size_t i = FAILING + PASSING - 10; i < FAILING + PASSING; ++i)
+    {
+        results[i].status = DMLCONF_STATUS_FAIL;
+        add_mismatches(&results[i], 2);
+    }
+    for (size_t i = 0; i < FAILING + PASSING; ++i)
+        failing += results[i].status == DMLCONF_STATUS_FAIL;
+    info.corpus_cases = info.planned_cases = FAILING + PASSING;
+    whole = junit_with_limit("junit_whole", &info, results, FAILING + PASSING, 0, &whole_size);
+    ck_assert_ptr_nonnull(whole);
+    ck_assert_uint_eq(count_text(whole, "<properties>"), 1);
+    ck_assert_ptr_null(strstr(whole, "name=\"left-out\""));
+    ck_assert_uint_eq(count_text(whole, "<testcase "), FAILING + PASSING + 1);
+
+    /* A limit the whole file fits in changes nothing. */
+    same = junit_with_limit("junit_same", &info, results, FAILING + PASSING, whole_size, &same_size);
+    ck_assert_uint_eq(same_size, whole_size);
+    ck_assert_mem_eq(same, whole, whole_size);
+
+    /* A quarter of it: the verdict testcase as it was, the run's properties
+     * once, the file within the limit. */
+    limited = junit_with_limit("junit_limited", &info, results, FAILING + PASSING, whole_size / 4, &limited_size);
+    ck_assert_ptr_nonnull(limited);
+    ck_assert_msg(limited_size <= whole_size / 4, "junit.xml takes %zu bytes, above the limit %zu", limited_size,
+                  whole_size / 4);
+    ck_assert_uint_eq(count_text(limited, "<properties>"), 1);
+    verdict_whole = junit_testcase(whole, "verdict");
+    verdict_limited = junit_testcase(limited, "verdict");
+    ck_assert_ptr_nonnull(verdict_whole);
+    ck_assert_ptr_nonnull(verdict_limited);
+    ck_assert_str_eq(verdict_limited, verdict_whole);
+    ck_assert_ptr_nonnull(strstr(verdict_limited, "<failure type=\"not-conformant\""));
+    /* Failures first: every kept case fails, or every failure is kept. */
+    kept_failures = count_text(limited, "<failure type=\"fail\"");
+    kept_passes = count_text(limited, "<testcase name=\"sum.f16.case") - kept_failures;
+    ck_assert_uint_gt(kept_failures, 0);
+    ck_assert_msg(kept_passes == 0 || kept_failures == failing, "%zu passes kept, %zu of %zu failures", kept_passes,
+                  kept_failures, failing);
+    ck_assert_uint_lt(kept_failures + kept_passes, FAILING + PASSING);
+    left = junit_testcase(limited, "left-out");
+    ck_assert_ptr_nonnull(left);
+    snprintf(expected, sizeof(expected),
+             "<skipped type=\"left-out\" message=\"%zu of the %d case testcases left out to keep junit.xml within %zu "
+             "bytes (--junit-max-bytes); results.jsonl lists every case\">",
+             (size_t)(FAILING + PASSING) - kept_failures - kept_passes, FAILING + PASSING, whole_size / 4);
+    ck_assert_msg(strstr(left, expected) != NULL, "%s", left);
+    ck_assert_ptr_nonnull(strstr(left, "Left out, by status: pass "));
+    /* Python's XML parser agrees with the counts. */
+    if (!python || !python[0])
+        python = "/usr/bin/python3";
+    {
+        char dir[512], path[600];
+        char *output = NULL;
+        static const char script[] =
+            "import sys, xml.etree.ElementTree as ET\n"
+            "root = ET.parse(sys.argv[1]).getroot()\n"
+            "cases = root.findall('./testsuite/testcase')\n"
+            "assert int(root.get('tests')) == len(cases), (root.get('tests'), len(cases))\n"
+            "assert int(root.get('failures')) == len(root.findall('./testsuite/testcase/failure'))\n"
+            "assert int(root.get('skipped')) == len(root.findall('./testsuite/testcase/skipped'))\n"
+            "for suite in root.findall('testsuite'):\n"
+            "    assert int(suite.get('tests')) == len(suite.findall('testcase')), suite.get('name')\n"
+            "print('ok', len(cases), len(root.findall('.//properties')))\n";
+        test_dir("junit_limited", dir, sizeof(dir));
+        join(path, sizeof(path), dir, DMLCONF_REPORT_JUNIT_XML);
+        char *argv[] = {(char *)python, (char *)"-c", (char *)script, path, NULL};
+        int status = run_program(argv, &output, NULL);
+        ck_assert_msg(status == 0, "python's XML parser: exit %d: %s", status, output);
+        snprintf(expected, sizeof(expected), "ok %zu 1\n", kept_failures + kept_passes + 2);
+        ck_assert_msg(strstr(output, expected) != NULL, "%s", output);
+        free(output);
+    }
+    free(whole);
+    free(same);
+    free(limited);
+    free(verdict_whole);
+    free(verdict_limited);
+    free(left);
+}
+END_TEST
+
 /* ---- the browser --------------------------------------------------------------------- */
 
 /* Runs headless Chromium on a file with `mode_arg` (--dump-dom or
@@ -2763,6 +2927,7 @@ static Suite *reports_suite(void)
     tcase_add_test(tc, test_device_times);
     tcase_add_test(tc, test_escaping_in_reports);
     tcase_add_test(tc, test_junit_xml_well_formed);
+    tcase_add_test(tc, test_junit_size_limit);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(suite, tc);
     return suite;

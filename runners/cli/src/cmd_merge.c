@@ -18,7 +18,7 @@
 #include <string.h>
 
 static const char merge_usage[] =
-    "usage: dmlconf merge [--partial] [--overwrite] -o DIR RESULTS...\n"
+    "usage: dmlconf merge [--partial] [--overwrite] [--junit-max-bytes N] -o DIR RESULTS...\n"
     "\n"
     "Reads the results.jsonl of each shard of one run (a file, or a report folder holding\n"
     "one) and writes one merged set of reports into DIR. It refuses, naming the file and\n"
@@ -33,6 +33,7 @@ static const char merge_usage[] =
     "      --overwrite        replace an earlier run's reports in DIR\n"
     "      --partial          merge what there is anyway (not shards of different runs):\n"
     "                         the reports then say \"incomplete\"\n"
+    "      --junit-max-bytes N  keep junit.xml within N bytes (suffixes k, M, G), as run does\n"
     "  -h, --help             this help\n"
     "\n"
     "exit status, from the merged run's verdict as every report says it: 0 passed\n"
@@ -259,10 +260,12 @@ int command_merge(int argc, char **argv)
     static const struct option options[] = {{"report-dir", required_argument, NULL, 'o'},
                                             {"partial", no_argument, NULL, 'p'},
                                             {"overwrite", no_argument, NULL, 'w'},
+                                            {"junit-max-bytes", required_argument, NULL, 'J'},
                                             {"help", no_argument, NULL, 'h'},
                                             {NULL, 0, NULL, 0}};
     const char *dir = NULL;
     bool partial = false, overwrite = false;
+    uint64_t junit_max_bytes = 0;
     int option;
     optind = 1;
     while ((option = getopt_long(argc, argv, "o:h", options, NULL)) != -1)
@@ -277,6 +280,14 @@ int command_merge(int argc, char **argv)
             break;
         case 'w':
             overwrite = true;
+            break;
+        case 'J':
+            if (cli_parse_bytes(optarg, &junit_max_bytes) || junit_max_bytes == 0)
+            {
+                fprintf(stderr, "dmlconf merge: --junit-max-bytes takes a number of bytes (1M, 500k), not '%s'\n",
+                        optarg);
+                return EXIT_USAGE;
+            }
             break;
         case 'h':
             fputs(merge_usage, stdout);
@@ -347,7 +358,8 @@ int command_merge(int argc, char **argv)
                                    &end,
                                    NULL,
                                    NULL,
-                                   0};
+                                   0,
+                                   junit_max_bytes};
         char why[640];
         if (dmlconf_reports_write_all(dir, overwrite ? DMLCONF_REPORTS_OVERWRITE : DMLCONF_REPORTS_NEW, &in, why,
                                       sizeof(why)))
