@@ -402,6 +402,22 @@ static json_t *json_comparison(dmlconf_data_type type, const dmlconf_comparison 
                      dmlconf_json_doubles(comparison->position_max_fraction, DMLCONF_POSITION_BINS), &ok);
     dmlconf_json_put(obj, "position_max_ulps",
                      dmlconf_json_doubles(comparison->position_max_ulps, DMLCONF_POSITION_BINS), &ok);
+    if (comparison->axis_length)
+    {
+        dmlconf_json_put(obj, "axis_length", dmlconf_json_u64(comparison->axis_length), &ok);
+        dmlconf_json_put(obj, "lines", dmlconf_json_u64(comparison->lines), &ok);
+    }
+    if (comparison->has_earliest)
+    {
+        dmlconf_json_put(obj, "earliest_position", dmlconf_json_u64(comparison->earliest_position), &ok);
+        dmlconf_json_put(obj, "earliest_line", dmlconf_json_u64(comparison->earliest_line), &ok);
+        dmlconf_json_put(obj, "latest_position", dmlconf_json_u64(comparison->latest_position), &ok);
+    }
+    if (comparison->pattern != DMLCONF_PATTERN_NONE && dmlconf_pattern_name(comparison->pattern))
+    {
+        dmlconf_json_put(obj, "pattern", json_string(dmlconf_pattern_name(comparison->pattern)), &ok);
+        dmlconf_json_put(obj, "pattern_position", dmlconf_json_u64(comparison->pattern_position), &ok);
+    }
     if (!ok)
     {
         json_decref(obj);
@@ -790,8 +806,27 @@ static int get_comparison(const json_t *obj, dmlconf_comparison *out, char *why,
         get_counts(obj, "position_mismatches", out->position_mismatches, DMLCONF_POSITION_BINS, why, why_size) != 0 ||
         get_doubles(obj, "position_max_fraction", out->position_max_fraction, DMLCONF_POSITION_BINS, why, why_size) !=
             0 ||
-        get_doubles(obj, "position_max_ulps", out->position_max_ulps, DMLCONF_POSITION_BINS, why, why_size) != 0)
+        get_doubles(obj, "position_max_ulps", out->position_max_ulps, DMLCONF_POSITION_BINS, why, why_size) != 0 ||
+        get_u64(obj, where, "axis_length", &out->axis_length, why, why_size) != 0 ||
+        get_u64(obj, where, "lines", &out->lines, why, why_size) != 0 ||
+        get_u64(obj, where, "pattern_position", &out->pattern_position, why, why_size) != 0)
         return -1;
+    /* Files written before the positions and the pattern were recorded do
+     * not have them. */
+    if (json_object_get(obj, "earliest_position"))
+    {
+        out->has_earliest = true;
+        if (get_u64(obj, where, "earliest_position", &out->earliest_position, why, why_size) != 0 ||
+            get_u64(obj, where, "earliest_line", &out->earliest_line, why, why_size) != 0 ||
+            get_u64(obj, where, "latest_position", &out->latest_position, why, why_size) != 0)
+            return -1;
+    }
+    const json_t *pattern = json_object_get(obj, "pattern");
+    if (pattern && (!json_is_string(pattern) || !dmlconf_pattern_from_name(json_string_value(pattern), &out->pattern)))
+    {
+        dmlconf_set_why(why, why_size, "comparison: 'pattern' is not the name of a pattern");
+        return -1;
+    }
     return 0;
 }
 

@@ -360,6 +360,17 @@ static void assert_same_result(const dmlconf_case_result *a, const dmlconf_case_
         ck_assert(same_double(x->position_max_fraction[i], y->position_max_fraction[i]));
         ck_assert(same_double(x->position_max_ulps[i], y->position_max_ulps[i]));
     }
+    ck_assert_uint_eq(x->axis_length, y->axis_length);
+    ck_assert_uint_eq(x->lines, y->lines);
+    ck_assert_int_eq(x->has_earliest, y->has_earliest);
+    if (x->has_earliest)
+    {
+        ck_assert_uint_eq(x->earliest_position, y->earliest_position);
+        ck_assert_uint_eq(x->earliest_line, y->earliest_line);
+        ck_assert_uint_eq(x->latest_position, y->latest_position);
+    }
+    ck_assert_int_eq(x->pattern, y->pattern);
+    ck_assert_uint_eq(x->pattern_position, y->pattern_position);
     ck_assert_int_eq(a->exclusive, b->exclusive);
     ck_assert_int_eq(a->decreasing, b->decreasing);
     ck_assert_int_eq(a->unsupported, b->unsupported);
@@ -420,6 +431,14 @@ static dmlconf_case_result hard_result(void)
         c->position_max_fraction[i] = i == 5 ? (double)INFINITY : 0.25 * (double)i;
         c->position_max_ulps[i] = i == 6 ? (double)INFINITY : (double)i;
     }
+    c->axis_length = UINT32_MAX;
+    c->lines = UINT64_MAX;
+    c->has_earliest = true;
+    c->earliest_position = 3;
+    c->earliest_line = UINT64_MAX - 3;
+    c->latest_position = UINT32_MAX - 1;
+    c->pattern = DMLCONF_PATTERN_ELEMENT_LEFT_OUT;
+    c->pattern_position = UINT64_MAX - 5;
     result.exclusive = true;
     result.decreasing = true;
     result.unsupported = true;
@@ -752,6 +771,8 @@ START_TEST(test_json_rejects)
         "{\"id\":\"x\",\"status\":\"pass\",\"comparison\":{\"histogram\":[1,2]}}",
         "{\"id\":\"x\",\"status\":\"pass\",\"comparison\":{\"first\":{\"expected_bits\":\"0xzz\"}}}",
         "{\"id\":\"x\",\"status\":\"pass\",\"wall_seconds\":NaN}",
+        "{\"id\":\"x\",\"status\":\"fail\",\"comparison\":{\"pattern\":\"dropped\"}}",
+        "{\"id\":\"x\",\"status\":\"fail\",\"comparison\":{\"earliest_position\":-2}}",
     };
 
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); ++i)
