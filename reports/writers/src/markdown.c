@@ -2,9 +2,10 @@
  * summary.md: the run for people reading a merge request or a CI job
  * summary (GitHub's $GITHUB_STEP_SUMMARY takes it as is): the verdict, run
  * info, the matrix, the error histograms, the case files that did not load,
- * and the failures grouped by operator, data type, mode and cause, the most
- * severe first, each group with its count, a few examples (the worst one
- * with its mismatches) and how to rerun them. Every failing id is in
+ * and the failures grouped by cause (failure_groups.c), the cause that
+ * explains the most cases first, each group with its count, which cases it
+ * shows in, its shortest reproducer, a few examples (the worst one with its
+ * mismatches) and how to rerun them. Every failing id is in
  * failures.txt and summary.json; this page stays short enough to read.
  *
  * Text from the records is escaped for CommonMark/GFM: ASCII punctuation
@@ -351,33 +352,55 @@ static void write_example(FILE *out, const dmlconf_run_info *info, const dmlconf
     free(command);
 }
 
-static void write_group_table(FILE *out, const dmlconf_failure_groups *groups)
+static void write_group_table(FILE *out, const dmlconf_report_input *in, const dmlconf_failure_groups *groups)
 {
-    fputs("| # | cause | operator | type | mode | cases | max error (ulp) | max error / tolerance |\n"
-          "|---:|---|---|---|---|---:|---:|---:|\n",
+    fputs("| # | cause | cases | shows in | shortest reproducer | max error (ulp) | max error / tolerance |\n"
+          "|---:|---|---:|---|---|---:|---:|\n",
           out);
     for (size_t g = 0; g < groups->count; ++g)
     {
         const dmlconf_failure_group *group = &groups->items[g];
-        fprintf(out, "| %zu | %s | %s | %s | %s | %zu |", g + 1, dmlconf_failure_cause_text(group->cause),
-                op_text(group->op), type_text(group->data_type), dmlconf_mode_text(group->exclusive, group->decreasing),
-                group->count);
+        const dmlconf_case_result *shortest = &in->results[group->members[0]];
+        fprintf(out, "| %zu | %s | %zu | %s | ", g + 1, group->title, group->count, group->affects);
+        md_code(out, shortest->id, sizeof(shortest->id), false);
         if (group->elements > 0)
-            fprintf(out, " %.4g | %.4g |\n", group->max_error_ulps, group->max_tolerance_fraction);
+            fprintf(out, " | %.4g | %.4g |\n", group->max_error_ulps, group->max_tolerance_fraction);
         else
-            fputs(" - | - |\n", out);
+            fputs(" | - | - |\n", out);
     }
     fputc('\n', out);
 }
 
+/* The group's shortest reproducer: its smallest case, how to rerun it, and
+ * the minimal reproducer the run wrote for it. */
+static void write_shortest(FILE *out, const dmlconf_run_info *info, const dmlconf_case_result *result)
+{
+    char *command = dmlconf_report_repro_command(info, result);
+
+    fputs("Shortest reproducer: ", out);
+    md_code(out, result->id, sizeof(result->id), false);
+    if (result->comparison.elements > 0)
+        fprintf(out, " (%llu elements, %u dimensions)", (unsigned long long)result->comparison.elements,
+                (unsigned)result->dimension_count);
+    fputs(": ", out);
+    md_code(out, command ? command : "(out of memory)", SIZE_MAX, false);
+    if (result->repro_path[0])
+    {
+        fputs("; minimal reproducer ", out);
+        md_code(out, result->repro_path, sizeof(result->repro_path), false);
+    }
+    fputs(".\n\n", out);
+    free(command);
+}
+
 static void write_group(FILE *out, const dmlconf_report_input *in, const dmlconf_failure_group *group, size_t number)
 {
-    const dmlconf_case_result *worst = &in->results[group->members[0]];
+    const dmlconf_case_result *worst = &in->results[group->worst];
     size_t examples = group->count < GROUP_EXAMPLES ? group->count : GROUP_EXAMPLES;
 
-    fprintf(out, "### %zu. %s: %s %s, %s (%zu case%s)\n\n", number, dmlconf_failure_cause_text(group->cause),
-            op_text(group->op), type_text(group->data_type), dmlconf_mode_text(group->exclusive, group->decreasing),
-            group->count, group->count == 1 ? "" : "s");
+    fprintf(out, "### %zu. %s (%zu case%s)\n\nShows in: %s.\n\n", number, group->title, group->count,
+            group->count == 1 ? "" : "s", group->affects);
+    write_shortest(out, in->info, &in->results[group->members[0]]);
     if (group->mismatches > 0)
     {
         uint64_t first_half = 0, second_half = 0;
@@ -434,10 +457,11 @@ static void write_failures(FILE *out, const dmlconf_report_view *view)
         return;
     }
     fprintf(out,
-            "%zu failing cases in %zu groups of one cause, operator, data type and mode, the most severe cause "
-            "first (then the largest group). failures.txt and summary.json list every failing id.\n\n",
-            groups->failing, groups->count);
-    write_group_table(out, groups);
+            "%zu failing case%s in %zu group%s by cause: what went wrong and, for wrong values, what the output looks "
+            "like as a whole (whatever operators, types, ranks and modes it shows in), the cause that explains the "
+            "most cases first. failures.txt and summary.json list every failing id.\n\n",
+            groups->failing, groups->failing == 1 ? "" : "s", groups->count, groups->count == 1 ? "" : "s");
+    write_group_table(out, view->in, groups);
     for (size_t g = 0; g < groups->count && g < DETAILED_GROUPS; ++g)
         write_group(out, view->in, &groups->items[g], g + 1);
     if (groups->count > DETAILED_GROUPS)
