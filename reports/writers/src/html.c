@@ -25,7 +25,7 @@
 /* Failure groups charted below their table; the rest are only in it. */
 #define CHARTED_GROUPS 50
 
-static const char style[] =
+const char dmlconf_html_style[] =
     ":root{--pass:#1a7f37;--fail:#cf222e;--skip:#9a6700;--muted:#57606a;--line:#d0d7de;--soft:#f6f8fa}\n"
     "body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,sans-serif;color:#1f2328;"
     "margin:0 auto;max-width:1280px;padding:1.5em 2em;line-height:1.45}\n"
@@ -651,7 +651,7 @@ int dmlconf_write_html(FILE *out, const dmlconf_report_input *in, char *why, siz
           out);
     put_text(out, view->verdict.text);
     fputs("</title>\n<style>\n", out);
-    fputs(style, out);
+    fputs(dmlconf_html_style, out);
     fputs("</style>\n</head>\n<body>\n<header><h1>dmlconf conformance report</h1>\n", out);
     write_verdict(out, &view->verdict);
     fputs("</header>\n", out);

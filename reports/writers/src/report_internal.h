@@ -153,6 +153,21 @@ bool dmlconf_result_is_noteworthy(const dmlconf_case_result *result);
 /* A scan's mode: "inclusive, increasing", "exclusive, decreasing". */
 const char *dmlconf_mode_text(bool exclusive, bool decreasing);
 
+/* ---- markdown.c ------------------------------------------------------------ */
+
+/* Text from the records outside code, on one line: line breaks become
+ * spaces, the ASCII punctuation that could start inline markup (and |) is
+ * backslash-escaped. At most `size` bytes of text (it may lack its NUL). */
+void dmlconf_md_text(FILE *out, const char *text, size_t size);
+/* A code span of at most `size` bytes of text, its fence longer than any
+ * run of backticks inside; in a table (in_table), | is escaped too. */
+void dmlconf_md_code(FILE *out, const char *text, size_t size, bool in_table);
+
+/* ---- html.c ----------------------------------------------------------------- */
+
+/* The stylesheet every HTML page of dmlconf inlines. */
+extern const char dmlconf_html_style[];
+
 /* ---- run_info.c ------------------------------------------------------------ */
 
 /* The run info as label/value pairs, in the order every report shows them. */

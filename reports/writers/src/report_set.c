@@ -829,17 +829,16 @@ void dmlconf_reports_close(dmlconf_report_set *set)
     free(set);
 }
 
-void dmlconf_report_input_verdict(const dmlconf_report_input *in, dmlconf_run_verdict *out)
+void dmlconf_report_input_matrix(const dmlconf_report_input *in, dmlconf_matrix *matrix)
 {
-    dmlconf_matrix matrix;
     dmlconf_verdict_scope scope;
     dmlconf_run_end end;
-    dmlconf_matrix_init(&matrix, in->info->target_level);
+    dmlconf_matrix_init(matrix, in->info->target_level);
     dmlconf_run_info_scope(in->info, &scope);
-    dmlconf_matrix_set_scope(&matrix, &scope);
+    dmlconf_matrix_set_scope(matrix, &scope);
     bool counted = true;
     for (size_t i = 0; i < in->count; ++i)
-        counted &= dmlconf_matrix_add(&matrix, &in->results[i]) == 0;
+        counted &= dmlconf_matrix_add(matrix, &in->results[i]) == 0;
     if (in->end)
         end = *in->end;
     else
@@ -853,7 +852,13 @@ void dmlconf_report_input_verdict(const dmlconf_report_input *in, dmlconf_run_ve
         /* Results the matrix could not hold are missing from it. */
         end.kind = DMLCONF_END_NONE;
     }
-    dmlconf_matrix_set_completeness(&matrix, in->info->planned_cases, in->load_error_count, &end);
+    dmlconf_matrix_set_completeness(matrix, in->info->planned_cases, in->load_error_count, &end);
+}
+
+void dmlconf_report_input_verdict(const dmlconf_report_input *in, dmlconf_run_verdict *out)
+{
+    dmlconf_matrix matrix;
+    dmlconf_report_input_matrix(in, &matrix);
     dmlconf_matrix_verdict(&matrix, out);
     dmlconf_matrix_free(&matrix);
 }

@@ -1345,3 +1345,33 @@ void dmlconf_results_file_free(dmlconf_results_file *file)
     dmlconf_load_error_list_free(&file->load_errors);
     memset(file, 0, sizeof(*file));
 }
+
+const char *dmlconf_results_file_shortfall(const dmlconf_results_file *file, char *buf, size_t size)
+{
+    switch (file->end.kind)
+    {
+    case DMLCONF_END_NONE:
+        return "it has no completion record (the run died, or is still running)";
+    case DMLCONF_END_INTERRUPTED:
+        snprintf(buf, size, "it was interrupted%s%s", file->end.reason[0] ? " by " : "", file->end.reason);
+        return buf;
+    case DMLCONF_END_PARTIAL:
+        return "it is itself a partial merge";
+    case DMLCONF_END_FINISHED:
+    case DMLCONF_END_KIND_COUNT:
+        break;
+    }
+    if (file->load_errors.count > 0)
+    {
+        snprintf(buf, size, "%zu error%s in its case files kept cases out", file->load_errors.count,
+                 file->load_errors.count == 1 ? "" : "s");
+        return buf;
+    }
+    if (file->results.count != file->info.planned_cases)
+    {
+        snprintf(buf, size, "it has %zu results for %llu cases planned", file->results.count,
+                 (unsigned long long)file->info.planned_cases);
+        return buf;
+    }
+    return NULL;
+}

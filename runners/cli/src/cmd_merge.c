@@ -49,50 +49,6 @@ typedef struct shard
     bool dropped; /* a partial merge leaves it out (given twice) */
 } shard;
 
-/* A results.jsonl path from an argument: the file itself, or the one in the
- * report folder. */
-static char *results_path(const char *argument)
-{
-    size_t length = strlen(argument);
-    bool file = length > 6 && !strcmp(argument + length - 6, ".jsonl");
-    size_t size = length + sizeof("/" DMLCONF_REPORT_RESULTS_JSONL);
-    char *path = malloc(size);
-    if (path)
-        snprintf(path, size, file ? "%s" : "%s/" DMLCONF_REPORT_RESULTS_JSONL, argument);
-    return path;
-}
-
-/* Why a shard does not cover its part of the run, or NULL when it does. */
-static const char *shard_shortfall(const dmlconf_results_file *file, char *buf, size_t size)
-{
-    switch (file->end.kind)
-    {
-    case DMLCONF_END_NONE:
-        return "it has no completion record (the run died, or is still running)";
-    case DMLCONF_END_INTERRUPTED:
-        snprintf(buf, size, "it was interrupted%s%s", file->end.reason[0] ? " by " : "", file->end.reason);
-        return buf;
-    case DMLCONF_END_PARTIAL:
-        return "it is itself a partial merge";
-    case DMLCONF_END_FINISHED:
-    case DMLCONF_END_KIND_COUNT:
-        break;
-    }
-    if (file->load_errors.count > 0)
-    {
-        snprintf(buf, size, "%zu error%s in its case files kept cases out", file->load_errors.count,
-                 file->load_errors.count == 1 ? "" : "s");
-        return buf;
-    }
-    if (file->results.count != file->info.planned_cases)
-    {
-        snprintf(buf, size, "it has %zu results for %llu cases planned", file->results.count,
-                 (unsigned long long)file->info.planned_cases);
-        return buf;
-    }
-    return NULL;
-}
-
 /* Appends a phrase to the partial merge's reason. */
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
@@ -181,7 +137,7 @@ static int gather(shard *shards, size_t count, bool partial, dmlconf_result_list
             continue;
         }
         owner[info->shard_index] = s;
-        shortfall = shard_shortfall(&shards[s].file, buf, sizeof(buf));
+        shortfall = dmlconf_results_file_shortfall(&shards[s].file, buf, sizeof(buf));
         if (shortfall)
         {
             fprintf(stderr, "dmlconf merge: %s: shard %u of %u is not complete: %s\n", shards[s].path,
@@ -316,7 +272,7 @@ int command_merge(int argc, char **argv)
     for (size_t s = 0; s < count; ++s)
     {
         char why[640];
-        shards[s].path = results_path(argv[optind + (int)s]);
+        shards[s].path = dmlconf_results_path(argv[optind + (int)s]);
         if (!shards[s].path)
         {
             fprintf(stderr, "dmlconf merge: out of memory\n");
@@ -330,7 +286,7 @@ int command_merge(int argc, char **argv)
             continue;
         }
         /* The merged reports would overwrite the shard being read. */
-        char *target = results_path(dir);
+        char *target = dmlconf_results_path(dir);
         bool same = target && (dmlconf_paths_same(target, shards[s].path) ||
                                dmlconf_paths_same(dir, argv[optind + (int)s]));
         free(target);

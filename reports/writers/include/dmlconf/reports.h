@@ -154,6 +154,19 @@ int dmlconf_results_file_read(const char *path, dmlconf_results_file *out, char 
 /* Frees what the file holds and zeroes it. NULL is ignored. */
 void dmlconf_results_file_free(dmlconf_results_file *file);
 
+/* Why a results file does not cover the cases its run (or shard) set out
+ * to run: "it has no completion record (the run died, or is still
+ * running)", "it was interrupted by SIGINT", "it is itself a partial
+ * merge", "3 errors in its case files kept cases out", "it has 10 results
+ * for 12 cases planned"; NULL when it does. A sentence that needs numbers
+ * is written into buf (size bytes) and returned. */
+const char *dmlconf_results_file_shortfall(const dmlconf_results_file *file, char *buf, size_t size);
+
+/* The results.jsonl a command's argument names: the argument itself when
+ * it ends in ".jsonl", else the results.jsonl in the report folder it
+ * names. Malloc'ed (the caller frees it), or NULL when memory runs out. */
+char *dmlconf_results_path(const char *argument);
+
 /* ---- the console ---------------------------------------------------------- */
 
 /* Prints the counts per status, the matrix with aligned columns and the
@@ -218,6 +231,9 @@ typedef struct dmlconf_report_input
  * completeness of in->end and the load errors (in->matrix is not used). A
  * matrix that runs out of memory makes the verdict incomplete. */
 void dmlconf_report_input_verdict(const dmlconf_report_input *in, dmlconf_run_verdict *out);
+/* The matrix that verdict is computed from (in->matrix is not used), with
+ * its scope and completeness set; free it with dmlconf_matrix_free. */
+void dmlconf_report_input_matrix(const dmlconf_report_input *in, dmlconf_matrix *matrix);
 
 /* Each writes one report to an open stream; the stream stays the caller's.
  * They return 0, or -1 with why set (may be NULL) when memory runs out or
