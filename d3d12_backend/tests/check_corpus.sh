@@ -10,7 +10,9 @@
 #                 1 to 3 and the edge cases, a few seconds), the failures
 #                 must come out as one or a few groups, the first named for
 #                 the planted cause and holding at least 4 in 5 failures, the
-#                 same in summary.json, summary.md and report.html
+#                 same in summary.json, summary.md and report.html; and
+#                 `dmlconf compare` with the same cases run without the fault
+#                 finds every failure a regression, of that cause
 #   build-ahead   one worker with pipelines built ahead on background
 #                 threads (and the trace on): the run must pass, some
 #                 kernels must have been built ahead, none twice; and
@@ -109,6 +111,24 @@ assert all(groups[i]["cases"] >= groups[i + 1]["cases"] for i in range(len(group
 PY
     grep -qF "### 1. $title (" "$work/out/summary.md" || fail "summary.md does not name the first group the same way"
     grep -qF "<h3>1. $title (" "$work/out/report.html" || fail "report.html does not name the first group the same way"
+    # The same part of the corpus without the fault, compared with the run
+    # with it: every failure a regression, the first cause the same.
+    "$dmlconf" run --backend d3d12 -l 5_0 -q --no-repro --no-rerun -o "$work/clean" \
+        -f 'conf.*.r[1-3].*' -f 'edge.*' "$source_dir/cases/conformance" "$source_dir/cases/edge" \
+        || fail "the same cases without the fault did not pass"
+    "$dmlconf" compare -q -o "$work/compare" "$work/clean" "$work/out"
+    status=$?
+    [ "$status" -eq 1 ] || fail "dmlconf compare exited with $status, expected 1 (regressions)"
+    python3 - "$work/compare/comparison.json" "$work/out/summary.json" "$title" <<'PY' \
+        || fail "the comparison does not find the fault's failures as regressions of its cause"
+import json, sys
+comparison, summary, title = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
+failing = sorted(summary["failing_ids"])
+assert sorted(r["id"] for r in comparison["regressions"]) == failing, "the regressions are not the failures"
+assert comparison["regression_causes"][0]["title"] == title, comparison["regression_causes"][0]
+assert comparison["corpus"]["same"] and comparison["answer"]["token"] == "regressions"
+print("  compared with the run without the fault: %d regressions, the first cause %r" % (len(failing), title))
+PY
     ;;
 build-ahead)
     DMLCONF_D3D12_BUILD_AHEAD=8 DMLCONF_D3D12_TRACE=1 "$dmlconf" run --backend d3d12 -j 1 -l 5_0 -q \
