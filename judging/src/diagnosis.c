@@ -183,69 +183,199 @@ static bool element_left_out(const dmlconf_compare_job *job, uint64_t k)
     return passes;
 }
 
+/* ---- screening a hypothesis on one element ----------------------------------- */
+
+/* Lines longer than this are not screened (the screen holds a line's scan
+ * and side data). */
+#define SCREEN_MAX_LINE (UINT64_C(1) << 20)
+
+/* One line of the input, the line through the element `m`, in index order
+ * along the axis: what the comparator would read for it. Returns a
+ * malloc'ed array of n elements of `size` bytes, or NULL (memory, a reader
+ * that fails, a buffer too small). */
+static unsigned char *line_input(const dmlconf_compare_job *job, const dmlconf_mismatch *m, size_t size)
+{
+    const dmlconf_scan_desc *desc = job->desc;
+    const dmlconf_tensor_source *source = &job->input;
+    const uint32_t axis = desc->axis;
+    const uint64_t n = desc->input.sizes[axis];
+    dmlconf_tensor_desc packed = desc->input;
+    unsigned char *line = malloc((size_t)n * size);
+    uint64_t offset = 0, step, packed_first = 0, packed_step;
+    char why[160];
+
+    if (!line || m->dimension_count != desc->input.dimension_count)
+    {
+        free(line);
+        return NULL;
+    }
+    packed.has_strides = false;
+    for (uint32_t d = 0; d < desc->input.dimension_count; ++d)
+    {
+        if (d == axis)
+            continue;
+        offset += (uint64_t)m->coordinates[d] * dmlconf_tensor_stride(source->layout ? source->layout : &packed, d);
+        packed_first += (uint64_t)m->coordinates[d] * dmlconf_tensor_stride(&packed, d);
+    }
+    step = dmlconf_tensor_stride(source->layout ? source->layout : &packed, axis);
+    packed_step = dmlconf_tensor_stride(&packed, axis);
+    for (uint64_t a = 0; a < n; ++a)
+    {
+        if (source->buffer)
+        {
+            uint64_t at = offset + a * step;
+            if ((at + 1) * size > source->bytes)
+                goto fail;
+            memcpy(line + a * size, (const unsigned char *)source->buffer + at * size, size);
+        }
+        else if (!source->read)
+            goto fail;
+        else if (packed_step == 1)
+        {
+            if (source->read(source->context, packed_first, n, line, why, sizeof(why)))
+                goto fail;
+            break;
+        }
+        else if (source->read(source->context, packed_first + a * packed_step, 1, line + a * size, why, sizeof(why)))
+            goto fail;
+    }
+    return line;
+fail:
+    free(line);
+    return NULL;
+}
+
+/* Whether the element `m` passes when judged as `desc`'s scan of `line`
+ * (its input line in index order), with `tol`: a hypothesis that fails it
+ * cannot hold, and is not tried on the whole output. When the element
+ * cannot be judged here, it passes (the whole output decides). */
+static bool screen(const dmlconf_scan_desc *desc, const dmlconf_tolerance *tol, const unsigned char *line, size_t size,
+                   const dmlconf_mismatch *m)
+{
+    const uint64_t n = desc->input.sizes[desc->axis];
+    const bool reversed = desc->direction == DMLCONF_AXIS_DIRECTION_DECREASING;
+    const uint64_t j = reversed ? n - 1u - m->coordinates[desc->axis] : m->coordinates[desc->axis];
+    unsigned char *in = malloc((size_t)n * size);
+    unsigned char *out = malloc((size_t)n * size);
+    dmlconf_side_data *side = malloc((size_t)n * sizeof(*side));
+    dmlconf_judge judge;
+    bool passes = true;
+
+    if (in && out && side)
+    {
+        uint64_t expected = 0;
+        for (uint64_t i = 0; i < n; ++i)
+            memcpy(in + i * size, line + (reversed ? n - 1u - i : i) * size, size);
+        if (dmlconf_scan_line(desc->op, desc->input.data_type, desc->exclusive, (size_t)n, in, out, side, NULL) == 0 &&
+            dmlconf_judge_init(&judge, desc->op, desc->output.data_type, tol, NULL) == 0)
+        {
+            memcpy(&expected, out + j * size, size); /* little-endian hosts */
+            passes = dmlconf_judge_bits(&judge, expected, m->actual_bits, &side[j], NULL) != DMLCONF_VERDICT_FAIL;
+        }
+    }
+    free(in);
+    free(out);
+    free(side);
+    return passes;
+}
+
 /* The first hypothesis about what the output is that holds; NONE when none
- * does. */
+ * does. Each is screened first on the first mismatch (one line's scan),
+ * and judged on the whole output only when that element passes it. */
 static dmlconf_pattern what_it_is(const dmlconf_compare_job *job, const dmlconf_comparison *comparison,
                                   uint64_t *position)
 {
     const dmlconf_scan_desc *desc = job->desc;
+    const size_t size = dmlconf_data_type_bits(desc->input.data_type) / 8u;
+    const dmlconf_mismatch *m = &comparison->first;
     dmlconf_scan_desc other = *desc;
     dmlconf_compare_job changed = *job;
     dmlconf_tolerance tol;
+    dmlconf_pattern pattern = DMLCONF_PATTERN_NONE;
+    unsigned char *line = NULL;
 
+    if (job->tol)
+        tol = *job->tol;
+    else
+        dmlconf_tolerance_default(desc->output.data_type, &tol);
+    if (comparison->has_first && size > 0 && size <= sizeof(uint64_t) &&
+        desc->input.sizes[desc->axis] <= SCREEN_MAX_LINE)
+        line = line_input(job, m, size);
+#define SCREENED(d, t) (!line || screen((d), (t), line, size, m))
     /* The oracle's values of each other scan, never the case's own
      * expected values (those are of the scan the case asks for). */
     changed.expected = (dmlconf_tensor_source){0};
     changed.desc = &other;
     other.exclusive = !desc->exclusive;
-    if (holds(&changed))
-        return DMLCONF_PATTERN_OTHER_MODE;
+    if (SCREENED(&other, &tol) && holds(&changed))
+    {
+        pattern = DMLCONF_PATTERN_OTHER_MODE;
+        goto done;
+    }
     other = *desc;
     other.direction = desc->direction == DMLCONF_AXIS_DIRECTION_DECREASING ? DMLCONF_AXIS_DIRECTION_INCREASING
                                                                            : DMLCONF_AXIS_DIRECTION_DECREASING;
-    if (holds(&changed))
-        return DMLCONF_PATTERN_REVERSED;
+    if (SCREENED(&other, &tol) && holds(&changed))
+    {
+        pattern = DMLCONF_PATTERN_REVERSED;
+        goto done;
+    }
     if (comparison->has_earliest && (!desc->exclusive || comparison->earliest_position > 0))
     {
         uint64_t k = comparison->earliest_position - (desc->exclusive ? 1u : 0u);
-        if (element_left_out(job, k))
+        uint64_t n = desc->input.sizes[desc->axis];
+        bool screened = true;
+        if (line && k < n)
+        {
+            uint64_t a = desc->direction == DMLCONF_AXIS_DIRECTION_DECREASING ? n - 1u - k : k;
+            uint64_t identity = identity_bits(desc->op, desc->input.data_type);
+            unsigned char kept[sizeof(uint64_t)];
+            memcpy(kept, line + a * size, size);
+            memcpy(line + a * size, &identity, size); /* little-endian hosts */
+            screened = screen(desc, &tol, line, size, m);
+            memcpy(line + a * size, kept, size);
+        }
+        if (screened && element_left_out(job, k))
         {
             *position = k;
-            return DMLCONF_PATTERN_ELEMENT_LEFT_OUT;
+            pattern = DMLCONF_PATTERN_ELEMENT_LEFT_OUT;
+            goto done;
         }
     }
     other = *desc;
     other.op = desc->op == DMLCONF_OPERATOR_CUMULATIVE_PRODUCT ? DMLCONF_OPERATOR_CUMULATIVE_SUMMATION
                                                                : DMLCONF_OPERATOR_CUMULATIVE_PRODUCT;
-    if (holds(&changed))
-        return DMLCONF_PATTERN_OTHER_OPERATOR;
+    if (SCREENED(&other, &tol) && holds(&changed))
+    {
+        pattern = DMLCONF_PATTERN_OTHER_OPERATOR;
+        goto done;
+    }
     /* The input, bit for bit. */
-    if (job->tol)
-        tol = *job->tol;
-    else
-        dmlconf_tolerance_default(desc->output.data_type, &tol);
     changed = *job;
     changed.expected = job->input;
     changed.tol = &tol;
     tol.bit_exact = true;
-    if (holds(&changed))
-        return DMLCONF_PATTERN_INPUT_COPIED;
-    /* float16 accumulated in float16. */
-    if (job->tol)
-        tol = *job->tol;
-    else
-        dmlconf_tolerance_default(desc->output.data_type, &tol);
+    if ((!line || !memcmp(line + (size_t)m->coordinates[desc->axis] * size, &m->actual_bits, size)) && holds(&changed))
+    {
+        pattern = DMLCONF_PATTERN_INPUT_COPIED;
+        goto done;
+    }
+    /* float16 accumulated in float16, against the case's own expected
+     * values when it has them. */
+    tol.bit_exact = job->tol ? job->tol->bit_exact : false;
     if (desc->output.data_type == DMLCONF_DATA_TYPE_FLOAT16 && tol.form == DMLCONF_TOLERANCE_FORM_BOUND &&
         !tol.bit_exact && tol.accumulation == DMLCONF_DATA_TYPE_FLOAT32)
     {
-        /* Against the case's own expected values when it has them. */
         changed = *job;
         tol.accumulation = DMLCONF_DATA_TYPE_FLOAT16;
         changed.tol = &tol;
-        if (holds(&changed))
-            return DMLCONF_PATTERN_FLOAT16_ACCUMULATION;
+        if (SCREENED(desc, &tol) && holds(&changed))
+            pattern = DMLCONF_PATTERN_FLOAT16_ACCUMULATION;
     }
-    return DMLCONF_PATTERN_NONE;
+#undef SCREENED
+done:
+    free(line);
+    return pattern;
 }
 
 /* Where the wrong elements are along the axis, from the comparison. */
