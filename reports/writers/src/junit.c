@@ -163,9 +163,22 @@ static void sink_printf(junit_sink *sink, const char *format, ...)
     va_start(args, format);
     length = vsnprintf(text, sizeof(text), format, args);
     va_end(args);
-    /* Every format here prints numbers and short names: it fits. */
-    if (length > 0)
-        sink_write(sink, text, (size_t)length < sizeof(text) ? (size_t)length : sizeof(text) - 1);
+    if (length <= 0)
+        return;
+    if ((size_t)length < sizeof(text))
+    {
+        sink_write(sink, text, (size_t)length);
+        return;
+    }
+    /* Longer than the formats here print: on the heap. */
+    char *long_text = malloc((size_t)length + 1);
+    if (!long_text)
+        return;
+    va_start(args, format);
+    vsnprintf(long_text, (size_t)length + 1, format, args);
+    va_end(args);
+    sink_write(sink, long_text, (size_t)length);
+    free(long_text);
 }
 
 static void sink_escape(junit_sink *sink, const char *text, bool attribute)
