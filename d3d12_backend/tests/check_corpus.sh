@@ -6,6 +6,13 @@
 #                 environment and must appear in the report's runtime line)
 #   fault=NAME    with DMLCONF_D3D12_FAULT=NAME the run must fail, the
 #                 comparator reporting elements outside tolerance
+#   groups=NAME   with DMLCONF_D3D12_FAULT=NAME on a part of the corpus (ranks
+#                 1 to 3 and the edge cases, a few seconds), the failures
+#                 must come out as one or a few groups, the first named for
+#                 the planted cause and holding at least 4 in 5 failures, the
+#                 same in summary.json, summary.md and report.html; and
+#                 `dmlconf compare` with the same cases run without the fault
+#                 finds every failure a regression, of that cause
 #   build-ahead   one worker with pipelines built ahead on background
 #                 threads (and the trace on): the run must pass, some
 #                 kernels must have been built ahead, none twice; and
@@ -63,6 +70,65 @@ fault=*)
     grep -q 'elements outside tolerance' "$work/out/results.jsonl" \
         || fail "the failures are not the comparator's mismatches"
     echo "the $fault kernel: $failed cases failed, caught by the comparator"
+    ;;
+groups=*)
+    fault=${mode#groups=}
+    case "$fault" in
+    drop-element)
+        cause=element-left-out
+        title="the second element of each scan is left out (taken as the identity): every result from there on lacks it"
+        ;;
+    off-by-one-exclusive)
+        cause=other-mode
+        title="exclusive scans return the inclusive result (the exclusive flag is ignored)"
+        ;;
+    f16-accumulate)
+        cause=float16-accumulation
+        title="float16 results carry the error of float16 accumulation (accumulated in float16, not float32)"
+        ;;
+    *) fail "no cause known for the fault $fault" ;;
+    esac
+    start=$(date +%s)
+    DMLCONF_D3D12_FAULT=$fault "$dmlconf" run --backend d3d12 -l 5_0 -q --no-repro --no-rerun -o "$work/out" \
+        -f 'conf.*.r[1-3].*' -f 'edge.*' "$source_dir/cases/conformance" "$source_dir/cases/edge"
+    status=$?
+    echo "the $fault kernel on ranks 1 to 3 and the edge cases in $(( $(date +%s) - start )) s, exit status $status"
+    [ "$status" -eq 1 ] || fail "with the $fault kernel the run exited with $status, expected 1 (failed)"
+    python3 - "$work/out/summary.json" "$cause" "$title" <<'PY' || fail "the failure groups do not name the $fault fault"
+import json, sys
+summary, cause, title = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
+groups = summary["failure_groups"]
+failing = sum(g["cases"] for g in groups)
+for g in groups:
+    print("  %5d  %-22s %s (shortest reproducer: %s)" % (g["cases"], g["cause"], g["title"],
+                                                         g["shortest_reproducer"]["id"]))
+first = groups[0]
+assert first["cause"] == cause, "the first group is %s, not %s" % (first["cause"], cause)
+assert first["title"] == title, "the first group is named %r" % first["title"]
+assert first["cases"] >= 0.8 * failing, "the first group holds %d of %d failures" % (first["cases"], failing)
+assert len(groups) <= 4, "%d groups" % len(groups)
+assert all(groups[i]["cases"] >= groups[i + 1]["cases"] for i in range(len(groups) - 1)), "not the biggest first"
+PY
+    grep -qF "### 1. $title (" "$work/out/summary.md" || fail "summary.md does not name the first group the same way"
+    grep -qF "<h3>1. $title (" "$work/out/report.html" || fail "report.html does not name the first group the same way"
+    # The same part of the corpus without the fault, compared with the run
+    # with it: every failure a regression, the first cause the same.
+    "$dmlconf" run --backend d3d12 -l 5_0 -q --no-repro --no-rerun -o "$work/clean" \
+        -f 'conf.*.r[1-3].*' -f 'edge.*' "$source_dir/cases/conformance" "$source_dir/cases/edge" \
+        || fail "the same cases without the fault did not pass"
+    "$dmlconf" compare -q -o "$work/compare" "$work/clean" "$work/out"
+    status=$?
+    [ "$status" -eq 1 ] || fail "dmlconf compare exited with $status, expected 1 (regressions)"
+    python3 - "$work/compare/comparison.json" "$work/out/summary.json" "$title" <<'PY' \
+        || fail "the comparison does not find the fault's failures as regressions of its cause"
+import json, sys
+comparison, summary, title = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
+failing = sorted(summary["failing_ids"])
+assert sorted(r["id"] for r in comparison["regressions"]) == failing, "the regressions are not the failures"
+assert comparison["regression_causes"][0]["title"] == title, comparison["regression_causes"][0]
+assert comparison["corpus"]["same"] and comparison["answer"]["token"] == "regressions"
+print("  compared with the run without the fault: %d regressions, the first cause %r" % (len(failing), title))
+PY
     ;;
 build-ahead)
     DMLCONF_D3D12_BUILD_AHEAD=8 DMLCONF_D3D12_TRACE=1 "$dmlconf" run --backend d3d12 -j 1 -l 5_0 -q \

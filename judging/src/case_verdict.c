@@ -5,6 +5,7 @@
  */
 #include <dmlconf/canary.h>
 #include <dmlconf/case_verdict.h>
+#include <dmlconf/diagnosis.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -141,6 +142,8 @@ void dmlconf_case_verdict_output(const dmlconf_answer *answer, const dmlconf_com
         r->status = DMLCONF_STATUS_FAIL;
         r->failure = r->comparison.unwritten == r->comparison.mismatches ? DMLCONF_FAILURE_UNWRITTEN
                                                                          : DMLCONF_FAILURE_VALUES;
+        /* What the wrong output looks like, for the reports' groups. */
+        dmlconf_diagnose(compare, &r->comparison);
         snprintf(r->message, sizeof(r->message), "%llu of %llu elements outside tolerance%s; first %s",
                  (unsigned long long)r->comparison.mismatches, (unsigned long long)r->comparison.elements,
                  r->comparison.unwritten == r->comparison.mismatches ? " (never written)" : "", first);

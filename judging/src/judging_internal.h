@@ -53,8 +53,9 @@ void judging_tally_equal(dmlconf_comparison *out, uint64_t count, uint64_t index
  * not share elements). */
 void judging_merge(dmlconf_comparison *into, const dmlconf_comparison *part);
 
-/* Sets the first mismatch, every recorded element's coordinates and the
- * earliest mismatch's line, for the scan along `axis` of `desc`. */
+/* Sets the first mismatch, every recorded element's coordinates, the
+ * earliest mismatch's line and the scan's shape (axis length, lines), for
+ * the scan along `axis` of `desc`. */
 void judging_finish(dmlconf_comparison *out, const dmlconf_tensor_desc *desc, uint32_t axis);
 
 /* Formats a message into err->message (err may be NULL: nothing), cut to

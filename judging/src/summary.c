@@ -91,9 +91,11 @@ void judging_judge_canary(uint64_t expected, uint64_t got, dmlconf_comparison *o
 }
 
 /* Keeps the mismatch earliest along its scan, the smallest index among
- * those at the same scan position. */
-static void note_earliest(dmlconf_comparison *out, uint64_t scan_position, uint64_t index)
+ * those at the same scan position, and the latest scan position. */
+static void note_earliest(dmlconf_comparison *out, uint64_t scan_position, uint64_t index, uint64_t latest)
 {
+    if (!out->has_earliest || latest > out->latest_position)
+        out->latest_position = latest;
     if (!out->has_earliest || scan_position < out->earliest_position ||
         (scan_position == out->earliest_position && index < out->earliest_line))
     {
@@ -139,7 +141,7 @@ void judging_tally(dmlconf_comparison *out, uint64_t index, uint64_t expected, u
     {
         ++out->mismatches;
         ++out->position_mismatches[position];
-        note_earliest(out, scan_position, index);
+        note_earliest(out, scan_position, index, scan_position);
         if (out->sample_count < DMLCONF_MISMATCH_SAMPLES ||
             index < out->samples[DMLCONF_MISMATCH_SAMPLES - 1].logical_index)
         {
@@ -185,7 +187,7 @@ void judging_merge(dmlconf_comparison *into, const dmlconf_comparison *part)
         into->has_worst = true;
     }
     if (part->has_earliest)
-        note_earliest(into, part->earliest_position, part->earliest_line);
+        note_earliest(into, part->earliest_position, part->earliest_line, part->latest_position);
     for (uint32_t i = 0; i < part->sample_count; ++i)
         add_sample(into, &part->samples[i]);
     for (unsigned b = 0; b < DMLCONF_HISTOGRAM_BINS; ++b)
@@ -216,6 +218,8 @@ static void fill_coordinates(const dmlconf_tensor_desc *desc, dmlconf_mismatch *
 
 void judging_finish(dmlconf_comparison *out, const dmlconf_tensor_desc *desc, uint32_t axis)
 {
+    out->axis_length = desc->sizes[axis];
+    out->lines = out->axis_length ? dmlconf_tensor_element_count(desc) / out->axis_length : 0;
     if (out->has_earliest)
     {
         /* The index to the line: the coordinates other than the axis, in

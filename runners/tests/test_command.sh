@@ -127,6 +127,28 @@ expect "partial merge says why" grep -q "a partial merge of shards: shard 1 not 
 expect "partial merge in junit" grep -q '<error type="incomplete"' m6/junit.xml
 expect "partial merge record" grep -q '"end":"partial"' m6/results.jsonl
 
+# --junit-max-bytes: junit.xml within the limit, with the same verdict,
+# and a testcase saying what was left out; merge takes it too.
+"$dmlconf" run -q --backend oracle -f 'conf.sum.int32.r[12].*' -o junit-whole "$source_dir/cases/conformance"
+check "int32 sums of rank 1 and 2" 0 $?
+whole=$(wc -c < junit-whole/junit.xml)
+limit=$((whole / 2))
+"$dmlconf" run -q --backend oracle -f 'conf.sum.int32.r[12].*' --junit-max-bytes "$limit" -o junit-half \
+    "$source_dir/cases/conformance"
+check "the same, junit.xml within half its size" 0 $?
+expect "junit.xml within $limit bytes" test "$(wc -c < junit-half/junit.xml)" -le "$limit"
+expect "the same verdict testcase" cmp -s <(grep -A1 '<testcase name="verdict"' junit-whole/junit.xml | tail -n 1) \
+    <(grep -A1 '<testcase name="verdict"' junit-half/junit.xml | tail -n 1)
+expect "a testcase says what was left out" grep -q "<skipped type=\"left-out\" message=\"[0-9]* of the [0-9]* case testcases left out to keep junit.xml within $limit bytes" junit-half/junit.xml
+expect "the run's properties once" test "$(grep -c '<properties>' junit-half/junit.xml)" -eq 1
+"$dmlconf" run -q --backend oracle --junit-max-bytes lots -o junit-bad good.yaml 2>err.txt
+check "--junit-max-bytes with no number" 3 $?
+expect "it says what it takes" grep -q "junit-max-bytes takes a number of bytes" err.txt
+limit=$(($(wc -c < merged/junit.xml) - 100))
+"$dmlconf" merge --junit-max-bytes "$limit" -o merged-small shard0 shard1 >/dev/null; check "merge within a limit" 0 $?
+expect "merged junit.xml within $limit bytes" test "$(wc -c < merged-small/junit.xml)" -le "$limit"
+expect "merged junit.xml says what was left out" grep -q 'name="left-out"' merged-small/junit.xml
+
 # The report folder: checked before anything runs, and locked.
 : > afile
 "$dmlconf" run --backend oracle -o afile/reports good.yaml >out7.txt 2>err.txt; check "unwritable report folder" 3 $?

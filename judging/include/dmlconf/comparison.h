@@ -62,6 +62,37 @@ bool dmlconf_rule_from_name(const char *name, dmlconf_rule *rule);
  * direction) falls in bin floor(j * DMLCONF_POSITION_BINS / n). */
 #define DMLCONF_POSITION_BINS 16
 
+/* What a wrong output looks like as a whole: the cause a failure points at,
+ * as the diagnosis (dmlconf/diagnosis.h) found it. The first ones say what
+ * the output is (it passes when judged as that); the others say where the
+ * wrong elements are along the scan axis. */
+typedef enum dmlconf_pattern
+{
+    DMLCONF_PATTERN_NONE,                 /* not diagnosed, or none of these */
+    DMLCONF_PATTERN_OTHER_MODE,           /* the scan of the other mode: inclusive for exclusive, or the reverse */
+    DMLCONF_PATTERN_REVERSED,             /* the scan in the other direction along the axis */
+    DMLCONF_PATTERN_ELEMENT_LEFT_OUT,     /* the scan with the element at scan position pattern_position of
+                                           * every line left out (taken as the identity) */
+    DMLCONF_PATTERN_OTHER_OPERATOR,       /* the other operator's scan (a sum for a product, or the reverse) */
+    DMLCONF_PATTERN_INPUT_COPIED,         /* the input, bit for bit: nothing was computed */
+    DMLCONF_PATTERN_FLOAT16_ACCUMULATION, /* float16 results within the bound of float16 accumulation,
+                                           * outside float32's */
+    DMLCONF_PATTERN_EVERY_ELEMENT,        /* every element wrong */
+    DMLCONF_PATTERN_FIRST_ONLY,           /* only elements at the first scan position */
+    DMLCONF_PATTERN_LAST_ONLY,            /* only elements at the last scan position */
+    DMLCONF_PATTERN_FROM_POSITION,        /* every element from scan position pattern_position on, in every
+                                           * line, and none before */
+    DMLCONF_PATTERN_COUNT
+} dmlconf_pattern;
+
+/* "other-mode", "reversed", "element-left-out", "other-operator",
+ * "input-copied", "float16-accumulation", "every-element", "first-only",
+ * "last-only", "from-position"; "" for none; NULL outside the enum. */
+const char *dmlconf_pattern_name(dmlconf_pattern pattern);
+/* The pattern named `name` (as dmlconf_pattern_name writes it, "" for
+ * none). Returns false, leaving *pattern alone, for any other text. */
+bool dmlconf_pattern_from_name(const char *name, dmlconf_pattern *pattern);
+
 /* One mismatching (or worst) element. Bits hold the raw element (zero
  * extended), so every type prints exactly. */
 typedef struct dmlconf_mismatch
@@ -105,6 +136,17 @@ typedef struct dmlconf_comparison
     bool has_earliest;
     uint64_t earliest_position;
     uint64_t earliest_line;
+    /* With has_earliest, the largest scan position of any mismatch. */
+    uint64_t latest_position;
+    /* The scan's shape: the axis length and the number of lines along it
+     * (0 when nothing was compared). */
+    uint64_t axis_length;
+    uint64_t lines;
+    /* What the wrong elements have in common (not set by the comparator:
+     * dmlconf_diagnose fills them in); pattern_position is the scan
+     * position of ELEMENT_LEFT_OUT and FROM_POSITION, else 0. */
+    dmlconf_pattern pattern;
+    uint64_t pattern_position;
     uint32_t sample_count; /* the first mismatches in logical order, for diffs */
     dmlconf_mismatch samples[DMLCONF_MISMATCH_SAMPLES];
     uint64_t histogram[DMLCONF_HISTOGRAM_BINS];

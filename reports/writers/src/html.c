@@ -25,7 +25,7 @@
 /* Failure groups charted below their table; the rest are only in it. */
 #define CHARTED_GROUPS 50
 
-static const char style[] =
+const char dmlconf_html_style[] =
     ":root{--pass:#1a7f37;--fail:#cf222e;--skip:#9a6700;--muted:#57606a;--line:#d0d7de;--soft:#f6f8fa}\n"
     "body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,sans-serif;color:#1f2328;"
     "margin:0 auto;max-width:1280px;padding:1.5em 2em;line-height:1.45}\n"
@@ -546,48 +546,71 @@ static void write_load_errors(FILE *out, const dmlconf_report_input *in)
     fputs("</table></section>\n", out);
 }
 
-/* The failure groups: a table, then per group where its errors fall. */
+/* The failure groups: a table, then per group its shortest reproducer and
+ * where its errors fall. */
 static void write_groups(FILE *out, const dmlconf_report_input *in, const dmlconf_failure_groups *groups)
 {
     if (groups->count == 0)
         return;
     fprintf(out,
-            "<section id=\"groups\"><h2>Failures by cause (%zu cases in %zu groups)</h2>\n<p>One group per cause, "
-            "operator, data type and mode, the most severe cause first, then the largest group. The charts add up "
+            "<section id=\"groups\"><h2>Failures by cause (%zu cases in %zu groups)</h2>\n<p>One group per cause: "
+            "what went wrong and, for wrong values, what the output looks like as a whole, whatever operators, "
+            "types, ranks and modes it shows in; the cause that explains the most cases first. The charts add up "
             "the group&#39;s cases: the largest |error| / tolerance per stretch of the scan axis (in scan order, so "
             "0 is the first element summed), and the errors in ulps.</p>\n<table class=\"cases groups\"><tr><th>#</th>"
-            "<th>cause</th><th>operator, type</th><th>mode</th><th class=\"num\">cases</th>"
-            "<th class=\"num\">max error (ulp)</th><th class=\"num\">max error / tolerance</th>"
-            "<th>worst case</th></tr>\n",
+            "<th>cause</th><th class=\"num\">cases</th><th>shows in</th><th>shortest reproducer</th>"
+            "<th class=\"num\">max error (ulp)</th><th class=\"num\">max error / tolerance</th></tr>\n",
             groups->failing, groups->count);
     for (size_t g = 0; g < groups->count; ++g)
     {
         const dmlconf_failure_group *group = &groups->items[g];
-        const dmlconf_case_result *worst = &in->results[group->members[0]];
+        const dmlconf_case_result *shortest = &in->results[group->members[0]];
         if (g < CHARTED_GROUPS)
             fprintf(out, "<tr><td class=\"num\"><a href=\"#group-%zu\">%zu</a></td>", g + 1, g + 1);
         else
             fprintf(out, "<tr><td class=\"num\">%zu</td>", g + 1);
-        fprintf(out, "<td class=\"cause\">%s</td><td class=\"mono\">%s %s</td><td>%s</td><td class=\"num\">%zu</td>",
-                dmlconf_failure_cause_text(group->cause), op_text(group->op), type_text(group->data_type),
-                dmlconf_mode_text(group->exclusive, group->decreasing), group->count);
+        fputs("<td class=\"cause\">", out);
+        put_text(out, group->title);
+        fprintf(out, "</td><td class=\"num\">%zu</td><td>", group->count);
+        put_text(out, group->affects);
+        fputs("</td><td class=\"id\">", out);
+        dmlconf_xml_escape_field(out, shortest->id, sizeof(shortest->id), false);
+        fputs("</td>", out);
         if (group->elements > 0)
             fprintf(out, "<td class=\"num\">%.4g</td><td class=\"num\">%.4g</td>", group->max_error_ulps,
                     group->max_tolerance_fraction);
         else
             fputs("<td class=\"num\">-</td><td class=\"num\">-</td>", out);
-        fputs("<td class=\"id\">", out);
-        dmlconf_xml_escape_field(out, worst->id, sizeof(worst->id), false);
-        fputs("</td></tr>\n", out);
+        fputs("</tr>\n", out);
     }
     fputs("</table>\n", out);
     for (size_t g = 0; g < groups->count && g < CHARTED_GROUPS; ++g)
     {
         const dmlconf_failure_group *group = &groups->items[g];
+        const dmlconf_case_result *shortest = &in->results[group->members[0]];
+        char *command = dmlconf_report_repro_command(in->info, shortest);
         char id[40];
-        fprintf(out, "<section class=\"group\" id=\"group-%zu\"><h3>%zu. %s: %s %s, %s (%zu case%s)</h3>\n", g + 1,
-                g + 1, dmlconf_failure_cause_text(group->cause), op_text(group->op), type_text(group->data_type),
-                dmlconf_mode_text(group->exclusive, group->decreasing), group->count, group->count == 1 ? "" : "s");
+        fprintf(out, "<section class=\"group\" id=\"group-%zu\"><h3>%zu. ", g + 1, g + 1);
+        put_text(out, group->title);
+        fprintf(out, " (%zu case%s)</h3>\n<p>Shows in: ", group->count, group->count == 1 ? "" : "s");
+        put_text(out, group->affects);
+        fputs(".</p>\n<p>Shortest reproducer: <code>", out);
+        dmlconf_xml_escape_field(out, shortest->id, sizeof(shortest->id), false);
+        fputs("</code>", out);
+        if (shortest->comparison.elements > 0)
+            fprintf(out, " (%llu elements, %u dimensions)", (unsigned long long)shortest->comparison.elements,
+                    (unsigned)shortest->dimension_count);
+        fputs(": <code>", out);
+        put_text(out, command ? command : "(out of memory)");
+        fputs("</code>", out);
+        if (shortest->repro_path[0])
+        {
+            fputs("; minimal reproducer <code>", out);
+            dmlconf_xml_escape_field(out, shortest->repro_path, sizeof(shortest->repro_path), false);
+            fputs("</code>", out);
+        }
+        fputs(".</p>\n", out);
+        free(command);
         if (group->mismatches == 0)
         {
             fputs("<p>No element was outside its tolerance: nothing to chart.</p></section>\n", out);
@@ -628,7 +651,7 @@ int dmlconf_write_html(FILE *out, const dmlconf_report_input *in, char *why, siz
           out);
     put_text(out, view->verdict.text);
     fputs("</title>\n<style>\n", out);
-    fputs(style, out);
+    fputs(dmlconf_html_style, out);
     fputs("</style>\n</head>\n<body>\n<header><h1>dmlconf conformance report</h1>\n", out);
     write_verdict(out, &view->verdict);
     fputs("</header>\n", out);

@@ -2,9 +2,10 @@
  * summary.md: the run for people reading a merge request or a CI job
  * summary (GitHub's $GITHUB_STEP_SUMMARY takes it as is): the verdict, run
  * info, the matrix, the error histograms, the case files that did not load,
- * and the failures grouped by operator, data type, mode and cause, the most
- * severe first, each group with its count, a few examples (the worst one
- * with its mismatches) and how to rerun them. Every failing id is in
+ * and the failures grouped by cause (failure_groups.c), the cause that
+ * explains the most cases first, each group with its count, which cases it
+ * shows in, its shortest reproducer, a few examples (the worst one with its
+ * mismatches) and how to rerun them. Every failing id is in
  * failures.txt and summary.json; this page stays short enough to read.
  *
  * Text from the records is escaped for CommonMark/GFM: ASCII punctuation
@@ -46,7 +47,7 @@ static void put_char(FILE *out, uint32_t cp)
 /* Text outside code: the characters that can start inline markup (and |,
  * which splits table cells) are backslash-escaped. Text never starts a line
  * here, so block markup (#, -, 1.) cannot arise. */
-static void md_text(FILE *out, const char *text, size_t size)
+void dmlconf_md_text(FILE *out, const char *text, size_t size)
 {
     size_t length = dmlconf_bounded_length(text, size);
     size_t at = 0;
@@ -73,7 +74,7 @@ static void md_text(FILE *out, const char *text, size_t size)
 
 /* A code span. In a table, | is escaped even inside it (GFM splits cells
  * first). */
-static void md_code(FILE *out, const char *text, size_t size, bool in_table)
+void dmlconf_md_code(FILE *out, const char *text, size_t size, bool in_table)
 {
     size_t length = dmlconf_bounded_length(text, size);
     size_t longest = 0;
@@ -123,7 +124,7 @@ static void md_lines_as_code(FILE *out, const char *text)
         size_t length = end ? (size_t)(end - line) : strlen(line);
         if (line != text)
             fputc(' ', out);
-        md_code(out, line, length, true);
+        dmlconf_md_code(out, line, length, true);
         line += end ? length + 1 : length;
     }
 }
@@ -208,7 +209,7 @@ static void write_not_covered(FILE *out, const dmlconf_matrix *matrix)
     {
         const dmlconf_matrix_gap *gap = &matrix->gaps[i];
         fputs("| ", out);
-        md_text(out, gap->needs, sizeof(gap->needs));
+        dmlconf_md_text(out, gap->needs, sizeof(gap->needs));
         fprintf(out, " | %llu | %llu | %s |\n", (unsigned long long)gap->cases, (unsigned long long)gap->negative,
                 gap->lowest_level == DMLCONF_FEATURE_LEVEL_NONE ? "every level" : level_text(gap->lowest_level));
     }
@@ -314,18 +315,18 @@ static void write_example(FILE *out, const dmlconf_run_info *info, const dmlconf
     char *command = dmlconf_report_repro_command(info, result);
 
     fputs("- ", out);
-    md_code(out, result->id, sizeof(result->id), false);
+    dmlconf_md_code(out, result->id, sizeof(result->id), false);
     fprintf(out, " (%s", dmlconf_status_text(result->status));
     if (result->attempts > 1)
         fprintf(out, ", %u attempts", (unsigned)result->attempts);
     fputs(", ", out);
-    md_code(out, result->file, sizeof(result->file), false);
+    dmlconf_md_code(out, result->file, sizeof(result->file), false);
     fprintf(out, " line %u, %u dimensions, minimum feature level %s)", (unsigned)result->line,
             (unsigned)result->dimension_count, level_text(result->min_feature_level));
     if (result->message[0])
     {
         fputs(": ", out);
-        md_text(out, result->message, sizeof(result->message));
+        dmlconf_md_text(out, result->message, sizeof(result->message));
     }
     fputc('\n', out);
     if (comparison->elements > 0)
@@ -341,43 +342,65 @@ static void write_example(FILE *out, const dmlconf_run_info *info, const dmlconf
         fputc('\n', out);
     }
     fputs("  - reproduce: ", out);
-    md_code(out, command ? command : "(out of memory)", SIZE_MAX, false);
+    dmlconf_md_code(out, command ? command : "(out of memory)", SIZE_MAX, false);
     if (result->repro_path[0])
     {
         fputs("; reproducer: ", out);
-        md_code(out, result->repro_path, sizeof(result->repro_path), false);
+        dmlconf_md_code(out, result->repro_path, sizeof(result->repro_path), false);
     }
     fputc('\n', out);
     free(command);
 }
 
-static void write_group_table(FILE *out, const dmlconf_failure_groups *groups)
+static void write_group_table(FILE *out, const dmlconf_report_input *in, const dmlconf_failure_groups *groups)
 {
-    fputs("| # | cause | operator | type | mode | cases | max error (ulp) | max error / tolerance |\n"
-          "|---:|---|---|---|---|---:|---:|---:|\n",
+    fputs("| # | cause | cases | shows in | shortest reproducer | max error (ulp) | max error / tolerance |\n"
+          "|---:|---|---:|---|---|---:|---:|\n",
           out);
     for (size_t g = 0; g < groups->count; ++g)
     {
         const dmlconf_failure_group *group = &groups->items[g];
-        fprintf(out, "| %zu | %s | %s | %s | %s | %zu |", g + 1, dmlconf_failure_cause_text(group->cause),
-                op_text(group->op), type_text(group->data_type), dmlconf_mode_text(group->exclusive, group->decreasing),
-                group->count);
+        const dmlconf_case_result *shortest = &in->results[group->members[0]];
+        fprintf(out, "| %zu | %s | %zu | %s | ", g + 1, group->title, group->count, group->affects);
+        dmlconf_md_code(out, shortest->id, sizeof(shortest->id), false);
         if (group->elements > 0)
-            fprintf(out, " %.4g | %.4g |\n", group->max_error_ulps, group->max_tolerance_fraction);
+            fprintf(out, " | %.4g | %.4g |\n", group->max_error_ulps, group->max_tolerance_fraction);
         else
-            fputs(" - | - |\n", out);
+            fputs(" | - | - |\n", out);
     }
     fputc('\n', out);
 }
 
+/* The group's shortest reproducer: its smallest case, how to rerun it, and
+ * the minimal reproducer the run wrote for it. */
+static void write_shortest(FILE *out, const dmlconf_run_info *info, const dmlconf_case_result *result)
+{
+    char *command = dmlconf_report_repro_command(info, result);
+
+    fputs("Shortest reproducer: ", out);
+    dmlconf_md_code(out, result->id, sizeof(result->id), false);
+    if (result->comparison.elements > 0)
+        fprintf(out, " (%llu elements, %u dimensions)", (unsigned long long)result->comparison.elements,
+                (unsigned)result->dimension_count);
+    fputs(": ", out);
+    dmlconf_md_code(out, command ? command : "(out of memory)", SIZE_MAX, false);
+    if (result->repro_path[0])
+    {
+        fputs("; minimal reproducer ", out);
+        dmlconf_md_code(out, result->repro_path, sizeof(result->repro_path), false);
+    }
+    fputs(".\n\n", out);
+    free(command);
+}
+
 static void write_group(FILE *out, const dmlconf_report_input *in, const dmlconf_failure_group *group, size_t number)
 {
-    const dmlconf_case_result *worst = &in->results[group->members[0]];
+    const dmlconf_case_result *worst = &in->results[group->worst];
     size_t examples = group->count < GROUP_EXAMPLES ? group->count : GROUP_EXAMPLES;
 
-    fprintf(out, "### %zu. %s: %s %s, %s (%zu case%s)\n\n", number, dmlconf_failure_cause_text(group->cause),
-            op_text(group->op), type_text(group->data_type), dmlconf_mode_text(group->exclusive, group->decreasing),
-            group->count, group->count == 1 ? "" : "s");
+    fprintf(out, "### %zu. %s (%zu case%s)\n\nShows in: %s.\n\n", number, group->title, group->count,
+            group->count == 1 ? "" : "s", group->affects);
+    write_shortest(out, in->info, &in->results[group->members[0]]);
     if (group->mismatches > 0)
     {
         uint64_t first_half = 0, second_half = 0;
@@ -407,7 +430,7 @@ static void write_group(FILE *out, const dmlconf_report_input *in, const dmlconf
         {
             const dmlconf_case_result *result = &in->results[group->members[i]];
             fputs(i > examples ? ", " : " ", out);
-            md_code(out, result->id, sizeof(result->id), false);
+            dmlconf_md_code(out, result->id, sizeof(result->id), false);
         }
         if (group->count - examples > listed)
             fputs(", ... (failures.txt lists every one)", out);
@@ -417,7 +440,7 @@ static void write_group(FILE *out, const dmlconf_report_input *in, const dmlconf
     if (worst->comparison.sample_count > 0 || worst->comparison.has_worst)
     {
         fputs("The worst case, ", out);
-        md_code(out, worst->id, sizeof(worst->id), false);
+        dmlconf_md_code(out, worst->id, sizeof(worst->id), false);
         fputs(":\n\n", out);
         write_mismatch_table(out, worst);
     }
@@ -434,10 +457,11 @@ static void write_failures(FILE *out, const dmlconf_report_view *view)
         return;
     }
     fprintf(out,
-            "%zu failing cases in %zu groups of one cause, operator, data type and mode, the most severe cause "
-            "first (then the largest group). failures.txt and summary.json list every failing id.\n\n",
-            groups->failing, groups->count);
-    write_group_table(out, groups);
+            "%zu failing case%s in %zu group%s by cause: what went wrong and, for wrong values, what the output looks "
+            "like as a whole (whatever operators, types, ranks and modes it shows in), the cause that explains the "
+            "most cases first. failures.txt and summary.json list every failing id.\n\n",
+            groups->failing, groups->failing == 1 ? "" : "s", groups->count, groups->count == 1 ? "" : "s");
+    write_group_table(out, view->in, groups);
     for (size_t g = 0; g < groups->count && g < DETAILED_GROUPS; ++g)
         write_group(out, view->in, &groups->items[g], g + 1);
     if (groups->count > DETAILED_GROUPS)
@@ -463,7 +487,7 @@ static void write_device_times(FILE *out, const dmlconf_report_input *in)
     {
         const dmlconf_case_result *r = &in->results[order[i]];
         fputs("| ", out);
-        md_code(out, r->id, sizeof(r->id), true);
+        dmlconf_md_code(out, r->id, sizeof(r->id), true);
         fprintf(out, " | %s %s | %llu | %.3f | ", op_text(r->op), type_text(r->data_type),
                 (unsigned long long)r->comparison.elements, r->backend_seconds * 1e3);
         if (r->comparison.elements > 0)
@@ -500,12 +524,12 @@ static void write_load_errors(FILE *out, const dmlconf_report_input *in)
             if (located)
             {
                 snprintf(located, length + sizeof(where), "%s%s", error->file, where);
-                md_code(out, located, SIZE_MAX, false);
+                dmlconf_md_code(out, located, SIZE_MAX, false);
                 free(located);
             }
             fputs(": ", out);
         }
-        md_text(out, error->message, SIZE_MAX);
+        dmlconf_md_text(out, error->message, SIZE_MAX);
         fputc('\n', out);
     }
     if (in->load_error_count > LOAD_ERRORS_SHOWN)
@@ -526,7 +550,7 @@ static void write_stale_baseline(FILE *out, const dmlconf_report_input *in)
     for (size_t i = 0; i < in->stale_baseline_count && i < LOAD_ERRORS_SHOWN; ++i)
     {
         fputs("- ", out);
-        md_code(out, in->stale_baseline[i], SIZE_MAX, false);
+        dmlconf_md_code(out, in->stale_baseline[i], SIZE_MAX, false);
         fputc('\n', out);
     }
     if (in->stale_baseline_count > LOAD_ERRORS_SHOWN)
@@ -554,14 +578,14 @@ int dmlconf_write_markdown(FILE *out, const dmlconf_report_input *in, char *why,
     fprintf(out, "**Verdict: %s**%s\n\n", verdict->text,
             verdict->conformant && !verdict->at_target ? " (below the target level)" : "");
     fputs("> Scope: ", out);
-    md_text(out, verdict->scope_text, sizeof(verdict->scope_text));
+    dmlconf_md_text(out, verdict->scope_text, sizeof(verdict->scope_text));
     fputs("\n>\n> ", out);
-    md_text(out, verdict->detail, sizeof(verdict->detail));
+    dmlconf_md_text(out, verdict->detail, sizeof(verdict->detail));
     fputs("\n", out);
     if (verdict->baseline != DMLCONF_BASELINE_NONE)
     {
         fputs(">\n> Baseline: **", out);
-        md_text(out, verdict->baseline_text, sizeof(verdict->baseline_text));
+        dmlconf_md_text(out, verdict->baseline_text, sizeof(verdict->baseline_text));
         fputs("**\n", out);
     }
     fprintf(out, ">\n> Exit status %d (%s).\n\n", verdict->exit_status,
@@ -574,9 +598,9 @@ int dmlconf_write_markdown(FILE *out, const dmlconf_report_input *in, char *why,
         if (!strcmp(fields[i].key, "environment"))
             md_lines_as_code(out, fields[i].value);
         else if (!strcmp(fields[i].key, "command_line") && fields[i].value[0])
-            md_code(out, fields[i].value, sizeof(fields[i].value), true);
+            dmlconf_md_code(out, fields[i].value, sizeof(fields[i].value), true);
         else
-            md_text(out, fields[i].value, sizeof(fields[i].value));
+            dmlconf_md_text(out, fields[i].value, sizeof(fields[i].value));
         fputs(" |\n", out);
     }
     fputc('\n', out);
@@ -613,9 +637,9 @@ int dmlconf_write_markdown(FILE *out, const dmlconf_report_input *in, char *why,
         {
             const dmlconf_case_result *result = &in->results[view->noteworthy[i]];
             fputs("| ", out);
-            md_code(out, result->id, sizeof(result->id), true);
+            dmlconf_md_code(out, result->id, sizeof(result->id), true);
             fprintf(out, " | %s | ", dmlconf_status_text(result->status));
-            md_text(out, result->message, sizeof(result->message));
+            dmlconf_md_text(out, result->message, sizeof(result->message));
             fputs(" |\n", out);
         }
         if (view->noteworthy_count > NOTEWORTHY_ROWS)

@@ -19,6 +19,14 @@ char *dmlconf_report_path(const char *dir, const char *name, const char *suffix)
     return path;
 }
 
+char *dmlconf_results_path(const char *argument)
+{
+    size_t length = strlen(argument);
+    bool file = length > 6 && !strcmp(argument + length - 6, ".jsonl");
+
+    return file ? dmlconf_strdup(argument) : dmlconf_report_path(argument, DMLCONF_REPORT_RESULTS_JSONL, "");
+}
+
 int dmlconf_dir_lock_take(const char *dir, dmlconf_file_lock *lock, char *why, size_t why_size)
 {
     char *path = dmlconf_report_path(dir, DMLCONF_REPORT_LOCK, "");

@@ -153,6 +153,21 @@ bool dmlconf_result_is_noteworthy(const dmlconf_case_result *result);
 /* A scan's mode: "inclusive, increasing", "exclusive, decreasing". */
 const char *dmlconf_mode_text(bool exclusive, bool decreasing);
 
+/* ---- markdown.c ------------------------------------------------------------ */
+
+/* Text from the records outside code, on one line: line breaks become
+ * spaces, the ASCII punctuation that could start inline markup (and |) is
+ * backslash-escaped. At most `size` bytes of text (it may lack its NUL). */
+void dmlconf_md_text(FILE *out, const char *text, size_t size);
+/* A code span of at most `size` bytes of text, its fence longer than any
+ * run of backticks inside; in a table (in_table), | is escaped too. */
+void dmlconf_md_code(FILE *out, const char *text, size_t size, bool in_table);
+
+/* ---- html.c ----------------------------------------------------------------- */
+
+/* The stylesheet every HTML page of dmlconf inlines. */
+extern const char dmlconf_html_style[];
+
 /* ---- run_info.c ------------------------------------------------------------ */
 
 /* The run info as label/value pairs, in the order every report shows them. */
@@ -167,14 +182,16 @@ void dmlconf_run_info_fields(const dmlconf_run_info *info, dmlconf_info_field fi
 
 /* ---- failure_groups.c ------------------------------------------------------ */
 
-/* Why a case failed, for grouping failures. The order is the severity: the
- * most severe first. */
+/* Why a case failed, for grouping failures. The order is the severity (the
+ * most severe first), which breaks ties between groups of one size. */
 typedef enum dmlconf_failure_cause
 {
     DMLCONF_CAUSE_CRASH,
     DMLCONF_CAUSE_TIMEOUT,
     DMLCONF_CAUSE_ERROR,
-    DMLCONF_CAUSE_UNWRITTEN,       /* float outputs still holding the canary bits (all ones) */
+    DMLCONF_CAUSE_PAST_END,        /* wrote past the end of its output buffer */
+    DMLCONF_CAUSE_UNWRITTEN,       /* outputs still holding the canary */
+    DMLCONF_CAUSE_PATTERN,         /* wrong values with a pattern (comparison.pattern) */
     DMLCONF_CAUSE_NAN_INF,         /* a NaN or an infinity where the other value is not one */
     DMLCONF_CAUSE_REFUSED_VALID,   /* a valid desc refused */
     DMLCONF_CAUSE_WRONG_REJECTION, /* an invalid desc accepted, or rejected for another reason */
@@ -186,25 +203,27 @@ typedef enum dmlconf_failure_cause
     DMLCONF_CAUSE_COUNT
 } dmlconf_failure_cause;
 
-/* The cause of a failing result (judged by its worst mismatch, when it has
- * one). */
+/* The cause of a failing result: its status, its failure kind, the pattern
+ * of its wrong values, or else its worst mismatch. */
 dmlconf_failure_cause dmlconf_failure_cause_of(const dmlconf_case_result *result);
 /* "crashed", "outside the error bound", ...: for people. */
 const char *dmlconf_failure_cause_text(dmlconf_failure_cause cause);
 /* "crash", "outside-bound", ...: stable tokens for summary.json. */
 const char *dmlconf_failure_cause_token(dmlconf_failure_cause cause);
 
-/* The failing cases of one operator, data type, mode and cause, with what
- * their comparisons say together. */
+/* The failing cases of one cause (and, for wrong values with a pattern or
+ * unwritten outputs, one pattern and its position), with what their
+ * comparisons say together and which cases the cause shows in. */
 typedef struct dmlconf_failure_group
 {
     dmlconf_failure_cause cause;
-    dmlconf_operator op;
-    dmlconf_data_type data_type;
-    bool exclusive;
-    bool decreasing;
-    const size_t *members; /* indices into the results, worst first (then by id) */
+    dmlconf_pattern pattern; /* PATTERN and UNWRITTEN causes; NONE otherwise */
+    uint64_t position;       /* the pattern's scan position, where it has one */
+    char title[192];         /* the cause in words: "the second element of each scan is left out ..." */
+    char affects[256];       /* "sums and products; FLOAT16, FLOAT32; inclusive and exclusive; ..." */
+    const size_t *members;   /* indices into the results, the smallest case (the shortest reproducer) first */
     size_t count;
+    size_t worst; /* index into the results of the case with the largest error / tolerance */
     uint64_t mismatches;
     uint64_t elements;
     double max_error_ulps;
@@ -212,10 +231,19 @@ typedef struct dmlconf_failure_group
     uint64_t ulp_histogram[DMLCONF_ULP_BINS];
     uint64_t position_mismatches[DMLCONF_POSITION_BINS];
     double position_max_fraction[DMLCONF_POSITION_BINS];
+    /* Which cases it shows in. */
+    bool sums, products, inclusive, exclusive, increasing, decreasing;
+    uint32_t types; /* bit t: data type t */
+    uint32_t lowest_rank, highest_rank;
 } dmlconf_failure_group;
 
-/* Every group, most severe first: by cause, then by more cases, then by
- * operator, data type and mode. */
+/* The stable token of a group's cause for summary.json: the pattern's name
+ * for wrong values with a pattern ("element-left-out"), else the cause's
+ * token. */
+const char *dmlconf_failure_group_token(const dmlconf_failure_group *group);
+
+/* Every group, the cause that explains the most cases first (then the
+ * most severe). */
 typedef struct dmlconf_failure_groups
 {
     dmlconf_failure_group *items;

@@ -369,6 +369,7 @@ struct dmlconf_report_set
     dmlconf_matrix matrix;
     char **stale_baseline;
     size_t stale_baseline_count;
+    uint64_t junit_max_bytes;
     dmlconf_reports_mode mode;
     bool held_earlier_run; /* the folder held an earlier run's reports when it was opened */
     char error[640];
@@ -703,6 +704,11 @@ int dmlconf_reports_set_stale_baseline(dmlconf_report_set *set, const char *cons
     return 0;
 }
 
+void dmlconf_reports_set_junit_max_bytes(dmlconf_report_set *set, uint64_t bytes)
+{
+    set->junit_max_bytes = bytes;
+}
+
 /* Ends results.jsonl with the completion record and writes the final
  * reports. */
 static int finish_with(dmlconf_report_set *set, const dmlconf_run_end *end)
@@ -715,7 +721,8 @@ static int finish_with(dmlconf_report_set *set, const dmlconf_run_end *end)
                                end,
                                &set->matrix,
                                (const char *const *)set->stale_baseline,
-                               set->stale_baseline_count};
+                               set->stale_baseline_count,
+                               set->junit_max_bytes};
     char *line = NULL;
     int rc = 0;
 
@@ -822,17 +829,16 @@ void dmlconf_reports_close(dmlconf_report_set *set)
     free(set);
 }
 
-void dmlconf_report_input_verdict(const dmlconf_report_input *in, dmlconf_run_verdict *out)
+void dmlconf_report_input_matrix(const dmlconf_report_input *in, dmlconf_matrix *matrix)
 {
-    dmlconf_matrix matrix;
     dmlconf_verdict_scope scope;
     dmlconf_run_end end;
-    dmlconf_matrix_init(&matrix, in->info->target_level);
+    dmlconf_matrix_init(matrix, in->info->target_level);
     dmlconf_run_info_scope(in->info, &scope);
-    dmlconf_matrix_set_scope(&matrix, &scope);
+    dmlconf_matrix_set_scope(matrix, &scope);
     bool counted = true;
     for (size_t i = 0; i < in->count; ++i)
-        counted &= dmlconf_matrix_add(&matrix, &in->results[i]) == 0;
+        counted &= dmlconf_matrix_add(matrix, &in->results[i]) == 0;
     if (in->end)
         end = *in->end;
     else
@@ -846,7 +852,13 @@ void dmlconf_report_input_verdict(const dmlconf_report_input *in, dmlconf_run_ve
         /* Results the matrix could not hold are missing from it. */
         end.kind = DMLCONF_END_NONE;
     }
-    dmlconf_matrix_set_completeness(&matrix, in->info->planned_cases, in->load_error_count, &end);
+    dmlconf_matrix_set_completeness(matrix, in->info->planned_cases, in->load_error_count, &end);
+}
+
+void dmlconf_report_input_verdict(const dmlconf_report_input *in, dmlconf_run_verdict *out)
+{
+    dmlconf_matrix matrix;
+    dmlconf_report_input_matrix(in, &matrix);
     dmlconf_matrix_verdict(&matrix, out);
     dmlconf_matrix_free(&matrix);
 }
@@ -869,6 +881,7 @@ int dmlconf_reports_write_all(const char *dir, dmlconf_reports_mode mode, const 
     end.cases = in->count;
     if (dmlconf_reports_open(dir, mode, &set, why, why_size) != 0)
         return -1;
+    dmlconf_reports_set_junit_max_bytes(set, in->junit_max_bytes);
     if (begin(set, in->info, in->load_errors, in->load_error_count) != 0)
         goto fail;
     for (size_t i = 0; i < in->count; ++i)

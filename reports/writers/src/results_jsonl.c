@@ -402,6 +402,22 @@ static json_t *json_comparison(dmlconf_data_type type, const dmlconf_comparison 
                      dmlconf_json_doubles(comparison->position_max_fraction, DMLCONF_POSITION_BINS), &ok);
     dmlconf_json_put(obj, "position_max_ulps",
                      dmlconf_json_doubles(comparison->position_max_ulps, DMLCONF_POSITION_BINS), &ok);
+    if (comparison->axis_length)
+    {
+        dmlconf_json_put(obj, "axis_length", dmlconf_json_u64(comparison->axis_length), &ok);
+        dmlconf_json_put(obj, "lines", dmlconf_json_u64(comparison->lines), &ok);
+    }
+    if (comparison->has_earliest)
+    {
+        dmlconf_json_put(obj, "earliest_position", dmlconf_json_u64(comparison->earliest_position), &ok);
+        dmlconf_json_put(obj, "earliest_line", dmlconf_json_u64(comparison->earliest_line), &ok);
+        dmlconf_json_put(obj, "latest_position", dmlconf_json_u64(comparison->latest_position), &ok);
+    }
+    if (comparison->pattern != DMLCONF_PATTERN_NONE && dmlconf_pattern_name(comparison->pattern))
+    {
+        dmlconf_json_put(obj, "pattern", json_string(dmlconf_pattern_name(comparison->pattern)), &ok);
+        dmlconf_json_put(obj, "pattern_position", dmlconf_json_u64(comparison->pattern_position), &ok);
+    }
     if (!ok)
     {
         json_decref(obj);
@@ -790,8 +806,27 @@ static int get_comparison(const json_t *obj, dmlconf_comparison *out, char *why,
         get_counts(obj, "position_mismatches", out->position_mismatches, DMLCONF_POSITION_BINS, why, why_size) != 0 ||
         get_doubles(obj, "position_max_fraction", out->position_max_fraction, DMLCONF_POSITION_BINS, why, why_size) !=
             0 ||
-        get_doubles(obj, "position_max_ulps", out->position_max_ulps, DMLCONF_POSITION_BINS, why, why_size) != 0)
+        get_doubles(obj, "position_max_ulps", out->position_max_ulps, DMLCONF_POSITION_BINS, why, why_size) != 0 ||
+        get_u64(obj, where, "axis_length", &out->axis_length, why, why_size) != 0 ||
+        get_u64(obj, where, "lines", &out->lines, why, why_size) != 0 ||
+        get_u64(obj, where, "pattern_position", &out->pattern_position, why, why_size) != 0)
         return -1;
+    /* Files written before the positions and the pattern were recorded do
+     * not have them. */
+    if (json_object_get(obj, "earliest_position"))
+    {
+        out->has_earliest = true;
+        if (get_u64(obj, where, "earliest_position", &out->earliest_position, why, why_size) != 0 ||
+            get_u64(obj, where, "earliest_line", &out->earliest_line, why, why_size) != 0 ||
+            get_u64(obj, where, "latest_position", &out->latest_position, why, why_size) != 0)
+            return -1;
+    }
+    const json_t *pattern = json_object_get(obj, "pattern");
+    if (pattern && (!json_is_string(pattern) || !dmlconf_pattern_from_name(json_string_value(pattern), &out->pattern)))
+    {
+        dmlconf_set_why(why, why_size, "comparison: 'pattern' is not the name of a pattern");
+        return -1;
+    }
     return 0;
 }
 
@@ -1309,4 +1344,34 @@ void dmlconf_results_file_free(dmlconf_results_file *file)
     dmlconf_result_list_free(&file->results);
     dmlconf_load_error_list_free(&file->load_errors);
     memset(file, 0, sizeof(*file));
+}
+
+const char *dmlconf_results_file_shortfall(const dmlconf_results_file *file, char *buf, size_t size)
+{
+    switch (file->end.kind)
+    {
+    case DMLCONF_END_NONE:
+        return "it has no completion record (the run died, or is still running)";
+    case DMLCONF_END_INTERRUPTED:
+        snprintf(buf, size, "it was interrupted%s%s", file->end.reason[0] ? " by " : "", file->end.reason);
+        return buf;
+    case DMLCONF_END_PARTIAL:
+        return "it is itself a partial merge";
+    case DMLCONF_END_FINISHED:
+    case DMLCONF_END_KIND_COUNT:
+        break;
+    }
+    if (file->load_errors.count > 0)
+    {
+        snprintf(buf, size, "%zu error%s in its case files kept cases out", file->load_errors.count,
+                 file->load_errors.count == 1 ? "" : "s");
+        return buf;
+    }
+    if (file->results.count != file->info.planned_cases)
+    {
+        snprintf(buf, size, "it has %zu results for %llu cases planned", file->results.count,
+                 (unsigned long long)file->info.planned_cases);
+        return buf;
+    }
+    return NULL;
 }

@@ -342,19 +342,57 @@ static json_t *json_ulp_histogram(const dmlconf_matrix *matrix)
     return obj;
 }
 
-/* One failure group: its key, its size and its ids (worst first). */
+/* The names of the data types a group shows in. */
+static json_t *json_group_types(const dmlconf_failure_group *group)
+{
+    json_t *array = json_array();
+
+    for (unsigned t = 0; array && t < 32; ++t)
+    {
+        const char *name = dmlconf_data_type_name((dmlconf_data_type)t);
+        if ((group->types & (UINT32_C(1) << t)) &&
+            json_array_append_new(array, name ? json_string(name) : json_integer((json_int_t)t)) != 0)
+        {
+            json_decref(array);
+            return NULL;
+        }
+    }
+    return array;
+}
+
+/* Two of a group's flags as the array of the words that hold. */
+static json_t *json_pair(bool first, const char *first_word, bool second, const char *second_word)
+{
+    json_t *array = json_array();
+
+    if (array && ((first && json_array_append_new(array, json_string(first_word)) != 0) ||
+                  (second && json_array_append_new(array, json_string(second_word)) != 0)))
+    {
+        json_decref(array);
+        return NULL;
+    }
+    return array;
+}
+
+/* One failure group: its cause (token and words), what it shows in, its
+ * size, its shortest reproducer and its ids (the smallest first). */
 static json_t *json_group(const dmlconf_report_input *in, const dmlconf_failure_group *group)
 {
-    const char *op = dmlconf_operator_name(group->op);
-    const char *type = dmlconf_data_type_name(group->data_type);
+    const dmlconf_case_result *shortest = &in->results[group->members[0]];
     json_t *obj = json_object();
     json_t *ids = json_array();
-    bool ok = obj && ids;
+    json_t *repro = json_object();
+    json_t *ranks = json_array();
+    char *command = dmlconf_report_repro_command(in->info, shortest);
+    bool ok = obj && ids && repro && ranks && command;
 
     if (!ok)
     {
         json_decref(obj);
         json_decref(ids);
+        json_decref(repro);
+        json_decref(ranks);
+        free(command);
         return NULL;
     }
     for (size_t i = 0; i < group->count; ++i)
@@ -363,16 +401,34 @@ static json_t *json_group(const dmlconf_report_input *in, const dmlconf_failure_
         if (json_array_append_new(ids, dmlconf_json_text(result->id, sizeof(result->id))) != 0)
             ok = false;
     }
-    dmlconf_json_put(obj, "cause", json_string(dmlconf_failure_cause_token(group->cause)), &ok);
-    dmlconf_json_put(obj, "cause_text", json_string(dmlconf_failure_cause_text(group->cause)), &ok);
-    dmlconf_json_put(obj, "op", op ? json_string(op) : json_integer((json_int_t)group->op), &ok);
-    dmlconf_json_put(obj, "dtype", type ? json_string(type) : json_integer((json_int_t)group->data_type), &ok);
-    dmlconf_json_put(obj, "exclusive", json_boolean(group->exclusive), &ok);
-    dmlconf_json_put(obj, "direction", json_string(group->decreasing ? "decreasing" : "increasing"), &ok);
+    if (json_array_append_new(ranks, json_integer(group->lowest_rank)) != 0 ||
+        json_array_append_new(ranks, json_integer(group->highest_rank)) != 0)
+        ok = false;
+    dmlconf_json_put(repro, "id", dmlconf_json_text(shortest->id, sizeof(shortest->id)), &ok);
+    dmlconf_json_put(repro, "elements", dmlconf_json_u64(shortest->comparison.elements), &ok);
+    dmlconf_json_put(repro, "dimension_count", json_integer(shortest->dimension_count), &ok);
+    dmlconf_json_put(repro, "reproduce", dmlconf_json_text(command, SIZE_MAX), &ok);
+    dmlconf_json_put(repro, "repro_path", dmlconf_json_text(shortest->repro_path, sizeof(shortest->repro_path)), &ok);
+    free(command);
+    dmlconf_json_put(obj, "cause", json_string(dmlconf_failure_group_token(group)), &ok);
+    dmlconf_json_put(obj, "title", dmlconf_json_text(group->title, sizeof(group->title)), &ok);
+    dmlconf_json_put(obj, "pattern",
+                     json_string(dmlconf_pattern_name(group->pattern) ? dmlconf_pattern_name(group->pattern) : ""),
+                     &ok);
+    dmlconf_json_put(obj, "pattern_position", dmlconf_json_u64(group->position), &ok);
+    dmlconf_json_put(obj, "shows_in", dmlconf_json_text(group->affects, sizeof(group->affects)), &ok);
+    dmlconf_json_put(obj, "operators",
+                     json_pair(group->sums, "cumulative_summation", group->products, "cumulative_product"), &ok);
+    dmlconf_json_put(obj, "dtypes", json_group_types(group), &ok);
+    dmlconf_json_put(obj, "modes", json_pair(group->inclusive, "inclusive", group->exclusive, "exclusive"), &ok);
+    dmlconf_json_put(obj, "directions", json_pair(group->increasing, "increasing", group->decreasing, "decreasing"),
+                     &ok);
+    dmlconf_json_put(obj, "ranks", ranks, &ok);
     dmlconf_json_put(obj, "cases", dmlconf_json_u64(group->count), &ok);
     dmlconf_json_put(obj, "mismatches", dmlconf_json_u64(group->mismatches), &ok);
     dmlconf_json_put(obj, "max_error_ulps", dmlconf_json_double(group->max_error_ulps), &ok);
     dmlconf_json_put(obj, "max_tolerance_fraction", dmlconf_json_double(group->max_tolerance_fraction), &ok);
+    dmlconf_json_put(obj, "shortest_reproducer", repro, &ok);
     dmlconf_json_put(obj, "ids", ids, &ok);
     if (!ok)
     {

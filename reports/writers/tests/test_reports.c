@@ -173,7 +173,7 @@ static int write_reports(const char *dir, const dmlconf_run_info *info, const dm
                          size_t count, char *why, size_t why_size)
 {
     dmlconf_run_end end = {DMLCONF_END_FINISHED, count, 1.5, ""};
-    dmlconf_report_input in = {info, NULL, 0, results, count, &end, NULL, NULL, 0};
+    dmlconf_report_input in = {info, NULL, 0, results, count, &end, NULL, NULL, 0, 0};
     return dmlconf_reports_write_all(dir, DMLCONF_REPORTS_OVERWRITE, &in, why, why_size);
 }
 
@@ -360,6 +360,17 @@ static void assert_same_result(const dmlconf_case_result *a, const dmlconf_case_
         ck_assert(same_double(x->position_max_fraction[i], y->position_max_fraction[i]));
         ck_assert(same_double(x->position_max_ulps[i], y->position_max_ulps[i]));
     }
+    ck_assert_uint_eq(x->axis_length, y->axis_length);
+    ck_assert_uint_eq(x->lines, y->lines);
+    ck_assert_int_eq(x->has_earliest, y->has_earliest);
+    if (x->has_earliest)
+    {
+        ck_assert_uint_eq(x->earliest_position, y->earliest_position);
+        ck_assert_uint_eq(x->earliest_line, y->earliest_line);
+        ck_assert_uint_eq(x->latest_position, y->latest_position);
+    }
+    ck_assert_int_eq(x->pattern, y->pattern);
+    ck_assert_uint_eq(x->pattern_position, y->pattern_position);
     ck_assert_int_eq(a->exclusive, b->exclusive);
     ck_assert_int_eq(a->decreasing, b->decreasing);
     ck_assert_int_eq(a->unsupported, b->unsupported);
@@ -420,6 +431,14 @@ static dmlconf_case_result hard_result(void)
         c->position_max_fraction[i] = i == 5 ? (double)INFINITY : 0.25 * (double)i;
         c->position_max_ulps[i] = i == 6 ? (double)INFINITY : (double)i;
     }
+    c->axis_length = UINT32_MAX;
+    c->lines = UINT64_MAX;
+    c->has_earliest = true;
+    c->earliest_position = 3;
+    c->earliest_line = UINT64_MAX - 3;
+    c->latest_position = UINT32_MAX - 1;
+    c->pattern = DMLCONF_PATTERN_ELEMENT_LEFT_OUT;
+    c->pattern_position = UINT64_MAX - 5;
     result.exclusive = true;
     result.decreasing = true;
     result.unsupported = true;
@@ -752,6 +771,8 @@ START_TEST(test_json_rejects)
         "{\"id\":\"x\",\"status\":\"pass\",\"comparison\":{\"histogram\":[1,2]}}",
         "{\"id\":\"x\",\"status\":\"pass\",\"comparison\":{\"first\":{\"expected_bits\":\"0xzz\"}}}",
         "{\"id\":\"x\",\"status\":\"pass\",\"wall_seconds\":NaN}",
+        "{\"id\":\"x\",\"status\":\"fail\",\"comparison\":{\"pattern\":\"dropped\"}}",
+        "{\"id\":\"x\",\"status\":\"fail\",\"comparison\":{\"earliest_position\":-2}}",
     };
 
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); ++i)
@@ -1867,16 +1888,18 @@ START_TEST(test_write_all_and_summary_json)
     ck_assert_uint_eq(json_array_size(json_object_get(json_object_get(root, "ulp_histogram"), "counts")),
                       DMLCONF_ULP_BINS);
     ck_assert_uint_eq(json_array_size(json_object_get(root, "load_errors")), 0);
-    /* Failures grouped, the most severe first. */
+    /* Failures grouped by cause, across data types: the cause with the
+     * most cases first, then the most severe. */
     groups = json_object_get(root, "failure_groups");
-    ck_assert_uint_eq(json_array_size(groups), 4);
-    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(groups, 0), "cause")), "crash");
-    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(groups, 0), "dtype")), "INT64");
-    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(groups, 1), "cause")), "error");
-    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(groups, 2), "cause")), "outside-bound");
-    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(groups, 2), "dtype")), "FLOAT16");
-    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(groups, 3), "dtype")), "FLOAT32");
-    ck_assert_str_eq(json_string_value(json_array_get(json_object_get(json_array_get(groups, 2), "ids"), 0)),
+    ck_assert_uint_eq(json_array_size(groups), 3);
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(groups, 0), "cause")), "outside-bound");
+    ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(groups, 0), "cases")), 2);
+    ck_assert_uint_eq(json_array_size(json_object_get(json_array_get(groups, 0), "dtypes")), 2);
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(groups, 1), "cause")), "crash");
+    ck_assert_str_eq(json_string_value(json_array_get(json_object_get(json_array_get(groups, 1), "dtypes"), 0)),
+                     "INT64");
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(groups, 2), "cause")), "error");
+    ck_assert_str_eq(json_string_value(json_array_get(json_object_get(json_array_get(groups, 0), "ids"), 0)),
                      "sum.f16.r8.a7.inc");
     json_decref(root);
 }
@@ -2079,7 +2102,7 @@ START_TEST(test_verdict_incomplete_load_errors)
     size_t count = passing_ladder(results);
     dmlconf_load_error_list errors = {NULL, 0, 0};
     dmlconf_run_end end = {DMLCONF_END_FINISHED, 0, 0.25, ""};
-    dmlconf_report_input in = {&info, NULL, 0, results, count, &end, NULL, NULL, 0};
+    dmlconf_report_input in = {&info, NULL, 0, results, count, &end, NULL, NULL, 0, 0};
     written_reports r;
 
     /* Every case that loaded passed, but a file did not load: no verdict. */
@@ -2278,7 +2301,7 @@ START_TEST(test_verdict_incomplete_runs)
     dmlconf_case_result results[SAMPLE_MAX];
     size_t count = passing_ladder(results);
     dmlconf_run_end end = {DMLCONF_END_FINISHED, 0, -1.0, ""};
-    dmlconf_report_input in = {&info, NULL, 0, results, count, &end, NULL, NULL, 0};
+    dmlconf_report_input in = {&info, NULL, 0, results, count, &end, NULL, NULL, 0, 0};
     written_reports r;
     const char *detail;
 
@@ -2360,47 +2383,120 @@ static dmlconf_case_result float_failure(const char *id, uint64_t expected, uint
     return result;
 }
 
+/* A failure whose wrong values the diagnosis found a pattern in. */
+static dmlconf_case_result pattern_failure(const char *id, int variant, dmlconf_pattern pattern, uint64_t position)
+{
+    static const dmlconf_data_type types[] = {DMLCONF_DATA_TYPE_FLOAT32, DMLCONF_DATA_TYPE_FLOAT16,
+                                              DMLCONF_DATA_TYPE_INT32,   DMLCONF_DATA_TYPE_UINT32,
+                                              DMLCONF_DATA_TYPE_INT64,   DMLCONF_DATA_TYPE_UINT64};
+    dmlconf_case_result result =
+        make_result(id, variant % 2 ? DMLCONF_OPERATOR_CUMULATIVE_PRODUCT : DMLCONF_OPERATOR_CUMULATIVE_SUMMATION,
+                    types[(variant / 2) % 6], DMLCONF_FEATURE_LEVEL_2_1, DMLCONF_STATUS_FAIL);
+    add_mismatches(&result, 3);
+    result.failure = DMLCONF_FAILURE_VALUES;
+    result.exclusive = (variant / 12) % 2;
+    result.decreasing = (variant / 24) % 2;
+    result.dimension_count = 1 + (uint32_t)(variant % 8);
+    result.comparison.elements = 100 + (uint64_t)variant;
+    result.comparison.pattern = pattern;
+    result.comparison.pattern_position = position;
+    return result;
+}
+
+/* Failures grouped by cause: one planted bug is one group whatever the
+ * operators, types, ranks, modes and directions it shows in, named for
+ * what is wrong; the cause with the most cases first; each group's
+ * shortest reproducer its smallest case. */
 START_TEST(test_failure_causes_and_groups)
 {
     char dir[512];
     char why[512] = "";
     dmlconf_run_info info = sample_info(DMLCONF_FEATURE_LEVEL_5_0);
-    dmlconf_case_result *results = calloc(200, sizeof(*results));
+    dmlconf_case_result *results = calloc(300, sizeof(*results));
     size_t count = 0;
     written_reports r;
     const json_t *groups;
-    static const char *const causes[] = {"unwritten-output", "nan-or-inf",    "refused-valid-desc",
-                                         "wrong-rejection",  "wrong-integer", "outside-bound",
-                                         "outside-bound",    "signed-zero",   "unexpected-pass"};
+    const json_t *first;
+    static const char *const causes[] = {
+        "element-left-out", "other-mode", "float16-accumulation", "outside-bound",   "unwritten-output", "crash",
+        "past-end",         "nan-or-inf", "refused-valid-desc",   "wrong-rejection", "wrong-integer",    "signed-zero",
+        "unexpected-pass"};
+    static const char *const titles[] = {
+        "the second element of each scan is left out (taken as the identity): every result from there on lacks it",
+        "exclusive scans return the inclusive result (the exclusive flag is ignored)",
+        "float16 results carry the error of float16 accumulation (accumulated in float16, not float32)",
+        "wrong values, no pattern: float results outside the error bound",
+        "only the last element of each scan is never written",
+        "the process running the case crashed",
+    };
     size_t lines = 0;
 
     ck_assert_ptr_nonnull(results);
-    /* 150 cases outside the bound in one group, 10 in another mode, then
-     * one of each other cause. */
+    /* A dropped element in every operator, type, mode, direction and rank:
+     * one group, its smallest case (variant 0 has the fewest elements, but
+     * variant 37 fewer still) its shortest reproducer. */
     for (int i = 0; i < 150; ++i)
     {
-        char id[32];
-        snprintf(id, sizeof(id), "conf.sum.f32.big.%03d", i);
-        results[count++] = float_failure(id, 0x3f800000, 0x3f800100);
+        char id[48];
+        snprintf(id, sizeof(id), "conf.dropped.%03d", i);
+        results[count++] = pattern_failure(id, i, DMLCONF_PATTERN_ELEMENT_LEFT_OUT, 1);
     }
+    results[37].comparison.elements = 7;
+    /* The same pattern at another position is another cause. */
+    results[count++] = pattern_failure("conf.dropped.third", 3, DMLCONF_PATTERN_ELEMENT_LEFT_OUT, 2);
+    for (int i = 0; i < 40; ++i)
+    {
+        char id[48];
+        snprintf(id, sizeof(id), "conf.excl.%03d", i);
+        results[count] = pattern_failure(id, i, DMLCONF_PATTERN_OTHER_MODE, 0);
+        results[count++].exclusive = true;
+    }
+    for (int i = 0; i < 20; ++i)
+    {
+        char id[48];
+        snprintf(id, sizeof(id), "conf.f16.%03d", i);
+        results[count] = pattern_failure(id, 2, DMLCONF_PATTERN_FLOAT16_ACCUMULATION, 0);
+        results[count++].data_type = DMLCONF_DATA_TYPE_FLOAT16;
+    }
+    /* Values with no pattern (and results of a dmlconf that did not record
+     * the failure kind): grouped by what their worst element shows, across
+     * data types and modes. */
     for (int i = 0; i < 10; ++i)
     {
         char id[32];
-        snprintf(id, sizeof(id), "conf.sum.f32.exc.%03d", i);
+        snprintf(id, sizeof(id), "conf.bound.%03d", i);
         results[count] = float_failure(id, 0x3f800000, 0x3f800100);
-        results[count++].exclusive = true;
+        results[count].exclusive = i % 2;
+        results[count++].data_type = i % 3 ? DMLCONF_DATA_TYPE_FLOAT32 : DMLCONF_DATA_TYPE_FLOAT16;
     }
-    results[count++] = float_failure("unwritten", 0x3f800000, 0xffffffff);
+    for (int i = 0; i < 5; ++i)
+    {
+        char id[32];
+        snprintf(id, sizeof(id), "conf.unwritten.%d", i);
+        results[count] = pattern_failure(id, i, DMLCONF_PATTERN_LAST_ONLY, 0);
+        results[count++].failure = DMLCONF_FAILURE_UNWRITTEN;
+    }
+    for (int i = 0; i < 3; ++i)
+    {
+        char id[32];
+        snprintf(id, sizeof(id), "conf.crash.%d", i);
+        results[count] = make_result(id, DMLCONF_OPERATOR_CUMULATIVE_PRODUCT, DMLCONF_DATA_TYPE_INT64,
+                                     DMLCONF_FEATURE_LEVEL_5_0, DMLCONF_STATUS_CRASH);
+        results[count++].failure = DMLCONF_FAILURE_CRASH;
+    }
+    results[count] = float_failure("past.end", 0x3f800000, 0x3f800000);
+    results[count++].failure = DMLCONF_FAILURE_PAST_END;
     results[count++] = float_failure("nan", 0x3f800000, 0x7fc00000);
-    results[count++] = float_failure("zero", 0x00000000, 0x80000000);
-    results[count] = float_failure("int", 5, 6);
-    results[count++].data_type = DMLCONF_DATA_TYPE_INT32;
     results[count] = make_result("refused", DMLCONF_OPERATOR_CUMULATIVE_PRODUCT, DMLCONF_DATA_TYPE_FLOAT32,
                                  DMLCONF_FEATURE_LEVEL_2_1, DMLCONF_STATUS_FAIL);
     results[count++].comparison.elements = 0;
     results[count] = make_result("accepted", DMLCONF_OPERATOR_CUMULATIVE_PRODUCT, DMLCONF_DATA_TYPE_FLOAT32,
                                  DMLCONF_FEATURE_LEVEL_NONE, DMLCONF_STATUS_FAIL);
+    results[count].failure = DMLCONF_FAILURE_ACCEPTED_INVALID;
     results[count++].negative = true;
+    results[count] = float_failure("int", 5, 6);
+    results[count++].data_type = DMLCONF_DATA_TYPE_INT32;
+    results[count++] = float_failure("zero", 0x00000000, 0x80000000);
     results[count++] = make_result("unexpected", DMLCONF_OPERATOR_CUMULATIVE_PRODUCT, DMLCONF_DATA_TYPE_FLOAT32,
                                    DMLCONF_FEATURE_LEVEL_2_1, DMLCONF_STATUS_UNEXPECTED_PASS);
     info.planned_cases = count;
@@ -2409,28 +2505,61 @@ START_TEST(test_failure_causes_and_groups)
     ck_assert_msg(write_reports(dir, &info, results, count, why, sizeof(why)) == 0, "%s", why);
     read_reports(dir, &r);
     groups = json_object_get(r.summary, "failure_groups");
-    ck_assert_uint_eq(json_array_size(groups), sizeof(causes) / sizeof(causes[0]));
-    for (size_t g = 0; g < json_array_size(groups); ++g)
-        ck_assert_str_eq(json_string_value(json_object_get(json_array_get(groups, g), "cause")), causes[g]);
-    /* Of one cause, the larger group first. */
-    ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(groups, 5), "cases")), 150);
-    ck_assert(json_is_false(json_object_get(json_array_get(groups, 5), "exclusive")));
-    ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(groups, 6), "cases")), 10);
-    ck_assert(json_is_true(json_object_get(json_array_get(groups, 6), "exclusive")));
+    /* The dropped element at position 2 is a group of its own (one case),
+     * sorted among the one-case groups by severity. */
+    ck_assert_uint_eq(json_array_size(groups), sizeof(causes) / sizeof(causes[0]) + 1);
+    for (size_t g = 0, c = 0; g < json_array_size(groups); ++g)
+    {
+        const char *cause = json_string_value(json_object_get(json_array_get(groups, g), "cause"));
+        if (!strcmp(cause, "element-left-out") && g > 0)
+        {
+            ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(groups, g), "pattern_position")), 2);
+            continue;
+        }
+        ck_assert_msg(!strcmp(cause, causes[c]), "group %zu: %s, expected %s", g, cause, causes[c]);
+        if (c < sizeof(titles) / sizeof(titles[0]))
+            ck_assert_str_eq(json_string_value(json_object_get(json_array_get(groups, g), "title")), titles[c]);
+        ++c;
+    }
+    first = json_array_get(groups, 0);
+    ck_assert_int_eq(json_integer_value(json_object_get(first, "cases")), 150);
+    ck_assert_str_eq(json_string_value(json_object_get(first, "pattern")), "element-left-out");
+    ck_assert_int_eq(json_integer_value(json_object_get(first, "pattern_position")), 1);
+    ck_assert_uint_eq(json_array_size(json_object_get(first, "operators")), 2);
+    ck_assert_uint_eq(json_array_size(json_object_get(first, "dtypes")), 6);
+    ck_assert_uint_eq(json_array_size(json_object_get(first, "modes")), 2);
+    ck_assert_uint_eq(json_array_size(json_object_get(first, "directions")), 2);
+    ck_assert_int_eq(json_integer_value(json_array_get(json_object_get(first, "ranks"), 0)), 1);
+    ck_assert_int_eq(json_integer_value(json_array_get(json_object_get(first, "ranks"), 1)), 8);
+    ck_assert_str_eq(json_string_value(json_object_get(first, "shows_in")),
+                     "sums and products; FLOAT32, FLOAT16, UINT32, INT32, UINT64, INT64; inclusive and exclusive; "
+                     "increasing and decreasing; ranks 1 to 8");
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(first, "shortest_reproducer"), "id")),
+                     "conf.dropped.037");
+    ck_assert_str_eq(json_string_value(json_array_get(json_object_get(first, "ids"), 0)), "conf.dropped.037");
+    ck_assert_ptr_nonnull(
+        strstr(json_string_value(json_object_get(json_object_get(first, "shortest_reproducer"), "reproduce")),
+               "--filter conf.dropped.037"));
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(groups, 1), "shows_in")),
+                     "sums and products; FLOAT32, FLOAT16, UINT32, INT32, UINT64, INT64; exclusive only; increasing "
+                     "and decreasing; ranks 1 to 8");
 
     /* summary.md stays short: the groups, a few examples each. */
     for (const char *c = r.markdown; *c; ++c)
         lines += *c == '\n';
-    ck_assert_msg(lines < 300, "summary.md has %zu lines for %zu failures", lines, count);
-    ck_assert_ptr_nonnull(strstr(r.markdown, "## Failing cases (167)"));
-    ck_assert_ptr_nonnull(strstr(r.markdown, "| 6 | outside the error bound | cumulative_summation | FLOAT32 | "
-                                             "inclusive, increasing | 150 |"));
-    ck_assert_ptr_nonnull(strstr(r.markdown, "### 6. outside the error bound: cumulative_summation FLOAT32, "
-                                             "inclusive, increasing (150 cases)"));
-    ck_assert_ptr_nonnull(strstr(r.markdown, "- and 147 more: `conf.sum.f32.big.003`"));
-    ck_assert_ptr_nonnull(strstr(r.markdown, "### 1. output left unwritten: cumulative_summation FLOAT32"));
-    ck_assert_ptr_nonnull(strstr(r.html, "<svg id=\"group-6-positions\""));
-    ck_assert_ptr_nonnull(strstr(r.html, "<svg id=\"group-6-ulps\""));
+    ck_assert_msg(lines < 500, "summary.md has %zu lines for %zu failures", lines, count);
+    ck_assert_ptr_nonnull(strstr(r.markdown, "## Failing cases (236)"));
+    ck_assert_ptr_nonnull(strstr(r.markdown, "| 1 | the second element of each scan is left out (taken as the "
+                                             "identity): every result from there on lacks it | 150 | sums and "
+                                             "products; "));
+    ck_assert_ptr_nonnull(strstr(r.markdown, "### 1. the second element of each scan is left out (taken as the "
+                                             "identity): every result from there on lacks it (150 cases)\n\nShows "
+                                             "in: sums and products; "));
+    ck_assert_ptr_nonnull(strstr(r.markdown, "Shortest reproducer: `conf.dropped.037` (7 elements, 6 dimensions): "));
+    ck_assert_ptr_nonnull(strstr(r.markdown, "- and 147 more: `conf.dropped.002`"));
+    ck_assert_ptr_nonnull(strstr(r.html, "<h3>1. the second element of each scan is left out"));
+    ck_assert_ptr_nonnull(strstr(r.html, "<svg id=\"group-1-positions\""));
+    ck_assert_ptr_nonnull(strstr(r.html, "<svg id=\"group-2-ulps\""));
     free_reports(&r);
     free(results);
 }
@@ -2584,6 +2713,170 @@ START_TEST(test_junit_xml_well_formed)
 }
 END_TEST
 
+/* The text of one testcase of junit.xml (from its tag to its end), or
+ * NULL; the caller frees. */
+static char *junit_testcase(const char *junit, const char *name)
+{
+    char start[160];
+    const char *at;
+    const char *end;
+    char *copy;
+
+    snprintf(start, sizeof(start), "<testcase name=\"%s\"", name);
+    at = strstr(junit, start);
+    if (!at)
+        return NULL;
+    end = strstr(at, "</testcase>");
+    end = end ? end + strlen("</testcase>") : at + strlen(at);
+    copy = malloc((size_t)(end - at) + 1);
+    ck_assert_ptr_nonnull(copy);
+    memcpy(copy, at, (size_t)(end - at));
+    copy[end - at] = '\0';
+    return copy;
+}
+
+static size_t count_text(const char *text, const char *what)
+{
+    size_t n = 0;
+    for (const char *at = strstr(text, what); at; at = strstr(at + 1, what))
+        ++n;
+    return n;
+}
+
+/* Writes the reports of `results` into $DMLCONF_TEST_OUTPUT/name with
+ * junit.xml held to `limit` bytes (0: none); returns junit.xml's text and
+ * its size. */
+static char *junit_with_limit(const char *name, const dmlconf_run_info *info, const dmlconf_case_result *results,
+                              size_t count, uint64_t limit, size_t *size)
+{
+    char dir[512];
+    char path[600];
+    char why[512] = "";
+    dmlconf_run_end end = {DMLCONF_END_FINISHED, count, 1.5, ""};
+    dmlconf_report_input in = {info, NULL, 0, results, count, &end, NULL, NULL, 0, limit};
+
+    test_dir(name, dir, sizeof(dir));
+    ck_assert_msg(dmlconf_reports_write_all(dir, DMLCONF_REPORTS_OVERWRITE, &in, why, sizeof(why)) == 0, "%s", why);
+    join(path, sizeof(path), dir, DMLCONF_REPORT_JUNIT_XML);
+    return read_file(path, size);
+}
+
+/* junit.xml's run properties appear once (in the "dmlconf" testsuite), and
+ * --junit-max-bytes keeps the file within its limit: the verdict testcase
+ * as it is without a limit, failures before passes, and one testcase that
+ * says how many were left out and where they all are. */
+START_TEST(test_junit_size_limit)
+{
+    enum
+    {
+        FAILING = 60,
+        PASSING = 400
+    };
+    static dmlconf_case_result results[FAILING + PASSING];
+    dmlconf_run_info info = sample_info(DMLCONF_FEATURE_LEVEL_5_0);
+    size_t whole_size = 0, limited_size = 0, same_size = 0;
+    char *whole, *limited, *same, *verdict_whole, *verdict_limited, *left;
+    char expected[256];
+    size_t kept_failures, kept_passes, failing = 0;
+    const char *python = getenv("DMLCONF_TEST_PYTHON");
+
+    for (size_t i = 0; i < FAILING + PASSING; ++i)
+    {
+        char id[64];
+        bool fails = i % 8 == 3 && i / 8 < FAILING;
+        snprintf(id, sizeof(id), "sum.f16.case%03zu", i);
+        results[i] =
+            make_result(id, i % 2 ? DMLCONF_OPERATOR_CUMULATIVE_PRODUCT : DMLCONF_OPERATOR_CUMULATIVE_SUMMATION,
+                        i % 3 ? DMLCONF_DATA_TYPE_FLOAT16 : DMLCONF_DATA_TYPE_FLOAT32, DMLCONF_FEATURE_LEVEL_2_1,
+                        fails ? DMLCONF_STATUS_FAIL : DMLCONF_STATUS_PASS);
+        if (fails)
+        {
+            add_mismatches(&results[i], 5);
+            snprintf(results[i].message, sizeof(results[i].message), "5 of 24 elements outside tolerance");
+        }
+    }
+    /* The last cases fail too, so that failures lie in every suite. */
+    for (size_t i = FAILING + PASSING - 10; i < FAILING + PASSING; ++i)
+    {
+        results[i].status = DMLCONF_STATUS_FAIL;
+        add_mismatches(&results[i], 2);
+    }
+    for (size_t i = 0; i < FAILING + PASSING; ++i)
+        failing += results[i].status == DMLCONF_STATUS_FAIL;
+    info.corpus_cases = info.planned_cases = FAILING + PASSING;
+    whole = junit_with_limit("junit_whole", &info, results, FAILING + PASSING, 0, &whole_size);
+    ck_assert_ptr_nonnull(whole);
+    ck_assert_uint_eq(count_text(whole, "<properties>"), 1);
+    ck_assert_ptr_null(strstr(whole, "name=\"left-out\""));
+    ck_assert_uint_eq(count_text(whole, "<testcase "), FAILING + PASSING + 1);
+
+    /* A limit the whole file fits in changes nothing. */
+    same = junit_with_limit("junit_same", &info, results, FAILING + PASSING, whole_size, &same_size);
+    ck_assert_uint_eq(same_size, whole_size);
+    ck_assert_mem_eq(same, whole, whole_size);
+
+    /* A quarter of it: the verdict testcase as it was, the run's properties
+     * once, the file within the limit. */
+    limited = junit_with_limit("junit_limited", &info, results, FAILING + PASSING, whole_size / 4, &limited_size);
+    ck_assert_ptr_nonnull(limited);
+    ck_assert_msg(limited_size <= whole_size / 4, "junit.xml takes %zu bytes, above the limit %zu", limited_size,
+                  whole_size / 4);
+    ck_assert_uint_eq(count_text(limited, "<properties>"), 1);
+    verdict_whole = junit_testcase(whole, "verdict");
+    verdict_limited = junit_testcase(limited, "verdict");
+    ck_assert_ptr_nonnull(verdict_whole);
+    ck_assert_ptr_nonnull(verdict_limited);
+    ck_assert_str_eq(verdict_limited, verdict_whole);
+    ck_assert_ptr_nonnull(strstr(verdict_limited, "<failure type=\"not-conformant\""));
+    /* Failures first: every kept case fails, or every failure is kept. */
+    kept_failures = count_text(limited, "<failure type=\"fail\"");
+    kept_passes = count_text(limited, "<testcase name=\"sum.f16.case") - kept_failures;
+    ck_assert_uint_gt(kept_failures, 0);
+    ck_assert_msg(kept_passes == 0 || kept_failures == failing, "%zu passes kept, %zu of %zu failures", kept_passes,
+                  kept_failures, failing);
+    ck_assert_uint_lt(kept_failures + kept_passes, FAILING + PASSING);
+    left = junit_testcase(limited, "left-out");
+    ck_assert_ptr_nonnull(left);
+    snprintf(expected, sizeof(expected),
+             "<skipped type=\"left-out\" message=\"%zu of the %d case testcases left out to keep junit.xml within %zu "
+             "bytes (--junit-max-bytes); results.jsonl lists every case\">",
+             (size_t)(FAILING + PASSING) - kept_failures - kept_passes, FAILING + PASSING, whole_size / 4);
+    ck_assert_msg(strstr(left, expected) != NULL, "%s", left);
+    ck_assert_ptr_nonnull(strstr(left, "Left out, by status: pass "));
+    /* Python's XML parser agrees with the counts. */
+    if (!python || !python[0])
+        python = "/usr/bin/python3";
+    {
+        char dir[512], path[600];
+        char *output = NULL;
+        static const char script[] =
+            "import sys, xml.etree.ElementTree as ET\n"
+            "root = ET.parse(sys.argv[1]).getroot()\n"
+            "cases = root.findall('./testsuite/testcase')\n"
+            "assert int(root.get('tests')) == len(cases), (root.get('tests'), len(cases))\n"
+            "assert int(root.get('failures')) == len(root.findall('./testsuite/testcase/failure'))\n"
+            "assert int(root.get('skipped')) == len(root.findall('./testsuite/testcase/skipped'))\n"
+            "for suite in root.findall('testsuite'):\n"
+            "    assert int(suite.get('tests')) == len(suite.findall('testcase')), suite.get('name')\n"
+            "print('ok', len(cases), len(root.findall('.//properties')))\n";
+        test_dir("junit_limited", dir, sizeof(dir));
+        join(path, sizeof(path), dir, DMLCONF_REPORT_JUNIT_XML);
+        char *argv[] = {(char *)python, (char *)"-c", (char *)script, path, NULL};
+        int status = run_program(argv, &output, NULL);
+        ck_assert_msg(status == 0, "python's XML parser: exit %d: %s", status, output);
+        snprintf(expected, sizeof(expected), "ok %zu 1\n", kept_failures + kept_passes + 2);
+        ck_assert_msg(strstr(output, expected) != NULL, "%s", output);
+        free(output);
+    }
+    free(whole);
+    free(same);
+    free(limited);
+    free(verdict_whole);
+    free(verdict_limited);
+    free(left);
+}
+END_TEST
+
 /* ---- the browser --------------------------------------------------------------------- */
 
 /* Runs headless Chromium on a file with `mode_arg` (--dump-dom or
@@ -2679,8 +2972,8 @@ START_TEST(test_html_in_chromium)
     ck_assert_msg(strstr(dom, "<svg id=\"error-histogram\"") != NULL, "histogram missing from the DOM");
     ck_assert_msg(strstr(dom, "<rect class=\"bar-fail\"") != NULL, "histogram bars missing from the DOM");
     ck_assert_msg(strstr(dom, "<svg id=\"ulp-histogram\"") != NULL, "ULP histogram missing from the DOM");
-    ck_assert_msg(strstr(dom, "<svg id=\"group-3-positions\"") != NULL, "a group's position chart missing");
-    ck_assert_msg(strstr(dom, "<svg id=\"group-3-ulps\"") != NULL, "a group's ULP chart missing");
+    ck_assert_msg(strstr(dom, "<svg id=\"group-1-positions\"") != NULL, "a group's position chart missing");
+    ck_assert_msg(strstr(dom, "<svg id=\"group-1-ulps\"") != NULL, "a group's ULP chart missing");
     ck_assert_msg(strstr(dom, "<svg id=\"case-2-positions\"") != NULL, "a case's position chart missing");
     ck_assert_msg(strstr(dom, "<line class=\"threshold\"") != NULL, "the tolerance line missing");
     ck_assert_msg(strstr(dom, "data-status=\"conformant\"") != NULL, "the verdict's status missing");
@@ -2763,6 +3056,7 @@ static Suite *reports_suite(void)
     tcase_add_test(tc, test_device_times);
     tcase_add_test(tc, test_escaping_in_reports);
     tcase_add_test(tc, test_junit_xml_well_formed);
+    tcase_add_test(tc, test_junit_size_limit);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(suite, tc);
     return suite;

@@ -22,6 +22,13 @@ void cli_print_tensor(FILE *out, dmlconf_data_type type, uint32_t dimension_coun
 /* "(Sizes:{1,1,3,4}, DataType:FLOAT32)" */
 void cli_print_tensor_header(FILE *out, const char *name, const dmlconf_tensor_desc *desc);
 
+/* ---- options several subcommands take (cli_options.c) ---------------------- */
+
+/* A number of bytes: "4G", "512M", "64k", "100000", "1.5MB" (k, M, G, T are
+ * powers of 1000; a B may follow). Returns 0 with *bytes set, or -1 (and
+ * *bytes untouched) when the text is malformed, negative or above 1.8e19. */
+int cli_parse_bytes(const char *text, uint64_t *bytes);
+
 /* ---- the subcommands: each takes its own argv (argv[0] the subcommand's
  * name) and returns the process's exit status ---------------------------- */
 
@@ -31,6 +38,7 @@ int command_show(int argc, char **argv);
 int command_validate(int argc, char **argv);
 int command_bless(int argc, char **argv);
 int command_merge(int argc, char **argv);
+int command_compare(int argc, char **argv);
 int command_adapters(int argc, char **argv);
 int command_docgen(int argc, char **argv);
 int command_worker(int argc, char **argv);

@@ -18,7 +18,7 @@
 #include <string.h>
 
 static const char merge_usage[] =
-    "usage: dmlconf merge [--partial] [--overwrite] -o DIR RESULTS...\n"
+    "usage: dmlconf merge [--partial] [--overwrite] [--junit-max-bytes N] -o DIR RESULTS...\n"
     "\n"
     "Reads the results.jsonl of each shard of one run (a file, or a report folder holding\n"
     "one) and writes one merged set of reports into DIR. It refuses, naming the file and\n"
@@ -33,6 +33,7 @@ static const char merge_usage[] =
     "      --overwrite        replace an earlier run's reports in DIR\n"
     "      --partial          merge what there is anyway (not shards of different runs):\n"
     "                         the reports then say \"incomplete\"\n"
+    "      --junit-max-bytes N  keep junit.xml within N bytes (suffixes k, M, G), as run does\n"
     "  -h, --help             this help\n"
     "\n"
     "exit status, from the merged run's verdict as every report says it: 0 passed\n"
@@ -47,50 +48,6 @@ typedef struct shard
     dmlconf_results_file file;
     bool dropped; /* a partial merge leaves it out (given twice) */
 } shard;
-
-/* A results.jsonl path from an argument: the file itself, or the one in the
- * report folder. */
-static char *results_path(const char *argument)
-{
-    size_t length = strlen(argument);
-    bool file = length > 6 && !strcmp(argument + length - 6, ".jsonl");
-    size_t size = length + sizeof("/" DMLCONF_REPORT_RESULTS_JSONL);
-    char *path = malloc(size);
-    if (path)
-        snprintf(path, size, file ? "%s" : "%s/" DMLCONF_REPORT_RESULTS_JSONL, argument);
-    return path;
-}
-
-/* Why a shard does not cover its part of the run, or NULL when it does. */
-static const char *shard_shortfall(const dmlconf_results_file *file, char *buf, size_t size)
-{
-    switch (file->end.kind)
-    {
-    case DMLCONF_END_NONE:
-        return "it has no completion record (the run died, or is still running)";
-    case DMLCONF_END_INTERRUPTED:
-        snprintf(buf, size, "it was interrupted%s%s", file->end.reason[0] ? " by " : "", file->end.reason);
-        return buf;
-    case DMLCONF_END_PARTIAL:
-        return "it is itself a partial merge";
-    case DMLCONF_END_FINISHED:
-    case DMLCONF_END_KIND_COUNT:
-        break;
-    }
-    if (file->load_errors.count > 0)
-    {
-        snprintf(buf, size, "%zu error%s in its case files kept cases out", file->load_errors.count,
-                 file->load_errors.count == 1 ? "" : "s");
-        return buf;
-    }
-    if (file->results.count != file->info.planned_cases)
-    {
-        snprintf(buf, size, "it has %zu results for %llu cases planned", file->results.count,
-                 (unsigned long long)file->info.planned_cases);
-        return buf;
-    }
-    return NULL;
-}
 
 /* Appends a phrase to the partial merge's reason. */
 #if defined(__GNUC__)
@@ -180,7 +137,7 @@ static int gather(shard *shards, size_t count, bool partial, dmlconf_result_list
             continue;
         }
         owner[info->shard_index] = s;
-        shortfall = shard_shortfall(&shards[s].file, buf, sizeof(buf));
+        shortfall = dmlconf_results_file_shortfall(&shards[s].file, buf, sizeof(buf));
         if (shortfall)
         {
             fprintf(stderr, "dmlconf merge: %s: shard %u of %u is not complete: %s\n", shards[s].path,
@@ -259,10 +216,12 @@ int command_merge(int argc, char **argv)
     static const struct option options[] = {{"report-dir", required_argument, NULL, 'o'},
                                             {"partial", no_argument, NULL, 'p'},
                                             {"overwrite", no_argument, NULL, 'w'},
+                                            {"junit-max-bytes", required_argument, NULL, 'J'},
                                             {"help", no_argument, NULL, 'h'},
                                             {NULL, 0, NULL, 0}};
     const char *dir = NULL;
     bool partial = false, overwrite = false;
+    uint64_t junit_max_bytes = 0;
     int option;
     optind = 1;
     while ((option = getopt_long(argc, argv, "o:h", options, NULL)) != -1)
@@ -277,6 +236,14 @@ int command_merge(int argc, char **argv)
             break;
         case 'w':
             overwrite = true;
+            break;
+        case 'J':
+            if (cli_parse_bytes(optarg, &junit_max_bytes) || junit_max_bytes == 0)
+            {
+                fprintf(stderr, "dmlconf merge: --junit-max-bytes takes a number of bytes (1M, 500k), not '%s'\n",
+                        optarg);
+                return EXIT_USAGE;
+            }
             break;
         case 'h':
             fputs(merge_usage, stdout);
@@ -305,7 +272,7 @@ int command_merge(int argc, char **argv)
     for (size_t s = 0; s < count; ++s)
     {
         char why[640];
-        shards[s].path = results_path(argv[optind + (int)s]);
+        shards[s].path = dmlconf_results_path(argv[optind + (int)s]);
         if (!shards[s].path)
         {
             fprintf(stderr, "dmlconf merge: out of memory\n");
@@ -319,7 +286,7 @@ int command_merge(int argc, char **argv)
             continue;
         }
         /* The merged reports would overwrite the shard being read. */
-        char *target = results_path(dir);
+        char *target = dmlconf_results_path(dir);
         bool same = target && (dmlconf_paths_same(target, shards[s].path) ||
                                dmlconf_paths_same(dir, argv[optind + (int)s]));
         free(target);
@@ -347,7 +314,8 @@ int command_merge(int argc, char **argv)
                                    &end,
                                    NULL,
                                    NULL,
-                                   0};
+                                   0,
+                                   junit_max_bytes};
         char why[640];
         if (dmlconf_reports_write_all(dir, overwrite ? DMLCONF_REPORTS_OVERWRITE : DMLCONF_REPORTS_NEW, &in, why,
                                       sizeof(why)))

@@ -88,6 +88,8 @@ static const char run_usage[] =
     "                            none)\n"
     "      --no-rerun            do not rerun failures to tell flakes\n"
     "      --no-repro            do not shrink failures into minimal reproducers\n"
+    "      --junit-max-bytes N   junit.xml within N bytes (k, M, G): the verdict, then\n"
+    "                            as many cases as fit, failures first\n"
     "  -q, --quiet               no progress and no summary on the console\n"
     "  -h, --help                this help\n";
 
@@ -467,7 +469,7 @@ typedef struct run_options
     runner_filter filter;
     unsigned jobs;
     bool jobs_given; /* -j: exactly that many workers, whatever the adapter */
-    uint64_t seed, timeout, memory_limit;
+    uint64_t seed, timeout, memory_limit, junit_max_bytes;
     bool rerun, repro, quiet, resume, strict_baseline, overwrite;
     uint32_t shard_index, shard_count;
     char *const *paths; /* case files and folders (none: the default corpus) */
@@ -478,33 +480,6 @@ typedef struct run_options
     int first_operand;     /* the first argument after the options */
     run_operands operands; /* split once the backend is known */
 } run_options;
-
-/* "4G", "512M", "100000": bytes. Returns 0, or -1 when malformed. */
-static int parse_bytes(const char *text, uint64_t *bytes)
-{
-    char *end = NULL;
-    if (!*text || *text == '-')
-        return -1;
-    errno = 0;
-    double value = strtod(text, &end);
-    if (errno || end == text || value < 0.0)
-        return -1;
-    double scale = 1.0;
-    if (*end == 'k' || *end == 'K')
-        scale = 1e3, ++end;
-    else if (*end == 'M')
-        scale = 1e6, ++end;
-    else if (*end == 'G')
-        scale = 1e9, ++end;
-    else if (*end == 'T')
-        scale = 1e12, ++end;
-    if (*end == 'B')
-        ++end;
-    if (*end || value * scale >= 1.8e19)
-        return -1;
-    *bytes = (uint64_t)(value * scale);
-    return 0;
-}
 
 /* Reads the shard from --shard or the GoogleTest convention's variables. */
 static int parse_shard(const char *shard, run_options *o)
@@ -571,6 +546,7 @@ static int parse_run_options(int argc, char **argv, run_options *o)
         {"resume", no_argument, NULL, 'U'},
         {"overwrite", no_argument, NULL, 'W'},
         {"memory-limit", required_argument, NULL, 'M'},
+        {"junit-max-bytes", required_argument, NULL, 'J'},
         {"seed", required_argument, NULL, 's'},
         {"timeout", required_argument, NULL, 'T'},
         {"no-rerun", no_argument, NULL, 'R'},
@@ -661,12 +637,20 @@ static int parse_run_options(int argc, char **argv, run_options *o)
             o->overwrite = true;
             break;
         case 'M':
-            if (parse_bytes(optarg, &o->memory_limit) || o->memory_limit == 0)
+            if (cli_parse_bytes(optarg, &o->memory_limit) || o->memory_limit == 0)
             {
                 fprintf(stderr, "dmlconf run: --memory-limit takes a number of bytes (4G, 512M), not '%s'\n", optarg);
                 return EXIT_USAGE;
             }
             memory_given = true;
+            break;
+        case 'J':
+            if (cli_parse_bytes(optarg, &o->junit_max_bytes) || o->junit_max_bytes == 0)
+            {
+                fprintf(stderr, "dmlconf run: --junit-max-bytes takes a number of bytes (1M, 500k), not '%s'\n",
+                        optarg);
+                return EXIT_USAGE;
+            }
             break;
         case 's':
             if (parse_u64(optarg, &o->seed))
@@ -996,6 +980,7 @@ static int open_reports(const run_options *o, run_state *state, dmlconf_results_
                     o->overwrite ? "" : " (--overwrite replaces them; --resume goes on with an unfinished run)");
             return EXIT_SETUP;
         }
+        dmlconf_reports_set_junit_max_bytes(state->reports, o->junit_max_bytes);
         return 0;
     }
     if (dmlconf_reports_open_resume(o->report_dir, previous, &state->reports, why, sizeof(why)))
@@ -1003,6 +988,7 @@ static int open_reports(const run_options *o, run_state *state, dmlconf_results_
         fprintf(stderr, "dmlconf run: --resume: %s\n", why);
         return EXIT_SETUP;
     }
+    dmlconf_reports_set_junit_max_bytes(state->reports, o->junit_max_bytes);
     if (previous->end.kind == DMLCONF_END_FINISHED)
     {
         fprintf(stderr,

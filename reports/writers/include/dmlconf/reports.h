@@ -154,6 +154,19 @@ int dmlconf_results_file_read(const char *path, dmlconf_results_file *out, char 
 /* Frees what the file holds and zeroes it. NULL is ignored. */
 void dmlconf_results_file_free(dmlconf_results_file *file);
 
+/* Why a results file does not cover the cases its run (or shard) set out
+ * to run: "it has no completion record (the run died, or is still
+ * running)", "it was interrupted by SIGINT", "it is itself a partial
+ * merge", "3 errors in its case files kept cases out", "it has 10 results
+ * for 12 cases planned"; NULL when it does. A sentence that needs numbers
+ * is written into buf (size bytes) and returned. */
+const char *dmlconf_results_file_shortfall(const dmlconf_results_file *file, char *buf, size_t size);
+
+/* The results.jsonl a command's argument names: the argument itself when
+ * it ends in ".jsonl", else the results.jsonl in the report folder it
+ * names. Malloc'ed (the caller frees it), or NULL when memory runs out. */
+char *dmlconf_results_path(const char *argument);
+
 /* ---- the console ---------------------------------------------------------- */
 
 /* Prints the counts per status, the matrix with aligned columns and the
@@ -207,6 +220,10 @@ typedef struct dmlconf_report_input
      * match no case), listed in summary.json and summary.md; may be NULL. */
     const char *const *stale_baseline;
     size_t stale_baseline_count;
+    /* The most bytes junit.xml may take (0: no limit): the case testcases
+     * that do not fit are left out, and one testcase says how many
+     * (dmlconf_write_junit). */
+    uint64_t junit_max_bytes;
 } dmlconf_report_input;
 
 /* The verdict of a run's records, as every report written from them says
@@ -214,6 +231,9 @@ typedef struct dmlconf_report_input
  * completeness of in->end and the load errors (in->matrix is not used). A
  * matrix that runs out of memory makes the verdict incomplete. */
 void dmlconf_report_input_verdict(const dmlconf_report_input *in, dmlconf_run_verdict *out);
+/* The matrix that verdict is computed from (in->matrix is not used), with
+ * its scope and completeness set; free it with dmlconf_matrix_free. */
+void dmlconf_report_input_matrix(const dmlconf_report_input *in, dmlconf_matrix *matrix);
 
 /* Each writes one report to an open stream; the stream stays the caller's.
  * They return 0, or -1 with why set (may be NULL) when memory runs out or
@@ -223,12 +243,18 @@ void dmlconf_report_input_verdict(const dmlconf_report_input *in, dmlconf_run_ve
  * status, the matrix, the error/tolerance and ULP histograms, the times,
  * the load errors, the failure groups and the failing ids (sorted). */
 int dmlconf_write_summary_json(FILE *out, const dmlconf_report_input *in, char *why, size_t why_size);
-/* junit.xml: a "dmlconf" testsuite whose "verdict" testcase fails when the
- * run is not conformant at its target and errors when it is incomplete or
- * interrupted; a "dmlconf.corpus" testsuite with one erroring testcase per
- * case file that did not load; then one testsuite per operator and data
- * type, one testcase per case, the run info and the verdict as
- * properties. */
+/* junit.xml: a "dmlconf" testsuite (the run info and the verdict as its
+ * properties, the only properties in the file) whose "verdict" testcase
+ * fails when the run is not conformant at its target and errors when it is
+ * incomplete or interrupted; a "dmlconf.corpus" testsuite with one erroring
+ * testcase per case file that did not load; then one testsuite per
+ * operator and data type, one testcase per case. With in->junit_max_bytes
+ * set, the file keeps the run's testsuites and as many case testcases as
+ * fit in that many bytes (failures and errors first, then flakes, skips,
+ * passes), and a skipped "left-out" testcase of the "dmlconf" testsuite says
+ * how many were left out, by status, and that results.jsonl holds every
+ * case; the file exceeds the limit only when the run's own testsuites
+ * alone do. */
 int dmlconf_write_junit(FILE *out, const dmlconf_report_input *in, char *why, size_t why_size);
 /* summary.md: verdict, run info, matrix, histograms, the case files that did
  * not load, and the failures grouped by operator, data type, mode and cause,
@@ -331,6 +357,9 @@ int dmlconf_reports_finish_interrupted(dmlconf_report_set *set, const char *reas
  * serving it): results.jsonl gets no completion record, and every report
  * says "incomplete", with the results written so far. */
 int dmlconf_reports_finish_unended(dmlconf_report_set *set);
+/* The most bytes the final junit.xml may take (0, the default: no limit;
+ * dmlconf_report_input.junit_max_bytes says what a limit does). */
+void dmlconf_reports_set_junit_max_bytes(dmlconf_report_set *set, uint64_t bytes);
 /* Records the baseline's stale lines (copied) for the final reports.
  * Returns 0, or -1 when memory runs out. */
 int dmlconf_reports_set_stale_baseline(dmlconf_report_set *set, const char *const *lines, size_t count);
@@ -349,8 +378,8 @@ void dmlconf_reports_close(dmlconf_report_set *set);
  * needed, locked while it is written, and opened in `mode`: a folder that
  * holds an earlier run's reports is refused unless it may be overwritten)
  * from a run's records, e.g. shards
- * merged into one: in->matrix is not used (the matrix is built here) and
- * in->end says how the run ended. Returns 0, or -1 with why set (may be
+ * merged into one: in->matrix is not used (the matrix is built here),
+ * in->end says how the run ended and in->junit_max_bytes limits junit.xml. Returns 0, or -1 with why set (may be
  * NULL). */
 int dmlconf_reports_write_all(const char *dir, dmlconf_reports_mode mode, const dmlconf_report_input *in, char *why,
                               size_t why_size);
