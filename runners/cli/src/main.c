@@ -38,7 +38,9 @@ static void usage(FILE *out)
     for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); ++i)
         fprintf(out, "  %-10s %s\n", subcommands[i].name, subcommands[i].summary);
     fprintf(out, "\n`dmlconf COMMAND --help` describes each command; `man dmlconf` all of them.\n"
-                 "exit status: 0 passed, 1 failed, 2 usage or input error.\n");
+                 "exit status: 0 passed (or no regressions), 1 failed (or regressions), 2 incomplete\n"
+                 "(or, for validate, list, show, bless and docgen, input with errors), 3 setup error\n"
+                 "(a usage error, a backend or report folder that cannot be used).\n");
 }
 
 int main(int argc, char **argv)
