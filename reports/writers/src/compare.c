@@ -286,8 +286,8 @@ static void definition_change(const dmlconf_case_result *a, const dmlconf_case_r
                              (unsigned)b->dimension_count);
     if (a->exclusive != b->exclusive || a->decreasing != b->decreasing)
         dmlconf_text_appendf(&text, "%s%s, now %s", text.length ? "; " : "",
-                             dmlconf_mode_text(a->exclusive, a->decreasing),
-                             dmlconf_mode_text(b->exclusive, b->decreasing));
+                             report_mode_text(a->exclusive, a->decreasing),
+                             report_mode_text(b->exclusive, b->decreasing));
     if (a->negative != b->negative)
         dmlconf_text_appendf(&text, "%s%s, now %s", text.length ? "; " : "", a->negative ? "negative" : "positive",
                              b->negative ? "negative" : "positive");
@@ -495,7 +495,7 @@ static int group_regressions(dmlconf_run_comparison *c)
 {
     const dmlconf_change_list *list = &c->changes[DMLCONF_CHANGE_REGRESSION];
     dmlconf_case_result *results;
-    dmlconf_failure_groups groups;
+    report_failure_groups groups;
     int rc = -1;
 
     if (!list->count)
@@ -512,7 +512,7 @@ static int group_regressions(dmlconf_run_comparison *c)
         if (!dmlconf_status_is_failure(results[i].status))
             results[i].status = DMLCONF_STATUS_FAIL;
     }
-    if (dmlconf_failure_groups_build(results, list->count, &groups) == 0)
+    if (report_failure_groups_build(results, list->count, &groups) == 0)
     {
         c->regression_causes = malloc(groups.count * sizeof(*c->regression_causes));
         c->regression_cause_counts = malloc(groups.count * sizeof(*c->regression_cause_counts));
@@ -527,7 +527,7 @@ static int group_regressions(dmlconf_run_comparison *c)
             rc = 0;
         }
     }
-    dmlconf_failure_groups_free(&groups);
+    report_failure_groups_free(&groups);
     free(results);
     return rc;
 }
@@ -587,7 +587,7 @@ int dmlconf_compare_runs(const char *old_path, const dmlconf_results_file *old_f
     if (compare_headers(out) != 0 || compare_settings(out) != 0 || match_cases(out) != 0 ||
         describe_case_differences(out) != 0 || group_regressions(out) != 0)
     {
-        dmlconf_set_why(why, why_size, "out of memory");
+        report_set_why(why, why_size, "out of memory");
         return -1;
     }
     out->corpus_differs = out->corpus_difference_count > 0;
@@ -623,29 +623,29 @@ typedef int (*comparison_writer)(FILE *out, const dmlconf_run_comparison *compar
 static int write_one(const char *dir, const char *name, comparison_writer writer,
                      const dmlconf_run_comparison *comparison, char *why, size_t why_size)
 {
-    char *path = dmlconf_report_path(dir, name, "");
+    char *path = report_path(dir, name, "");
     dmlconf_replacement replacement;
     char reason[256] = "";
     int rc = -1;
 
     if (!path)
     {
-        dmlconf_set_why(why, why_size, "out of memory");
+        report_set_why(why, why_size, "out of memory");
         return -1;
     }
     if (dmlconf_replacement_begin(&replacement, path, reason, sizeof(reason)) != 0)
     {
-        dmlconf_set_why(why, why_size, "cannot write %s: %s", path, reason);
+        report_set_why(why, why_size, "cannot write %s: %s", path, reason);
         free(path);
         return -1;
     }
     bool written = writer(replacement.file, comparison, reason, sizeof(reason)) == 0;
     if (!written)
-        dmlconf_set_why(why, why_size, "%s: %s", path, reason);
+        report_set_why(why, why_size, "%s: %s", path, reason);
     if (dmlconf_replacement_finish(&replacement, written, false, reason, sizeof(reason)) != 0)
     {
         if (written)
-            dmlconf_set_why(why, why_size, "cannot write %s: %s", path, reason);
+            report_set_why(why, why_size, "cannot write %s: %s", path, reason);
         written = false;
     }
     rc = written ? 0 : -1;
@@ -672,7 +672,7 @@ int dmlconf_run_comparison_write_all(const char *dir, const dmlconf_run_comparis
         char reason[512];
         if (write_one(dir, files[i].name, files[i].writer, comparison, reason, sizeof(reason)) != 0 && rc == 0)
         {
-            dmlconf_set_why(why, why_size, "%s", reason);
+            report_set_why(why, why_size, "%s", reason);
             rc = -1;
         }
     }

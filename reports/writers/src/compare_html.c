@@ -16,12 +16,12 @@
 
 static void put_text(FILE *out, const char *text)
 {
-    dmlconf_xml_escape(out, text, false);
+    report_xml_escape(out, text, false);
 }
 
 static void put_field(FILE *out, const char *text, size_t size)
 {
-    dmlconf_xml_escape_field(out, text, size, false);
+    report_xml_escape_field(out, text, size, false);
 }
 
 static void status_cell(FILE *out, const dmlconf_case_result *r)
@@ -32,8 +32,8 @@ static void status_cell(FILE *out, const dmlconf_case_result *r)
         fputs("-</td>", out);
         return;
     }
-    fprintf(out, "<span class=\"status status-%s\">%s</span>", dmlconf_status_text(r->status),
-            dmlconf_status_text(r->status));
+    fprintf(out, "<span class=\"status status-%s\">%s</span>", report_status_text(r->status),
+            report_status_text(r->status));
     if (r->failure != DMLCONF_FAILURE_NONE && dmlconf_failure_name(r->failure))
     {
         fprintf(out, " %s", dmlconf_failure_name(r->failure));
@@ -229,7 +229,7 @@ int dmlconf_write_comparison_html(FILE *out, const dmlconf_run_comparison *c, ch
           out);
     put_text(out, c->answer);
     fputs("</title>\n<style>\n", out);
-    fputs(dmlconf_html_style, out);
+    fputs(report_html_style, out);
     fprintf(out,
             "</style>\n</head>\n<body>\n<header><h1>dmlconf comparison</h1>\n<div class=\"verdict %s\" "
             "id=\"answer\" data-answer=\"%s\"><div class=\"text\">",
@@ -253,7 +253,7 @@ int dmlconf_write_comparison_html(FILE *out, const dmlconf_run_comparison *c, ch
     fputs("<footer>dmlconf compare</footer>\n</body>\n</html>\n", out);
     if (ferror(out))
     {
-        dmlconf_set_why(why, why_size, "write error");
+        report_set_why(why, why_size, "write error");
         return -1;
     }
     return 0;

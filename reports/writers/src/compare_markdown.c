@@ -42,7 +42,7 @@ static void status_cell(FILE *out, const dmlconf_case_result *r)
         fputs("-", out);
         return;
     }
-    fputs(dmlconf_status_text(r->status), out);
+    fputs(report_status_text(r->status), out);
     if (r->failure != DMLCONF_FAILURE_NONE && dmlconf_failure_name(r->failure))
     {
         fprintf(out, " (%s", dmlconf_failure_name(r->failure));
@@ -87,7 +87,7 @@ static void write_list(FILE *out, const dmlconf_run_comparison *c, dmlconf_chang
         const dmlconf_case_change *change = &list->items[i];
         const dmlconf_case_result *r = change->new_result ? change->new_result : change->old_result;
         fputs("| ", out);
-        dmlconf_md_code(out, r->id, sizeof(r->id), true);
+        report_md_code(out, r->id, sizeof(r->id), true);
         fputs(" | ", out);
         if (times)
         {
@@ -102,7 +102,7 @@ static void write_list(FILE *out, const dmlconf_run_comparison *c, dmlconf_chang
         }
         if (kind == DMLCONF_CHANGE_DEFINITION)
         {
-            dmlconf_md_text(out, change->what, sizeof(change->what));
+            report_md_text(out, change->what, sizeof(change->what));
             fputs(" |\n", out);
             continue;
         }
@@ -110,7 +110,7 @@ static void write_list(FILE *out, const dmlconf_run_comparison *c, dmlconf_chang
         fputs(" | ", out);
         status_cell(out, change->new_result);
         fputs(" | ", out);
-        dmlconf_md_text(out, r->message, sizeof(r->message));
+        report_md_text(out, r->message, sizeof(r->message));
         fputs(" |\n", out);
     }
     if (list->count > rows)
@@ -122,9 +122,9 @@ static void write_run_row(FILE *out, const char *label, const char *old_text, si
                           size_t new_size)
 {
     fprintf(out, "| %s | ", label);
-    dmlconf_md_text(out, old_text, old_size);
+    report_md_text(out, old_text, old_size);
     fputs(" | ", out);
-    dmlconf_md_text(out, new_text, new_size);
+    report_md_text(out, new_text, new_size);
     fputs(" |\n", out);
 }
 
@@ -135,9 +135,9 @@ static void write_runs(FILE *out, const dmlconf_run_comparison *c)
     const dmlconf_run_info *b = &c->new_run.file->info;
 
     fputs("| | OLD | NEW |\n|---|---|---|\n| results | ", out);
-    dmlconf_md_code(out, c->old_run.path, SIZE_MAX, true);
+    report_md_code(out, c->old_run.path, SIZE_MAX, true);
     fputs(" | ", out);
-    dmlconf_md_code(out, c->new_run.path, SIZE_MAX, true);
+    report_md_code(out, c->new_run.path, SIZE_MAX, true);
     fputs(" |\n", out);
     write_run_row(out, "backend", a->backend, sizeof(a->backend), b->backend, sizeof(b->backend));
     write_run_row(out, "adapter", a->adapter, sizeof(a->adapter), b->adapter, sizeof(b->adapter));
@@ -148,7 +148,7 @@ static void write_runs(FILE *out, const dmlconf_run_comparison *c)
     {
         fprintf(out, " %zu (%s", runs[i]->file->results.count, runs[i]->complete ? "complete" : "incomplete: ");
         if (!runs[i]->complete)
-            dmlconf_md_text(out, runs[i]->incomplete_reason, sizeof(runs[i]->incomplete_reason));
+            report_md_text(out, runs[i]->incomplete_reason, sizeof(runs[i]->incomplete_reason));
         fputs(") |", out);
     }
     fputc('\n', out);
@@ -167,7 +167,7 @@ static void write_sentences(FILE *out, const char *heading, char *const *sentenc
     for (size_t i = 0; i < count; ++i)
     {
         fputs("- ", out);
-        dmlconf_md_text(out, sentences[i], SIZE_MAX);
+        report_md_text(out, sentences[i], SIZE_MAX);
         fputc('\n', out);
     }
     fputc('\n', out);
@@ -217,7 +217,7 @@ int dmlconf_write_comparison_markdown(FILE *out, const dmlconf_run_comparison *c
         DMLCONF_CHANGE_SLOWER,      DMLCONF_CHANGE_FASTER};
 
     fputs("# dmlconf comparison\n\n**Result: ", out);
-    dmlconf_md_text(out, c->answer, sizeof(c->answer));
+    report_md_text(out, c->answer, sizeof(c->answer));
     fprintf(out, "** (exit status %d)\n\n", c->exit_status);
     write_runs(out, c);
     if (c->corpus_differs)
@@ -235,7 +235,7 @@ int dmlconf_write_comparison_markdown(FILE *out, const dmlconf_run_comparison *c
         write_list(out, c, order[i]);
     if (ferror(out))
     {
-        dmlconf_set_why(why, why_size, "write error");
+        report_set_why(why, why_size, "write error");
         return -1;
     }
     return 0;

@@ -118,7 +118,7 @@ void dmlconf_matrix_print(FILE *out, const dmlconf_matrix *matrix, bool color)
             break;
         }
         snprintf(text, sizeof(text), "%llu %s", (unsigned long long)matrix->status_counts[s],
-                 dmlconf_status_text((dmlconf_status)s));
+                 report_status_text((dmlconf_status)s));
         fputs(shown++ ? ", " : ": ", out);
         print_padded(out, text, 0, tint, color);
     }

@@ -5,7 +5,7 @@
  */
 #include "report_internal.h"
 
-size_t dmlconf_report_device_slowest(const dmlconf_report_input *in, size_t *order, size_t max)
+size_t report_device_slowest(const dmlconf_report_input *in, size_t *order, size_t max)
 {
     size_t kept = 0;
     for (size_t i = 0; i < in->count && max > 0; ++i)

@@ -56,12 +56,12 @@ static const char *const cause_tokens[DMLCONF_CAUSE_COUNT] = {
     [DMLCONF_CAUSE_OTHER] = "other",
 };
 
-const char *dmlconf_failure_cause_text(dmlconf_failure_cause cause)
+const char *report_failure_cause_text(report_failure_cause cause)
 {
     return (unsigned)cause < DMLCONF_CAUSE_COUNT ? cause_texts[cause] : "failed";
 }
 
-const char *dmlconf_failure_cause_token(dmlconf_failure_cause cause)
+const char *report_failure_cause_token(report_failure_cause cause)
 {
     return (unsigned)cause < DMLCONF_CAUSE_COUNT ? cause_tokens[cause] : "other";
 }
@@ -115,7 +115,7 @@ static bool is_zero_bits(const float_format *f, uint64_t bits)
 }
 
 /* The cause of wrong values with no pattern, from the worst mismatch. */
-static dmlconf_failure_cause mismatch_cause(dmlconf_data_type type, const dmlconf_mismatch *m)
+static report_failure_cause mismatch_cause(dmlconf_data_type type, const dmlconf_mismatch *m)
 {
     float_format f;
     uint64_t expected, actual;
@@ -138,7 +138,7 @@ static dmlconf_failure_cause mismatch_cause(dmlconf_data_type type, const dmlcon
     return DMLCONF_CAUSE_OUTSIDE_BOUND;
 }
 
-dmlconf_failure_cause dmlconf_failure_cause_of(const dmlconf_case_result *result)
+report_failure_cause report_failure_cause_of(const dmlconf_case_result *result)
 {
     const dmlconf_comparison *comparison = &result->comparison;
 
@@ -194,7 +194,7 @@ typedef struct member
 {
     const dmlconf_case_result *result;
     size_t index;
-    dmlconf_failure_cause cause;
+    report_failure_cause cause;
     dmlconf_pattern pattern; /* PATTERN and UNWRITTEN causes only; NONE otherwise */
     uint64_t position;       /* the pattern's position, where it has one */
 } member;
@@ -206,7 +206,7 @@ static bool pattern_has_position(dmlconf_pattern pattern)
 
 static member member_of(const dmlconf_case_result *result, size_t index)
 {
-    member m = {result, index, dmlconf_failure_cause_of(result), DMLCONF_PATTERN_NONE, 0};
+    member m = {result, index, report_failure_cause_of(result), DMLCONF_PATTERN_NONE, 0};
     dmlconf_pattern pattern = result->comparison.pattern;
 
     if ((m.cause == DMLCONF_CAUSE_PATTERN || m.cause == DMLCONF_CAUSE_UNWRITTEN) &&
@@ -260,8 +260,8 @@ static int compare_members(const void *p, const void *q)
 /* The cause that explains the most cases first, then the most severe. */
 static int compare_groups(const void *p, const void *q)
 {
-    const dmlconf_failure_group *a = p;
-    const dmlconf_failure_group *b = q;
+    const report_failure_group *a = p;
+    const report_failure_group *b = q;
 
     if (a->count != b->count)
         return a->count > b->count ? -1 : 1;
@@ -286,7 +286,7 @@ static unsigned type_bit(dmlconf_data_type type)
     return (unsigned)type < 32u ? (unsigned)type : 0u;
 }
 
-static void absorb(dmlconf_failure_group *group, const dmlconf_case_result *results, size_t index)
+static void absorb(report_failure_group *group, const dmlconf_case_result *results, size_t index)
 {
     const dmlconf_case_result *result = &results[index];
     const dmlconf_comparison *c = &result->comparison;
@@ -342,7 +342,7 @@ static void element_words(uint64_t position, char *buf, size_t size)
 }
 
 /* The cause in words, for the group's title. */
-static void title_of(const dmlconf_failure_group *g, char *buf, size_t size)
+static void title_of(const report_failure_group *g, char *buf, size_t size)
 {
     char element[96];
 
@@ -449,7 +449,7 @@ static void title_of(const dmlconf_failure_group *g, char *buf, size_t size)
 
 /* Which cases the cause shows in: "sums and products; FLOAT32, FLOAT16;
  * inclusive and exclusive; increasing; ranks 1 to 8". */
-static void affects_of(const dmlconf_failure_group *g, char *buf, size_t size)
+static void affects_of(const report_failure_group *g, char *buf, size_t size)
 {
     dmlconf_text text = {buf, size, 0};
     bool first = true;
@@ -479,14 +479,14 @@ static void affects_of(const dmlconf_failure_group *g, char *buf, size_t size)
         dmlconf_text_appendf(&text, "ranks %u to %u", (unsigned)g->lowest_rank, (unsigned)g->highest_rank);
 }
 
-const char *dmlconf_failure_group_token(const dmlconf_failure_group *group)
+const char *report_failure_group_token(const report_failure_group *group)
 {
     if (group->cause == DMLCONF_CAUSE_PATTERN && dmlconf_pattern_name(group->pattern))
         return dmlconf_pattern_name(group->pattern);
-    return dmlconf_failure_cause_token(group->cause);
+    return report_failure_cause_token(group->cause);
 }
 
-int dmlconf_failure_groups_build(const dmlconf_case_result *results, size_t count, dmlconf_failure_groups *out)
+int report_failure_groups_build(const dmlconf_case_result *results, size_t count, report_failure_groups *out)
 {
     member *members = NULL;
     size_t failing = 0;
@@ -494,7 +494,7 @@ int dmlconf_failure_groups_build(const dmlconf_case_result *results, size_t coun
 
     memset(out, 0, sizeof(*out));
     for (size_t i = 0; i < count; ++i)
-        failing += dmlconf_result_is_failing(&results[i]);
+        failing += report_result_is_failing(&results[i]);
     if (failing == 0)
         return 0;
     members = malloc(failing * sizeof(*members));
@@ -504,7 +504,7 @@ int dmlconf_failure_groups_build(const dmlconf_case_result *results, size_t coun
     failing = 0;
     for (size_t i = 0; i < count; ++i)
     {
-        if (dmlconf_result_is_failing(&results[i]))
+        if (report_result_is_failing(&results[i]))
             members[failing++] = member_of(&results[i], i);
     }
     qsort(members, failing, sizeof(*members), compare_members);
@@ -518,7 +518,7 @@ int dmlconf_failure_groups_build(const dmlconf_case_result *results, size_t coun
         goto oom;
     for (size_t i = 0; i < failing; ++i)
     {
-        dmlconf_failure_group *group;
+        report_failure_group *group;
         if (i == 0 || compare_keys(&members[i - 1], &members[i]) != 0)
         {
             group = &out->items[out->count++];
@@ -541,11 +541,11 @@ int dmlconf_failure_groups_build(const dmlconf_case_result *results, size_t coun
     return 0;
 oom:
     free(members);
-    dmlconf_failure_groups_free(out);
+    report_failure_groups_free(out);
     return -1;
 }
 
-void dmlconf_failure_groups_free(dmlconf_failure_groups *groups)
+void report_failure_groups_free(report_failure_groups *groups)
 {
     if (!groups)
         return;

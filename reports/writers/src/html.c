@@ -25,7 +25,7 @@
 /* Failure groups charted below their table; the rest are only in it. */
 #define CHARTED_GROUPS 50
 
-const char dmlconf_html_style[] =
+const char report_html_style[] =
     ":root{--pass:#1a7f37;--fail:#cf222e;--skip:#9a6700;--muted:#57606a;--line:#d0d7de;--soft:#f6f8fa}\n"
     "body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,sans-serif;color:#1f2328;"
     "margin:0 auto;max-width:1280px;padding:1.5em 2em;line-height:1.45}\n"
@@ -72,7 +72,7 @@ const char dmlconf_html_style[] =
 
 static void put_text(FILE *out, const char *text)
 {
-    dmlconf_xml_escape(out, text, false);
+    report_xml_escape(out, text, false);
 }
 
 static const char *level_text(dmlconf_feature_level level)
@@ -95,14 +95,14 @@ static const char *type_text(dmlconf_data_type type)
 
 static void put_status(FILE *out, dmlconf_status status)
 {
-    const char *name = dmlconf_status_text(status);
+    const char *name = report_status_text(status);
     fprintf(out, "<span class=\"status status-%s\">%s</span>", name, name);
 }
 
 static void write_verdict(FILE *out, const dmlconf_run_verdict *verdict)
 {
-    const char *tone = verdict->exit_status == DMLCONF_EXIT_PASSED   ? "ok"
-                       : verdict->exit_status == DMLCONF_EXIT_FAILED ? "bad"
+    const char *tone = verdict->exit_status == DMLCONF_EXIT_PASSED     ? "ok"
+                       : verdict->exit_status == DMLCONF_EXIT_FAILED   ? "bad"
                        : verdict->status == DMLCONF_RUN_PARTLY_COVERED ? "partial"
                                                                        : "incomplete";
 
@@ -125,7 +125,7 @@ static void write_verdict(FILE *out, const dmlconf_run_verdict *verdict)
             dmlconf_verdict_passes(verdict) ? "passes a gate" : "fails a gate");
 }
 
-static void write_run_info(FILE *out, const dmlconf_info_field *fields)
+static void write_run_info(FILE *out, const report_info_field *fields)
 {
     fputs("<section id=\"run\"><h2>Run</h2>\n<table class=\"info\">\n", out);
     for (size_t i = 0; i < DMLCONF_INFO_FIELD_COUNT; ++i)
@@ -239,7 +239,7 @@ static void write_not_covered(FILE *out, const dmlconf_matrix *matrix)
     {
         const dmlconf_matrix_gap *gap = &matrix->gaps[i];
         fputs("<tr><td class=\"mono\">", out);
-        dmlconf_xml_escape_field(out, gap->needs, sizeof(gap->needs), false);
+        report_xml_escape_field(out, gap->needs, sizeof(gap->needs), false);
         fprintf(out, "</td><td class=\"num\">%llu</td><td class=\"num\">%llu</td><td>%s</td></tr>\n",
                 (unsigned long long)gap->cases, (unsigned long long)gap->negative,
                 gap->lowest_level == DMLCONF_FEATURE_LEVEL_NONE ? "every level" : level_text(gap->lowest_level));
@@ -254,7 +254,7 @@ static void write_histogram(FILE *out, const dmlconf_matrix *matrix)
     char range_text[DMLCONF_HISTOGRAM_BINS][24];
     const char *labels[DMLCONF_HISTOGRAM_BINS];
     const char *ranges[DMLCONF_HISTOGRAM_BINS];
-    dmlconf_count_chart chart;
+    report_count_chart chart;
 
     for (size_t i = 0; i < DMLCONF_HISTOGRAM_BINS; ++i)
     {
@@ -289,13 +289,13 @@ static void write_histogram(FILE *out, const dmlconf_matrix *matrix)
             "<p>Every judged element of every case (%llu elements), by |error| / tolerance; the red bar is "
             "outside tolerance. Heights are on a log scale.</p>\n",
             (unsigned long long)matrix->elements);
-    dmlconf_svg_count_chart(out, &chart);
+    report_svg_count_chart(out, &chart);
     fputs("</section>\n", out);
     fputs("<section id=\"ulps\"><h2>Error in ulps</h2>\n<p>Every judged element of every case by its error in ulps "
           "of the output type, in bins that double: where the mass sits tells rounding (a few ulps) from "
           "accumulation (many) from broken results (the last bins).</p>\n",
           out);
-    dmlconf_svg_ulp_chart(out, "ulp-histogram", matrix->ulp_histogram, DMLCONF_CHART_FULL);
+    report_svg_ulp_chart(out, "ulp-histogram", matrix->ulp_histogram, DMLCONF_CHART_FULL);
     fputs("</section>\n", out);
 }
 
@@ -345,11 +345,11 @@ static void write_failing_case(FILE *out, const dmlconf_run_info *info, const dm
     char *command;
 
     fprintf(out, "<section class=\"case\" id=\"case-%zu\">\n<h3><span class=\"id\">", anchor);
-    dmlconf_xml_escape_field(out, result->id, sizeof(result->id), false);
+    report_xml_escape_field(out, result->id, sizeof(result->id), false);
     fputs("</span> ", out);
     put_status(out, result->status);
     fputs("</h3>\n<p class=\"where\"><span class=\"mono\">", out);
-    dmlconf_xml_escape_field(out, result->file, sizeof(result->file), false);
+    report_xml_escape_field(out, result->file, sizeof(result->file), false);
     fprintf(out, ":%u</span> &#183; %s &#183; %s &#183; %u dimensions &#183; minimum feature level %s",
             (unsigned)result->line, op_text(result->op), type_text(result->data_type),
             (unsigned)result->dimension_count, level_text(result->min_feature_level));
@@ -359,7 +359,7 @@ static void write_failing_case(FILE *out, const dmlconf_run_info *info, const dm
     if (result->message[0])
     {
         fputs("<p class=\"message\">", out);
-        dmlconf_xml_escape_field(out, result->message, sizeof(result->message), false);
+        report_xml_escape_field(out, result->message, sizeof(result->message), false);
         fputs("</p>\n", out);
     }
     if (comparison->elements > 0)
@@ -383,8 +383,8 @@ static void write_failing_case(FILE *out, const dmlconf_run_info *info, const dm
         char id[40];
         snprintf(id, sizeof(id), "case-%zu-positions", anchor);
         fputs("<div class=\"charts\"><figure>", out);
-        dmlconf_svg_position_chart(out, id, comparison->position_mismatches, comparison->position_max_fraction,
-                                   DMLCONF_CHART_SMALL);
+        report_svg_position_chart(out, id, comparison->position_mismatches, comparison->position_max_fraction,
+                                  DMLCONF_CHART_SMALL);
         fputs("<figcaption>largest |error| / tolerance along the scan axis (scan order, log scale)</figcaption>"
               "</figure></div>\n",
               out);
@@ -414,7 +414,7 @@ static void write_failing_case(FILE *out, const dmlconf_run_info *info, const dm
             write_mismatch_row(out, "worst", true, result->data_type, &comparison->worst);
         fputs("</table>\n", out);
     }
-    command = dmlconf_report_repro_command(info, result);
+    command = report_repro_command(info, result);
     fputs("<p class=\"repro\">Reproduce: <code>", out);
     put_text(out, command ? command : "(out of memory)");
     free(command);
@@ -422,7 +422,7 @@ static void write_failing_case(FILE *out, const dmlconf_run_info *info, const dm
     if (result->repro_path[0])
     {
         fputs(" &#183; reproducer: <code>", out);
-        dmlconf_xml_escape_field(out, result->repro_path, sizeof(result->repro_path), false);
+        report_xml_escape_field(out, result->repro_path, sizeof(result->repro_path), false);
         fputs("</code>", out);
     }
     fputs("</p>\n</section>\n", out);
@@ -433,14 +433,14 @@ static void write_case_row(FILE *out, const dmlconf_case_result *result, const c
     fputs("<tr><td class=\"id\">", out);
     if (link)
         fprintf(out, "<a href=\"#%s\">", link);
-    dmlconf_xml_escape_field(out, result->id, sizeof(result->id), false);
+    report_xml_escape_field(out, result->id, sizeof(result->id), false);
     if (link)
         fputs("</a>", out);
     fputs("</td><td>", out);
     put_status(out, result->status);
     fprintf(out, "</td><td class=\"mono\">%s %s</td><td>%s</td><td>", op_text(result->op), type_text(result->data_type),
             level_text(result->min_feature_level));
-    dmlconf_xml_escape_field(out, result->message, sizeof(result->message), false);
+    report_xml_escape_field(out, result->message, sizeof(result->message), false);
     fputs("</td></tr>\n", out);
 }
 
@@ -492,7 +492,7 @@ static void write_noteworthy(FILE *out, const dmlconf_case_result *results, cons
 static void write_device_times(FILE *out, const dmlconf_report_input *in)
 {
     size_t order[DMLCONF_DEVICE_TIME_ROWS];
-    size_t n = dmlconf_report_device_slowest(in, order, DMLCONF_DEVICE_TIME_ROWS);
+    size_t n = report_device_slowest(in, order, DMLCONF_DEVICE_TIME_ROWS);
     if (n == 0)
         return;
     fprintf(out,
@@ -507,7 +507,7 @@ static void write_device_times(FILE *out, const dmlconf_report_input *in)
     {
         const dmlconf_case_result *r = &in->results[order[i]];
         fputs("<tr><td class=\"id\">", out);
-        dmlconf_xml_escape_field(out, r->id, sizeof(r->id), false);
+        report_xml_escape_field(out, r->id, sizeof(r->id), false);
         fprintf(out, "</td><td class=\"mono\">%s %s</td><td class=\"num\">%llu</td><td class=\"num\">%.3f</td>",
                 op_text(r->op), type_text(r->data_type), (unsigned long long)r->comparison.elements,
                 r->backend_seconds * 1e3);
@@ -548,7 +548,7 @@ static void write_load_errors(FILE *out, const dmlconf_report_input *in)
 
 /* The failure groups: a table, then per group its shortest reproducer and
  * where its errors fall. */
-static void write_groups(FILE *out, const dmlconf_report_input *in, const dmlconf_failure_groups *groups)
+static void write_groups(FILE *out, const dmlconf_report_input *in, const report_failure_groups *groups)
 {
     if (groups->count == 0)
         return;
@@ -563,7 +563,7 @@ static void write_groups(FILE *out, const dmlconf_report_input *in, const dmlcon
             groups->failing, groups->count);
     for (size_t g = 0; g < groups->count; ++g)
     {
-        const dmlconf_failure_group *group = &groups->items[g];
+        const report_failure_group *group = &groups->items[g];
         const dmlconf_case_result *shortest = &in->results[group->members[0]];
         if (g < CHARTED_GROUPS)
             fprintf(out, "<tr><td class=\"num\"><a href=\"#group-%zu\">%zu</a></td>", g + 1, g + 1);
@@ -574,7 +574,7 @@ static void write_groups(FILE *out, const dmlconf_report_input *in, const dmlcon
         fprintf(out, "</td><td class=\"num\">%zu</td><td>", group->count);
         put_text(out, group->affects);
         fputs("</td><td class=\"id\">", out);
-        dmlconf_xml_escape_field(out, shortest->id, sizeof(shortest->id), false);
+        report_xml_escape_field(out, shortest->id, sizeof(shortest->id), false);
         fputs("</td>", out);
         if (group->elements > 0)
             fprintf(out, "<td class=\"num\">%.4g</td><td class=\"num\">%.4g</td>", group->max_error_ulps,
@@ -586,16 +586,16 @@ static void write_groups(FILE *out, const dmlconf_report_input *in, const dmlcon
     fputs("</table>\n", out);
     for (size_t g = 0; g < groups->count && g < CHARTED_GROUPS; ++g)
     {
-        const dmlconf_failure_group *group = &groups->items[g];
+        const report_failure_group *group = &groups->items[g];
         const dmlconf_case_result *shortest = &in->results[group->members[0]];
-        char *command = dmlconf_report_repro_command(in->info, shortest);
+        char *command = report_repro_command(in->info, shortest);
         char id[40];
         fprintf(out, "<section class=\"group\" id=\"group-%zu\"><h3>%zu. ", g + 1, g + 1);
         put_text(out, group->title);
         fprintf(out, " (%zu case%s)</h3>\n<p>Shows in: ", group->count, group->count == 1 ? "" : "s");
         put_text(out, group->affects);
         fputs(".</p>\n<p>Shortest reproducer: <code>", out);
-        dmlconf_xml_escape_field(out, shortest->id, sizeof(shortest->id), false);
+        report_xml_escape_field(out, shortest->id, sizeof(shortest->id), false);
         fputs("</code>", out);
         if (shortest->comparison.elements > 0)
             fprintf(out, " (%llu elements, %u dimensions)", (unsigned long long)shortest->comparison.elements,
@@ -606,7 +606,7 @@ static void write_groups(FILE *out, const dmlconf_report_input *in, const dmlcon
         if (shortest->repro_path[0])
         {
             fputs("; minimal reproducer <code>", out);
-            dmlconf_xml_escape_field(out, shortest->repro_path, sizeof(shortest->repro_path), false);
+            report_xml_escape_field(out, shortest->repro_path, sizeof(shortest->repro_path), false);
             fputs("</code>", out);
         }
         fputs(".</p>\n", out);
@@ -620,11 +620,11 @@ static void write_groups(FILE *out, const dmlconf_report_input *in, const dmlcon
                 (unsigned long long)group->mismatches, group->mismatches == 1 ? "" : "s",
                 (unsigned long long)group->elements);
         snprintf(id, sizeof(id), "group-%zu-positions", g + 1);
-        dmlconf_svg_position_chart(out, id, group->position_mismatches, group->position_max_fraction,
-                                   DMLCONF_CHART_HALF);
+        report_svg_position_chart(out, id, group->position_mismatches, group->position_max_fraction,
+                                  DMLCONF_CHART_HALF);
         fputs("</figure><figure>", out);
         snprintf(id, sizeof(id), "group-%zu-ulps", g + 1);
-        dmlconf_svg_ulp_chart(out, id, group->ulp_histogram, DMLCONF_CHART_HALF);
+        report_svg_ulp_chart(out, id, group->ulp_histogram, DMLCONF_CHART_HALF);
         fputs("</figure></div></section>\n", out);
     }
     if (groups->count > CHARTED_GROUPS)
@@ -635,15 +635,15 @@ static void write_groups(FILE *out, const dmlconf_report_input *in, const dmlcon
 int dmlconf_write_html(FILE *out, const dmlconf_report_input *in, char *why, size_t why_size)
 {
     const dmlconf_matrix *matrix = in->matrix;
-    dmlconf_report_view *view = malloc(sizeof(*view));
+    report_view *view = malloc(sizeof(*view));
     int rc = -1;
 
     if (!view)
     {
-        dmlconf_set_why(why, why_size, "out of memory");
+        report_set_why(why, why_size, "out of memory");
         return -1;
     }
-    if (dmlconf_report_view_init(view, in, why, why_size))
+    if (report_view_init(view, in, why, why_size))
         goto fail;
 
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
@@ -651,7 +651,7 @@ int dmlconf_write_html(FILE *out, const dmlconf_report_input *in, char *why, siz
           out);
     put_text(out, view->verdict.text);
     fputs("</title>\n<style>\n", out);
-    fputs(dmlconf_html_style, out);
+    fputs(report_html_style, out);
     fputs("</style>\n</head>\n<body>\n<header><h1>dmlconf conformance report</h1>\n", out);
     write_verdict(out, &view->verdict);
     fputs("</header>\n", out);
@@ -666,17 +666,17 @@ int dmlconf_write_html(FILE *out, const dmlconf_report_input *in, char *why, siz
     write_failing(out, in->info, in->results, view->failing, view->failing_count);
     write_noteworthy(out, in->results, view->noteworthy, view->noteworthy_count);
     fputs("<footer>dmlconf ", out);
-    dmlconf_xml_escape_field(out, in->info->dmlconf_version, sizeof(in->info->dmlconf_version), false);
+    report_xml_escape_field(out, in->info->dmlconf_version, sizeof(in->info->dmlconf_version), false);
     fputs(" &#183; DirectML cumulative summation and product conformance</footer>\n</body>\n</html>\n", out);
 
     if (ferror(out))
     {
-        dmlconf_set_why(why, why_size, "write error");
+        report_set_why(why, why_size, "write error");
         goto fail;
     }
     rc = 0;
 fail:
-    dmlconf_report_view_free(view);
+    report_view_free(view);
     free(view);
     return rc;
 }

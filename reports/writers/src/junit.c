@@ -48,7 +48,7 @@ static void xml_escape_to(xml_emit emit, void *context, const char *text, bool a
     {
         uint32_t cp;
         size_t length;
-        size_t n = dmlconf_utf8_next(at, &cp);
+        size_t n = report_utf8_next(at, &cp);
         if (n == 0)
             break;
         at += n;
@@ -85,7 +85,7 @@ static void xml_escape_to(xml_emit emit, void *context, const char *text, bool a
          * references. */
         if (cp < 0x20 || cp == 0x7f || cp == 0xfffe || cp == 0xffff)
             cp = DMLCONF_REPLACEMENT_CHARACTER;
-        length = dmlconf_utf8_encode(cp, encoded);
+        length = report_utf8_encode(cp, encoded);
         emit(context, encoded, length);
     }
 }
@@ -95,7 +95,7 @@ static void emit_to_file(void *context, const char *bytes, size_t length)
     fwrite(bytes, 1, length, (FILE *)context);
 }
 
-void dmlconf_xml_escape(FILE *out, const char *text, bool attribute)
+void report_xml_escape(FILE *out, const char *text, bool attribute)
 {
     xml_escape_to(emit_to_file, out, text, attribute);
 }
@@ -119,13 +119,13 @@ static const char *terminated(const char *text, size_t size, bool *copied)
     return copy;
 }
 
-void dmlconf_xml_escape_field(FILE *out, const char *text, size_t size, bool attribute)
+void report_xml_escape_field(FILE *out, const char *text, size_t size, bool attribute)
 {
     bool copied;
     const char *whole = terminated(text, size, &copied);
 
     if (whole)
-        dmlconf_xml_escape(out, whole, attribute);
+        report_xml_escape(out, whole, attribute);
     if (copied)
         free((char *)whole);
 }
@@ -309,7 +309,7 @@ static void write_details(junit_sink *out, const dmlconf_run_info *info, const d
             sink_printf(out, ", %.6f s on the device", result->backend_seconds);
         sink_puts(out, "\n");
     }
-    command = dmlconf_report_repro_command(info, result);
+    command = report_repro_command(info, result);
     sink_puts(out, "reproduce: ");
     sink_escape(out, command ? command : "(out of memory)", false);
     sink_puts(out, "\n");
@@ -325,7 +325,7 @@ static void write_details(junit_sink *out, const dmlconf_run_info *info, const d
 static void write_testcase(junit_sink *out, const dmlconf_run_info *info, const dmlconf_case_result *result)
 {
     const junit_kind kind = kind_of(result->status);
-    const char *message = result->message[0] ? result->message : dmlconf_status_text(result->status);
+    const char *message = result->message[0] ? result->message : report_status_text(result->status);
 
     sink_puts(out, "    <testcase name=\"");
     sink_escape_field(out, result->id, sizeof(result->id), true);
@@ -345,7 +345,7 @@ static void write_testcase(junit_sink *out, const dmlconf_run_info *info, const 
          * the cases a run did not cover from those skipped for a reason. */
         const bool unsupported = result->status == DMLCONF_STATUS_SKIP && result->unsupported;
         sink_printf(out, "      <%s type=\"%s\" message=\"", element,
-                    unsupported ? "unsupported" : dmlconf_status_text(result->status));
+                    unsupported ? "unsupported" : report_status_text(result->status));
         sink_escape_field(out, message, result->message[0] ? sizeof(result->message) : strlen(message) + 1, true);
         sink_puts(out, "\">");
         write_details(out, info, result);
@@ -363,7 +363,7 @@ static void write_testcase(junit_sink *out, const dmlconf_run_info *info, const 
     sink_puts(out, "    </testcase>\n");
 }
 
-static void write_properties(junit_sink *out, const dmlconf_info_field *fields, const dmlconf_run_verdict *verdict)
+static void write_properties(junit_sink *out, const report_info_field *fields, const dmlconf_run_verdict *verdict)
 {
     sink_puts(out, "    <properties>\n");
     for (size_t i = 0; i < DMLCONF_INFO_FIELD_COUNT; ++i)
@@ -394,7 +394,7 @@ static void write_properties(junit_sink *out, const dmlconf_info_field *fields, 
  * the run's own suite only (fields not NULL), the properties: once a file,
  * not once a suite. */
 static void open_suite(junit_sink *out, const char *name, size_t tests, size_t failures, size_t errors, size_t skipped,
-                       double seconds, const dmlconf_report_input *in, const dmlconf_info_field *fields,
+                       double seconds, const dmlconf_report_input *in, const report_info_field *fields,
                        const dmlconf_run_verdict *verdict)
 {
     sink_puts(out, "  <testsuite name=\"");
@@ -491,7 +491,7 @@ static void write_left_out_testcase(junit_sink *out, const junit_left_out *left)
         if (!left->statuses[s])
             continue;
         sink_printf(out, "%s%s %zu", listed ? ", " : "",
-                    s < DMLCONF_STATUS_COUNT ? dmlconf_status_text((dmlconf_status)s) : "unknown", left->statuses[s]);
+                    s < DMLCONF_STATUS_COUNT ? report_status_text((dmlconf_status)s) : "unknown", left->statuses[s]);
         listed = true;
     }
     sink_puts(out, ".\nFailing cases come first, so a case that failed is left out only when the failures alone do "
@@ -503,7 +503,7 @@ static void write_left_out_testcase(junit_sink *out, const junit_left_out *left)
 /* The run's own testsuite: whether the run as a whole passes the gate,
  * with a baseline whether it has regressions, and the testcases left out
  * (left: NULL when none was). */
-static void write_verdict_suite(junit_sink *out, const dmlconf_report_input *in, const dmlconf_info_field *fields,
+static void write_verdict_suite(junit_sink *out, const dmlconf_report_input *in, const report_info_field *fields,
                                 const dmlconf_run_verdict *verdict, const junit_left_out *left)
 {
     double elapsed = in->end->elapsed_seconds > 0.0 ? in->end->elapsed_seconds : 0.0;
@@ -636,7 +636,7 @@ typedef struct junit_document
     const dmlconf_report_input *in;
     const suite_key *keys;
     const bool *keep;
-    const dmlconf_info_field *fields;
+    const report_info_field *fields;
     const dmlconf_run_verdict *verdict;
     const junit_left_out *left;
 } junit_document;
@@ -865,7 +865,7 @@ int dmlconf_write_junit(FILE *out, const dmlconf_report_input *in, char *why, si
     const size_t count = in->count;
     suite_key *keys = count ? malloc(count * sizeof(*keys)) : NULL;
     bool *keep = count ? malloc(count * sizeof(*keep)) : NULL;
-    dmlconf_info_field *fields = malloc(DMLCONF_INFO_FIELD_COUNT * sizeof(*fields));
+    report_info_field *fields = malloc(DMLCONF_INFO_FIELD_COUNT * sizeof(*fields));
     dmlconf_run_verdict verdict;
     junit_left_out left;
     junit_document doc = {in, keys, keep, fields, &verdict, NULL};
@@ -874,7 +874,7 @@ int dmlconf_write_junit(FILE *out, const dmlconf_report_input *in, char *why, si
 
     if ((count && (!keys || !keep)) || !fields)
         goto oom;
-    dmlconf_run_info_fields(in->info, fields);
+    report_run_info_fields(in->info, fields);
     dmlconf_matrix_verdict(in->matrix, &verdict);
     for (size_t i = 0; i < count; ++i)
     {
@@ -894,13 +894,13 @@ int dmlconf_write_junit(FILE *out, const dmlconf_report_input *in, char *why, si
     write_document(&sink, &doc);
     if (ferror(out))
     {
-        dmlconf_set_why(why, why_size, "write error");
+        report_set_why(why, why_size, "write error");
         goto done;
     }
     rc = 0;
     goto done;
 oom:
-    dmlconf_set_why(why, why_size, "out of memory");
+    report_set_why(why, why_size, "out of memory");
 done:
     free(keys);
     free(keep);

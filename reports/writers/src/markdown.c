@@ -40,14 +40,14 @@ static void put_char(FILE *out, uint32_t cp)
         cp = ' ';
     else if (cp < 0x20 || cp == 0x7f)
         cp = DMLCONF_REPLACEMENT_CHARACTER;
-    length = dmlconf_utf8_encode(cp, encoded);
+    length = report_utf8_encode(cp, encoded);
     fwrite(encoded, 1, length, out);
 }
 
 /* Text outside code: the characters that can start inline markup (and |,
  * which splits table cells) are backslash-escaped. Text never starts a line
  * here, so block markup (#, -, 1.) cannot arise. */
-void dmlconf_md_text(FILE *out, const char *text, size_t size)
+void report_md_text(FILE *out, const char *text, size_t size)
 {
     size_t length = dmlconf_bounded_length(text, size);
     size_t at = 0;
@@ -55,7 +55,7 @@ void dmlconf_md_text(FILE *out, const char *text, size_t size)
     while (at < length)
     {
         uint32_t cp;
-        size_t n = dmlconf_utf8_next(text + at, &cp);
+        size_t n = report_utf8_next(text + at, &cp);
         if (n == 0 || at + n > length)
         {
             cp = DMLCONF_REPLACEMENT_CHARACTER;
@@ -74,7 +74,7 @@ void dmlconf_md_text(FILE *out, const char *text, size_t size)
 
 /* A code span. In a table, | is escaped even inside it (GFM splits cells
  * first). */
-void dmlconf_md_code(FILE *out, const char *text, size_t size, bool in_table)
+void report_md_code(FILE *out, const char *text, size_t size, bool in_table)
 {
     size_t length = dmlconf_bounded_length(text, size);
     size_t longest = 0;
@@ -96,7 +96,7 @@ void dmlconf_md_code(FILE *out, const char *text, size_t size, bool in_table)
     while (at < length)
     {
         uint32_t cp;
-        size_t n = dmlconf_utf8_next(text + at, &cp);
+        size_t n = report_utf8_next(text + at, &cp);
         if (n == 0 || at + n > length)
         {
             cp = DMLCONF_REPLACEMENT_CHARACTER;
@@ -124,7 +124,7 @@ static void md_lines_as_code(FILE *out, const char *text)
         size_t length = end ? (size_t)(end - line) : strlen(line);
         if (line != text)
             fputc(' ', out);
-        dmlconf_md_code(out, line, length, true);
+        report_md_code(out, line, length, true);
         line += end ? length + 1 : length;
     }
 }
@@ -209,7 +209,7 @@ static void write_not_covered(FILE *out, const dmlconf_matrix *matrix)
     {
         const dmlconf_matrix_gap *gap = &matrix->gaps[i];
         fputs("| ", out);
-        dmlconf_md_text(out, gap->needs, sizeof(gap->needs));
+        report_md_text(out, gap->needs, sizeof(gap->needs));
         fprintf(out, " | %llu | %llu | %s |\n", (unsigned long long)gap->cases, (unsigned long long)gap->negative,
                 gap->lowest_level == DMLCONF_FEATURE_LEVEL_NONE ? "every level" : level_text(gap->lowest_level));
     }
@@ -312,21 +312,21 @@ static void write_mismatch_table(FILE *out, const dmlconf_case_result *result)
 static void write_example(FILE *out, const dmlconf_run_info *info, const dmlconf_case_result *result)
 {
     const dmlconf_comparison *comparison = &result->comparison;
-    char *command = dmlconf_report_repro_command(info, result);
+    char *command = report_repro_command(info, result);
 
     fputs("- ", out);
-    dmlconf_md_code(out, result->id, sizeof(result->id), false);
-    fprintf(out, " (%s", dmlconf_status_text(result->status));
+    report_md_code(out, result->id, sizeof(result->id), false);
+    fprintf(out, " (%s", report_status_text(result->status));
     if (result->attempts > 1)
         fprintf(out, ", %u attempts", (unsigned)result->attempts);
     fputs(", ", out);
-    dmlconf_md_code(out, result->file, sizeof(result->file), false);
+    report_md_code(out, result->file, sizeof(result->file), false);
     fprintf(out, " line %u, %u dimensions, minimum feature level %s)", (unsigned)result->line,
             (unsigned)result->dimension_count, level_text(result->min_feature_level));
     if (result->message[0])
     {
         fputs(": ", out);
-        dmlconf_md_text(out, result->message, sizeof(result->message));
+        report_md_text(out, result->message, sizeof(result->message));
     }
     fputc('\n', out);
     if (comparison->elements > 0)
@@ -342,27 +342,27 @@ static void write_example(FILE *out, const dmlconf_run_info *info, const dmlconf
         fputc('\n', out);
     }
     fputs("  - reproduce: ", out);
-    dmlconf_md_code(out, command ? command : "(out of memory)", SIZE_MAX, false);
+    report_md_code(out, command ? command : "(out of memory)", SIZE_MAX, false);
     if (result->repro_path[0])
     {
         fputs("; reproducer: ", out);
-        dmlconf_md_code(out, result->repro_path, sizeof(result->repro_path), false);
+        report_md_code(out, result->repro_path, sizeof(result->repro_path), false);
     }
     fputc('\n', out);
     free(command);
 }
 
-static void write_group_table(FILE *out, const dmlconf_report_input *in, const dmlconf_failure_groups *groups)
+static void write_group_table(FILE *out, const dmlconf_report_input *in, const report_failure_groups *groups)
 {
     fputs("| # | cause | cases | shows in | shortest reproducer | max error (ulp) | max error / tolerance |\n"
           "|---:|---|---:|---|---|---:|---:|\n",
           out);
     for (size_t g = 0; g < groups->count; ++g)
     {
-        const dmlconf_failure_group *group = &groups->items[g];
+        const report_failure_group *group = &groups->items[g];
         const dmlconf_case_result *shortest = &in->results[group->members[0]];
         fprintf(out, "| %zu | %s | %zu | %s | ", g + 1, group->title, group->count, group->affects);
-        dmlconf_md_code(out, shortest->id, sizeof(shortest->id), false);
+        report_md_code(out, shortest->id, sizeof(shortest->id), false);
         if (group->elements > 0)
             fprintf(out, " | %.4g | %.4g |\n", group->max_error_ulps, group->max_tolerance_fraction);
         else
@@ -375,25 +375,25 @@ static void write_group_table(FILE *out, const dmlconf_report_input *in, const d
  * the minimal reproducer the run wrote for it. */
 static void write_shortest(FILE *out, const dmlconf_run_info *info, const dmlconf_case_result *result)
 {
-    char *command = dmlconf_report_repro_command(info, result);
+    char *command = report_repro_command(info, result);
 
     fputs("Shortest reproducer: ", out);
-    dmlconf_md_code(out, result->id, sizeof(result->id), false);
+    report_md_code(out, result->id, sizeof(result->id), false);
     if (result->comparison.elements > 0)
         fprintf(out, " (%llu elements, %u dimensions)", (unsigned long long)result->comparison.elements,
                 (unsigned)result->dimension_count);
     fputs(": ", out);
-    dmlconf_md_code(out, command ? command : "(out of memory)", SIZE_MAX, false);
+    report_md_code(out, command ? command : "(out of memory)", SIZE_MAX, false);
     if (result->repro_path[0])
     {
         fputs("; minimal reproducer ", out);
-        dmlconf_md_code(out, result->repro_path, sizeof(result->repro_path), false);
+        report_md_code(out, result->repro_path, sizeof(result->repro_path), false);
     }
     fputs(".\n\n", out);
     free(command);
 }
 
-static void write_group(FILE *out, const dmlconf_report_input *in, const dmlconf_failure_group *group, size_t number)
+static void write_group(FILE *out, const dmlconf_report_input *in, const report_failure_group *group, size_t number)
 {
     const dmlconf_case_result *worst = &in->results[group->worst];
     size_t examples = group->count < GROUP_EXAMPLES ? group->count : GROUP_EXAMPLES;
@@ -430,7 +430,7 @@ static void write_group(FILE *out, const dmlconf_report_input *in, const dmlconf
         {
             const dmlconf_case_result *result = &in->results[group->members[i]];
             fputs(i > examples ? ", " : " ", out);
-            dmlconf_md_code(out, result->id, sizeof(result->id), false);
+            report_md_code(out, result->id, sizeof(result->id), false);
         }
         if (group->count - examples > listed)
             fputs(", ... (failures.txt lists every one)", out);
@@ -440,15 +440,15 @@ static void write_group(FILE *out, const dmlconf_report_input *in, const dmlconf
     if (worst->comparison.sample_count > 0 || worst->comparison.has_worst)
     {
         fputs("The worst case, ", out);
-        dmlconf_md_code(out, worst->id, sizeof(worst->id), false);
+        report_md_code(out, worst->id, sizeof(worst->id), false);
         fputs(":\n\n", out);
         write_mismatch_table(out, worst);
     }
 }
 
-static void write_failures(FILE *out, const dmlconf_report_view *view)
+static void write_failures(FILE *out, const report_view *view)
 {
-    const dmlconf_failure_groups *groups = &view->groups;
+    const report_failure_groups *groups = &view->groups;
 
     fprintf(out, "## Failing cases (%zu)\n\n", view->failing_count);
     if (view->failing_count == 0)
@@ -473,7 +473,7 @@ static void write_failures(FILE *out, const dmlconf_report_view *view)
 static void write_device_times(FILE *out, const dmlconf_report_input *in)
 {
     size_t order[DMLCONF_DEVICE_TIME_ROWS];
-    size_t n = dmlconf_report_device_slowest(in, order, DMLCONF_DEVICE_TIME_ROWS);
+    size_t n = report_device_slowest(in, order, DMLCONF_DEVICE_TIME_ROWS);
     if (n == 0)
         return;
     fprintf(out,
@@ -487,7 +487,7 @@ static void write_device_times(FILE *out, const dmlconf_report_input *in)
     {
         const dmlconf_case_result *r = &in->results[order[i]];
         fputs("| ", out);
-        dmlconf_md_code(out, r->id, sizeof(r->id), true);
+        report_md_code(out, r->id, sizeof(r->id), true);
         fprintf(out, " | %s %s | %llu | %.3f | ", op_text(r->op), type_text(r->data_type),
                 (unsigned long long)r->comparison.elements, r->backend_seconds * 1e3);
         if (r->comparison.elements > 0)
@@ -524,12 +524,12 @@ static void write_load_errors(FILE *out, const dmlconf_report_input *in)
             if (located)
             {
                 snprintf(located, length + sizeof(where), "%s%s", error->file, where);
-                dmlconf_md_code(out, located, SIZE_MAX, false);
+                report_md_code(out, located, SIZE_MAX, false);
                 free(located);
             }
             fputs(": ", out);
         }
-        dmlconf_md_text(out, error->message, SIZE_MAX);
+        report_md_text(out, error->message, SIZE_MAX);
         fputc('\n', out);
     }
     if (in->load_error_count > LOAD_ERRORS_SHOWN)
@@ -550,7 +550,7 @@ static void write_stale_baseline(FILE *out, const dmlconf_report_input *in)
     for (size_t i = 0; i < in->stale_baseline_count && i < LOAD_ERRORS_SHOWN; ++i)
     {
         fputs("- ", out);
-        dmlconf_md_code(out, in->stale_baseline[i], SIZE_MAX, false);
+        report_md_code(out, in->stale_baseline[i], SIZE_MAX, false);
         fputc('\n', out);
     }
     if (in->stale_baseline_count > LOAD_ERRORS_SHOWN)
@@ -561,31 +561,31 @@ static void write_stale_baseline(FILE *out, const dmlconf_report_input *in)
 int dmlconf_write_markdown(FILE *out, const dmlconf_report_input *in, char *why, size_t why_size)
 {
     const dmlconf_matrix *matrix = in->matrix;
-    dmlconf_report_view *view = malloc(sizeof(*view));
+    report_view *view = malloc(sizeof(*view));
     int rc = -1;
 
     if (!view)
     {
-        dmlconf_set_why(why, why_size, "out of memory");
+        report_set_why(why, why_size, "out of memory");
         return -1;
     }
-    if (dmlconf_report_view_init(view, in, why, why_size))
+    if (report_view_init(view, in, why, why_size))
         goto fail;
-    const dmlconf_info_field *fields = view->fields;
+    const report_info_field *fields = view->fields;
     const dmlconf_run_verdict *verdict = &view->verdict;
 
     fputs("# dmlconf conformance report\n\n", out);
     fprintf(out, "**Verdict: %s**%s\n\n", verdict->text,
             verdict->conformant && !verdict->at_target ? " (below the target level)" : "");
     fputs("> Scope: ", out);
-    dmlconf_md_text(out, verdict->scope_text, sizeof(verdict->scope_text));
+    report_md_text(out, verdict->scope_text, sizeof(verdict->scope_text));
     fputs("\n>\n> ", out);
-    dmlconf_md_text(out, verdict->detail, sizeof(verdict->detail));
+    report_md_text(out, verdict->detail, sizeof(verdict->detail));
     fputs("\n", out);
     if (verdict->baseline != DMLCONF_BASELINE_NONE)
     {
         fputs(">\n> Baseline: **", out);
-        dmlconf_md_text(out, verdict->baseline_text, sizeof(verdict->baseline_text));
+        report_md_text(out, verdict->baseline_text, sizeof(verdict->baseline_text));
         fputs("**\n", out);
     }
     fprintf(out, ">\n> Exit status %d (%s).\n\n", verdict->exit_status,
@@ -598,16 +598,16 @@ int dmlconf_write_markdown(FILE *out, const dmlconf_report_input *in, char *why,
         if (!strcmp(fields[i].key, "environment"))
             md_lines_as_code(out, fields[i].value);
         else if (!strcmp(fields[i].key, "command_line") && fields[i].value[0])
-            dmlconf_md_code(out, fields[i].value, sizeof(fields[i].value), true);
+            report_md_code(out, fields[i].value, sizeof(fields[i].value), true);
         else
-            dmlconf_md_text(out, fields[i].value, sizeof(fields[i].value));
+            report_md_text(out, fields[i].value, sizeof(fields[i].value));
         fputs(" |\n", out);
     }
     fputc('\n', out);
 
     fputs("## Results\n\n| status | cases |\n|---|---:|\n", out);
     for (unsigned s = 0; s < DMLCONF_STATUS_COUNT; ++s)
-        fprintf(out, "| %s | %llu |\n", dmlconf_status_text((dmlconf_status)s),
+        fprintf(out, "| %s | %llu |\n", report_status_text((dmlconf_status)s),
                 (unsigned long long)matrix->status_counts[s]);
     if (matrix->unknown_status_count)
         fprintf(out, "| unknown | %llu |\n", (unsigned long long)matrix->unknown_status_count);
@@ -637,9 +637,9 @@ int dmlconf_write_markdown(FILE *out, const dmlconf_report_input *in, char *why,
         {
             const dmlconf_case_result *result = &in->results[view->noteworthy[i]];
             fputs("| ", out);
-            dmlconf_md_code(out, result->id, sizeof(result->id), true);
-            fprintf(out, " | %s | ", dmlconf_status_text(result->status));
-            dmlconf_md_text(out, result->message, sizeof(result->message));
+            report_md_code(out, result->id, sizeof(result->id), true);
+            fprintf(out, " | %s | ", report_status_text(result->status));
+            report_md_text(out, result->message, sizeof(result->message));
             fputs(" |\n", out);
         }
         if (view->noteworthy_count > NOTEWORTHY_ROWS)
@@ -649,12 +649,12 @@ int dmlconf_write_markdown(FILE *out, const dmlconf_report_input *in, char *why,
 
     if (ferror(out))
     {
-        dmlconf_set_why(why, why_size, "write error");
+        report_set_why(why, why_size, "write error");
         goto fail;
     }
     rc = 0;
 fail:
-    dmlconf_report_view_free(view);
+    report_view_free(view);
     free(view);
     return rc;
 }

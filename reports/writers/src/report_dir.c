@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-char *dmlconf_report_path(const char *dir, const char *name, const char *suffix)
+char *report_path(const char *dir, const char *name, const char *suffix)
 {
     size_t length = strlen(dir) + 1 + strlen(name) + strlen(suffix) + 1;
     char *path = malloc(length);
@@ -24,43 +24,43 @@ char *dmlconf_results_path(const char *argument)
     size_t length = strlen(argument);
     bool file = length > 6 && !strcmp(argument + length - 6, ".jsonl");
 
-    return file ? dmlconf_strdup(argument) : dmlconf_report_path(argument, DMLCONF_REPORT_RESULTS_JSONL, "");
+    return file ? dmlconf_strdup(argument) : report_path(argument, DMLCONF_REPORT_RESULTS_JSONL, "");
 }
 
-int dmlconf_dir_lock_take(const char *dir, dmlconf_file_lock *lock, char *why, size_t why_size)
+int report_dir_lock_take(const char *dir, dmlconf_file_lock *lock, char *why, size_t why_size)
 {
-    char *path = dmlconf_report_path(dir, DMLCONF_REPORT_LOCK, "");
+    char *path = report_path(dir, DMLCONF_REPORT_LOCK, "");
     char reason[512];
     long held_by = 0;
 
     lock->handle = -1;
     if (!path)
     {
-        dmlconf_set_why(why, why_size, "out of memory");
+        report_set_why(why, why_size, "out of memory");
         return -1;
     }
     int rc = dmlconf_file_lock_take(path, lock, &held_by, reason, sizeof(reason));
     if (rc == -1 && held_by > 0)
-        dmlconf_set_why(why, why_size,
-                        "%s is in use by another dmlconf (process %ld holds %s); give each run its own folder", dir,
-                        held_by, path);
+        report_set_why(why, why_size,
+                       "%s is in use by another dmlconf (process %ld holds %s); give each run its own folder", dir,
+                       held_by, path);
     else if (rc == -1)
-        dmlconf_set_why(why, why_size, "%s is in use by another dmlconf (%s is locked); give each run its own folder",
-                        dir, path);
+        report_set_why(why, why_size, "%s is in use by another dmlconf (%s is locked); give each run its own folder",
+                       dir, path);
     else if (rc != 0)
-        dmlconf_set_why(why, why_size, "cannot write in %s (%s)", dir, reason);
+        report_set_why(why, why_size, "cannot write in %s (%s)", dir, reason);
     free(path);
     return rc == 0 ? 0 : -1;
 }
 
-int dmlconf_check_writable(const char *dir, const char *name, char *why, size_t why_size)
+int report_check_writable(const char *dir, const char *name, char *why, size_t why_size)
 {
     if (dmlconf_check_folder_writable(dir, why, why_size))
         return -1;
-    char *path = dmlconf_report_path(dir, name, "");
+    char *path = report_path(dir, name, "");
     if (!path)
     {
-        dmlconf_set_why(why, why_size, "out of memory");
+        report_set_why(why, why_size, "out of memory");
         return -1;
     }
     /* An existing file must be a file that can be written. */
@@ -71,8 +71,8 @@ int dmlconf_check_writable(const char *dir, const char *name, char *why, size_t 
         FILE *file = kind == DMLCONF_PATH_REGULAR ? fopen(path, "ab") : NULL;
         if (!file)
         {
-            dmlconf_set_why(why, why_size, "cannot write %s: %s", path,
-                            kind == DMLCONF_PATH_DIRECTORY ? "it is a directory" : "it cannot be opened for writing");
+            report_set_why(why, why_size, "cannot write %s: %s", path,
+                           kind == DMLCONF_PATH_DIRECTORY ? "it is a directory" : "it cannot be opened for writing");
             rc = -1;
         }
         else

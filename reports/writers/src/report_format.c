@@ -173,7 +173,7 @@ static bool shell_safe(unsigned char c)
            (c != '\0' && strchr("_./:,+@%-", c) != NULL);
 }
 
-void dmlconf_text_append_shell_word(dmlconf_text *text, const char *word, size_t length)
+void report_text_append_shell_word(dmlconf_text *text, const char *word, size_t length)
 {
     bool safe = length > 0;
 
@@ -241,13 +241,13 @@ static void append_environment(dmlconf_text *text, const dmlconf_run_info *info)
                 size_t name_length = (size_t)(equals - line);
                 dmlconf_text_appendf(text, "%.*s=", (int)name_length, line);
                 if (length - name_length - 1 > 0)
-                    dmlconf_text_append_shell_word(text, equals + 1, length - name_length - 1);
+                    report_text_append_shell_word(text, equals + 1, length - name_length - 1);
                 else
                     dmlconf_text_appendf(text, "''");
             }
             else
             {
-                dmlconf_text_append_shell_word(text, line, length);
+                report_text_append_shell_word(text, line, length);
             }
             dmlconf_text_appendf(text, " ");
         }
@@ -302,18 +302,18 @@ size_t dmlconf_report_format_repro(const dmlconf_run_info *info, const dmlconf_c
     if (length > 0)
     {
         dmlconf_text_appendf(&text, " --backend ");
-        dmlconf_text_append_shell_word(&text, info->backend_requested, length);
+        report_text_append_shell_word(&text, info->backend_requested, length);
     }
     else if ((length = dmlconf_bounded_length(info->backend, sizeof(info->backend))) > 0)
     {
         dmlconf_text_appendf(&text, " --backend ");
-        dmlconf_text_append_shell_word(&text, info->backend, length);
+        report_text_append_shell_word(&text, info->backend, length);
     }
     length = dmlconf_bounded_length(info->adapter_requested, sizeof(info->adapter_requested));
     if (length > 0)
     {
         dmlconf_text_appendf(&text, " --adapter ");
-        dmlconf_text_append_shell_word(&text, info->adapter_requested, length);
+        report_text_append_shell_word(&text, info->adapter_requested, length);
     }
     if (level)
         dmlconf_text_appendf(&text, " --feature-level %s", level);
@@ -329,7 +329,7 @@ size_t dmlconf_report_format_repro(const dmlconf_run_info *info, const dmlconf_c
          * is made relative instead. */
         if (result->file[0] == '-')
             dmlconf_text_appendf(&text, "./");
-        dmlconf_text_append_shell_word(&text, result->file, length);
+        report_text_append_shell_word(&text, result->file, length);
     }
     length = dmlconf_bounded_length(info->backend_command, sizeof(info->backend_command));
     if (length > 0)
@@ -341,7 +341,7 @@ size_t dmlconf_report_format_repro(const dmlconf_run_info *info, const dmlconf_c
     return text.length;
 }
 
-char *dmlconf_report_repro_command(const dmlconf_run_info *info, const dmlconf_case_result *result)
+char *report_repro_command(const dmlconf_run_info *info, const dmlconf_case_result *result)
 {
     size_t length = dmlconf_report_format_repro(info, result, NULL, 0);
     char *command = malloc(length + 1);

@@ -20,7 +20,7 @@
 
 /* ---- small shared helpers ----------------------------------------------------- */
 
-void dmlconf_set_why(char *why, size_t why_size, const char *format, ...)
+void report_set_why(char *why, size_t why_size, const char *format, ...)
 {
     va_list args;
 
@@ -31,7 +31,7 @@ void dmlconf_set_why(char *why, size_t why_size, const char *format, ...)
     va_end(args);
 }
 
-void dmlconf_set_error(dmlconf_error *err, const char *format, ...)
+void report_set_error(dmlconf_error *err, const char *format, ...)
 {
     if (!err)
         return;
@@ -41,24 +41,24 @@ void dmlconf_set_error(dmlconf_error *err, const char *format, ...)
     va_end(args);
 }
 
-const char *dmlconf_status_text(dmlconf_status status)
+const char *report_status_text(dmlconf_status status)
 {
     const char *name = dmlconf_status_name(status);
     return name ? name : "unknown";
 }
 
-bool dmlconf_status_still_fails(dmlconf_status status)
+bool report_status_still_fails(dmlconf_status status)
 {
     return status == DMLCONF_STATUS_FAIL || status == DMLCONF_STATUS_ERROR || status == DMLCONF_STATUS_CRASH ||
            status == DMLCONF_STATUS_TIMEOUT || status == DMLCONF_STATUS_EXPECTED_FAIL;
 }
 
-bool dmlconf_result_is_failing(const dmlconf_case_result *result)
+bool report_result_is_failing(const dmlconf_case_result *result)
 {
     return (unsigned)result->status >= DMLCONF_STATUS_COUNT || dmlconf_status_is_failure(result->status);
 }
 
-bool dmlconf_result_is_noteworthy(const dmlconf_case_result *result)
+bool report_result_is_noteworthy(const dmlconf_case_result *result)
 {
     return result->status == DMLCONF_STATUS_SKIP || result->status == DMLCONF_STATUS_EXPECTED_FAIL ||
            result->status == DMLCONF_STATUS_FLAKE;
@@ -81,8 +81,8 @@ static int compare_keys(const void *a, const void *b)
     return x->index < y->index ? -1 : x->index > y->index ? 1 : 0;
 }
 
-size_t *dmlconf_select_sorted(const dmlconf_case_result *results, size_t count, dmlconf_result_predicate select,
-                              size_t *n)
+size_t *report_select_sorted(const dmlconf_case_result *results, size_t count, report_result_predicate select,
+                             size_t *n)
 {
     sort_key *keys;
     size_t *indices;
@@ -123,36 +123,36 @@ size_t *dmlconf_select_sorted(const dmlconf_case_result *results, size_t count, 
     return indices;
 }
 
-const char *dmlconf_mode_text(bool exclusive, bool decreasing)
+const char *report_mode_text(bool exclusive, bool decreasing)
 {
     if (exclusive)
         return decreasing ? "exclusive, decreasing" : "exclusive, increasing";
     return decreasing ? "inclusive, decreasing" : "inclusive, increasing";
 }
 
-int dmlconf_report_view_init(dmlconf_report_view *view, const dmlconf_report_input *in, char *why, size_t why_size)
+int report_view_init(report_view *view, const dmlconf_report_input *in, char *why, size_t why_size)
 {
     memset(view, 0, sizeof(*view));
     view->in = in;
-    view->failing = dmlconf_select_sorted(in->results, in->count, dmlconf_result_is_failing, &view->failing_count);
+    view->failing = report_select_sorted(in->results, in->count, report_result_is_failing, &view->failing_count);
     view->noteworthy =
-        dmlconf_select_sorted(in->results, in->count, dmlconf_result_is_noteworthy, &view->noteworthy_count);
+        report_select_sorted(in->results, in->count, report_result_is_noteworthy, &view->noteworthy_count);
     if (view->failing_count == SIZE_MAX || view->noteworthy_count == SIZE_MAX ||
-        dmlconf_failure_groups_build(in->results, in->count, &view->groups) != 0)
+        report_failure_groups_build(in->results, in->count, &view->groups) != 0)
     {
-        dmlconf_set_why(why, why_size, "out of memory");
+        report_set_why(why, why_size, "out of memory");
         return -1;
     }
-    dmlconf_run_info_fields(in->info, view->fields);
+    report_run_info_fields(in->info, view->fields);
     dmlconf_matrix_verdict(in->matrix, &view->verdict);
     return 0;
 }
 
-void dmlconf_report_view_free(dmlconf_report_view *view)
+void report_view_free(report_view *view)
 {
     free(view->failing);
     free(view->noteworthy);
-    dmlconf_failure_groups_free(&view->groups);
+    report_failure_groups_free(&view->groups);
     view->failing = view->noteworthy = NULL;
 }
 
@@ -194,7 +194,7 @@ static bool still_fails(const dmlconf_case_result *result)
 {
     if (result->status == DMLCONF_STATUS_EXPECTED_FAIL && result->known_status == DMLCONF_STATUS_FLAKE)
         return false;
-    return dmlconf_status_still_fails(result->status);
+    return report_status_still_fails(result->status);
 }
 
 /* The status a failing case is recorded with: an expected failure with the
@@ -203,7 +203,7 @@ static dmlconf_status recorded_status(const dmlconf_case_result *result)
 {
     if (result->status != DMLCONF_STATUS_EXPECTED_FAIL)
         return result->status;
-    return dmlconf_status_still_fails(result->known_status) && result->known_status != DMLCONF_STATUS_EXPECTED_FAIL
+    return report_status_still_fails(result->known_status) && result->known_status != DMLCONF_STATUS_EXPECTED_FAIL
                ? result->known_status
                : DMLCONF_STATUS_FAIL;
 }
@@ -211,11 +211,11 @@ static dmlconf_status recorded_status(const dmlconf_case_result *result)
 int dmlconf_write_failures(FILE *out, const dmlconf_case_result *results, size_t count, char *why, size_t why_size)
 {
     size_t n;
-    size_t *order = dmlconf_select_sorted(results, count, still_fails, &n);
+    size_t *order = report_select_sorted(results, count, still_fails, &n);
 
     if (n == SIZE_MAX)
     {
-        dmlconf_set_why(why, why_size, "out of memory");
+        report_set_why(why, why_size, "out of memory");
         return -1;
     }
     for (size_t i = 0; i < n; ++i)
@@ -231,12 +231,12 @@ int dmlconf_write_failures(FILE *out, const dmlconf_case_result *results, size_t
             unsigned char ch = (unsigned char)result->id[c];
             fputc(ch < 0x20 || ch == 0x7f ? '?' : ch, out);
         }
-        fprintf(out, ",%s\n", dmlconf_status_text(status));
+        fprintf(out, ",%s\n", report_status_text(status));
     }
     free(order);
     if (ferror(out))
     {
-        dmlconf_set_why(why, why_size, "write error");
+        report_set_why(why, why_size, "write error");
         return -1;
     }
     return 0;
@@ -284,33 +284,33 @@ static int run_writer(report_kind kind, FILE *out, const dmlconf_report_input *i
 static int write_report_file(const char *dir, report_kind kind, const dmlconf_report_input *in, char *why,
                              size_t why_size)
 {
-    char *path = dmlconf_report_path(dir, report_names[kind], "");
-    char *temporary = dmlconf_report_path(dir, report_names[kind], ".tmp");
+    char *path = report_path(dir, report_names[kind], "");
+    char *temporary = report_path(dir, report_names[kind], ".tmp");
     char reason[256] = "";
     FILE *out = NULL;
     int rc = -1;
 
     if (!path || !temporary)
     {
-        dmlconf_set_why(why, why_size, "out of memory");
+        report_set_why(why, why_size, "out of memory");
         goto fail;
     }
     out = fopen(temporary, "wb");
     if (!out)
     {
-        dmlconf_set_why(why, why_size, "cannot create %s: %s", temporary, strerror(errno));
+        report_set_why(why, why_size, "cannot create %s: %s", temporary, strerror(errno));
         goto fail;
     }
     if (run_writer(kind, out, in, reason, sizeof(reason)) != 0)
     {
-        dmlconf_set_why(why, why_size, "%s: %s", temporary, reason);
+        report_set_why(why, why_size, "%s: %s", temporary, reason);
         fclose(out);
         remove(temporary);
         goto fail;
     }
     if (fclose(out) != 0)
     {
-        dmlconf_set_why(why, why_size, "cannot write %s: %s", temporary, strerror(errno));
+        report_set_why(why, why_size, "cannot write %s: %s", temporary, strerror(errno));
         remove(temporary);
         goto fail;
     }
@@ -337,7 +337,7 @@ static int write_final_reports(const char *dir, const dmlconf_report_input *in, 
         char reason[512];
         if (write_report_file(dir, (report_kind)kind, in, reason, sizeof(reason)) != 0 && rc == 0)
         {
-            dmlconf_set_why(why, why_size, "%s", reason);
+            report_set_why(why, why_size, "%s", reason);
             rc = -1;
         }
     }
@@ -379,8 +379,8 @@ struct dmlconf_report_set
  * a file that is not there is fine. */
 static void remove_stale(const char *dir, const char *name)
 {
-    char *path = dmlconf_report_path(dir, name, "");
-    char *temporary = dmlconf_report_path(dir, name, ".tmp");
+    char *path = report_path(dir, name, "");
+    char *temporary = report_path(dir, name, ".tmp");
 
     if (path)
         remove(path);
@@ -396,7 +396,7 @@ static void remove_stale(const char *dir, const char *name)
  * like any stale report. */
 static bool holds_earlier_run(const char *dir)
 {
-    char *path = dmlconf_report_path(dir, DMLCONF_REPORT_RESULTS_JSONL, "");
+    char *path = report_path(dir, DMLCONF_REPORT_RESULTS_JSONL, "");
     dmlconf_path_kind found = DMLCONF_PATH_MISSING;
     bool there = path && dmlconf_path_examine(path, &found, NULL, NULL, 0) == 0 && found != DMLCONF_PATH_MISSING;
     free(path);
@@ -406,8 +406,7 @@ static bool holds_earlier_run(const char *dir)
 /* Creates, locks and checks the folder. With DMLCONF_REPORTS_NEW, a folder
  * that holds an earlier run's reports is refused; nothing is removed here
  * in any mode (the earlier run's files go when this run begins). */
-static int open_folder(const char *dir, dmlconf_reports_mode mode, dmlconf_report_set **out, char *why,
-                       size_t why_size)
+static int open_folder(const char *dir, dmlconf_reports_mode mode, dmlconf_report_set **out, char *why, size_t why_size)
 {
     dmlconf_report_set *set = NULL;
     size_t length = strlen(dir);
@@ -419,14 +418,14 @@ static int open_folder(const char *dir, dmlconf_reports_mode mode, dmlconf_repor
     if (!set || !(set->dir = malloc(length + 1)))
     {
         free(set);
-        dmlconf_set_why(why, why_size, "out of memory");
+        report_set_why(why, why_size, "out of memory");
         return -1;
     }
     memcpy(set->dir, dir, length + 1);
     set->lock.handle = -1;
     dmlconf_matrix_init(&set->matrix, DMLCONF_FEATURE_LEVEL_NONE);
-    if (dmlconf_dir_lock_take(dir, &set->lock, why, why_size) != 0 ||
-        dmlconf_check_writable(dir, DMLCONF_REPORT_RESULTS_JSONL, why, why_size) != 0)
+    if (report_dir_lock_take(dir, &set->lock, why, why_size) != 0 ||
+        report_check_writable(dir, DMLCONF_REPORT_RESULTS_JSONL, why, why_size) != 0)
     {
         dmlconf_reports_close(set);
         return -1;
@@ -434,10 +433,10 @@ static int open_folder(const char *dir, dmlconf_reports_mode mode, dmlconf_repor
     set->held_earlier_run = holds_earlier_run(dir);
     if (mode == DMLCONF_REPORTS_NEW && set->held_earlier_run)
     {
-        dmlconf_set_why(why, why_size,
-                        "%s holds the reports of an earlier run, which this one would replace; give another folder, "
-                        "or say that they may be replaced",
-                        dir);
+        report_set_why(why, why_size,
+                       "%s holds the reports of an earlier run, which this one would replace; give another folder, "
+                       "or say that they may be replaced",
+                       dir);
         dmlconf_reports_close(set);
         return -1;
     }
@@ -464,11 +463,11 @@ static void write_unstarted_junit(FILE *out, const char *status_token, const cha
                  "failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0\">\n  <testsuite name=\"dmlconf\" tests=\"1\" "
                  "failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0\">\n    <testcase name=\"verdict\" "
                  "classname=\"dmlconf.run\" time=\"0\">\n      <error type=\"");
-    dmlconf_xml_escape(out, status_token, true);
+    report_xml_escape(out, status_token, true);
     fputs("\" message=\"", out);
-    dmlconf_xml_escape(out, text, true);
+    report_xml_escape(out, text, true);
     fputs("\">", out);
-    dmlconf_xml_escape(out, why, false);
+    report_xml_escape(out, why, false);
     fputs("</error>\n    </testcase>\n  </testsuite>\n</testsuites>\n", out);
 }
 
@@ -479,14 +478,14 @@ static char *unstarted_summary(const char *status_token, const char *text, const
     json_t *verdict = json_object();
     bool ok = root && verdict;
     char *encoded = NULL;
-    dmlconf_json_put(verdict, "status", json_string(status_token), &ok);
-    dmlconf_json_put(verdict, "text", dmlconf_json_text(text, strlen(text) + 1), &ok);
-    dmlconf_json_put(verdict, "detail", dmlconf_json_text(why, strlen(why) + 1), &ok);
-    dmlconf_json_put(verdict, "conformant", json_false(), &ok);
-    dmlconf_json_put(verdict, "passes", json_false(), &ok);
-    dmlconf_json_put(verdict, "exit_status", json_integer(exit_status), &ok);
-    dmlconf_json_put(root, "verdict", verdict, &ok);
-    dmlconf_json_put(root, "started", json_false(), &ok);
+    report_json_put(verdict, "status", json_string(status_token), &ok);
+    report_json_put(verdict, "text", report_json_text(text, strlen(text) + 1), &ok);
+    report_json_put(verdict, "detail", report_json_text(why, strlen(why) + 1), &ok);
+    report_json_put(verdict, "conformant", json_false(), &ok);
+    report_json_put(verdict, "passes", json_false(), &ok);
+    report_json_put(verdict, "exit_status", json_integer(exit_status), &ok);
+    report_json_put(root, "verdict", verdict, &ok);
+    report_json_put(root, "started", json_false(), &ok);
     if (ok)
         encoded = json_dumps(root, JSON_INDENT(2));
     json_decref(root);
@@ -498,25 +497,25 @@ int dmlconf_reports_write_unstarted(dmlconf_report_set *set, const char *status_
 {
     if (set->held_earlier_run)
     {
-        dmlconf_set_why(set->error, sizeof(set->error),
-                        "%s holds an earlier run's reports: they are left as they are", set->dir);
+        report_set_why(set->error, sizeof(set->error), "%s holds an earlier run's reports: they are left as they are",
+                       set->dir);
         return -1;
     }
     char *summary = unstarted_summary(status_token, text, why, exit_status);
-    char *junit_path = dmlconf_report_path(set->dir, DMLCONF_REPORT_JUNIT_XML, "");
-    char *summary_path = dmlconf_report_path(set->dir, DMLCONF_REPORT_SUMMARY_JSON, "");
+    char *junit_path = report_path(set->dir, DMLCONF_REPORT_JUNIT_XML, "");
+    char *summary_path = report_path(set->dir, DMLCONF_REPORT_SUMMARY_JSON, "");
     dmlconf_replacement junit;
     char reason[512];
     int rc = -1;
     if (!summary || !junit_path || !summary_path)
-        dmlconf_set_why(set->error, sizeof(set->error), "out of memory");
+        report_set_why(set->error, sizeof(set->error), "out of memory");
     else if (dmlconf_replacement_begin(&junit, junit_path, reason, sizeof(reason)) != 0)
-        dmlconf_set_why(set->error, sizeof(set->error), "%s: %s", junit_path, reason);
+        report_set_why(set->error, sizeof(set->error), "%s: %s", junit_path, reason);
     else
     {
         write_unstarted_junit(junit.file, status_token, text, why);
         if (dmlconf_replacement_finish(&junit, true, false, reason, sizeof(reason)) != 0)
-            dmlconf_set_why(set->error, sizeof(set->error), "%s: %s", junit_path, reason);
+            report_set_why(set->error, sizeof(set->error), "%s: %s", junit_path, reason);
         else if (dmlconf_write_file_atomically(summary_path, summary, strlen(summary), false, set->error,
                                                sizeof(set->error)) == 0)
             rc = 0;
@@ -535,10 +534,10 @@ int dmlconf_reports_open_resume(const char *dir, dmlconf_results_file *previous,
     memset(previous, 0, sizeof(*previous));
     if (open_folder(dir, DMLCONF_REPORTS_RESUME, out, why, why_size) != 0)
         return -1;
-    path = dmlconf_report_path(dir, DMLCONF_REPORT_RESULTS_JSONL, "");
+    path = report_path(dir, DMLCONF_REPORT_RESULTS_JSONL, "");
     if (!path)
     {
-        dmlconf_set_why(why, why_size, "out of memory");
+        report_set_why(why, why_size, "out of memory");
         goto fail;
     }
     if (dmlconf_results_file_read(path, previous, why, why_size) != 0)
@@ -561,7 +560,7 @@ static int begin(dmlconf_report_set *set, const dmlconf_run_info *info, const dm
 
     if (set->begun)
     {
-        dmlconf_set_why(set->error, sizeof(set->error), "results.jsonl has begun already");
+        report_set_why(set->error, sizeof(set->error), "results.jsonl has begun already");
         return -1;
     }
     set->info = *info;
@@ -576,7 +575,7 @@ static int begin(dmlconf_report_set *set, const dmlconf_run_info *info, const dm
         if (dmlconf_load_error_list_add(&set->load_errors, errors[i].file, errors[i].line, errors[i].column,
                                         errors[i].message) != 0)
         {
-            dmlconf_set_why(set->error, sizeof(set->error), "out of memory");
+            report_set_why(set->error, sizeof(set->error), "out of memory");
             return -1;
         }
     }
@@ -587,22 +586,22 @@ static int begin(dmlconf_report_set *set, const dmlconf_run_info *info, const dm
         dmlconf_run_info_scope(info, &scope);
         dmlconf_matrix_set_scope(&set->matrix, &scope);
     }
-    path = dmlconf_report_path(set->dir, DMLCONF_REPORT_RESULTS_JSONL, "");
-    header = dmlconf_results_header_line(info, errors, count);
+    path = report_path(set->dir, DMLCONF_REPORT_RESULTS_JSONL, "");
+    header = report_results_header_line(info, errors, count);
     if (!path || !header)
     {
-        dmlconf_set_why(set->error, sizeof(set->error), "out of memory");
+        report_set_why(set->error, sizeof(set->error), "out of memory");
         goto done;
     }
     set->results_file = fopen(path, "wb");
     if (!set->results_file)
     {
-        dmlconf_set_why(set->error, sizeof(set->error), "cannot create %s: %s", path, strerror(errno));
+        report_set_why(set->error, sizeof(set->error), "cannot create %s: %s", path, strerror(errno));
         goto done;
     }
     if (write_line(set->results_file, header) != 0 || fflush(set->results_file) != 0)
     {
-        dmlconf_set_why(set->error, sizeof(set->error), "cannot write %s: %s", path, strerror(errno));
+        report_set_why(set->error, sizeof(set->error), "cannot write %s: %s", path, strerror(errno));
         goto done;
     }
     set->begun = true;
@@ -641,7 +640,7 @@ int dmlconf_reports_add_encoded(dmlconf_report_set *set, const dmlconf_case_resu
 
     if (!set->begun || !set->results_file)
     {
-        dmlconf_set_why(set->error, sizeof(set->error), "results.jsonl is not open");
+        report_set_why(set->error, sizeof(set->error), "results.jsonl is not open");
         return -1;
     }
     if (!encoded)
@@ -649,7 +648,7 @@ int dmlconf_reports_add_encoded(dmlconf_report_set *set, const dmlconf_case_resu
         line = dmlconf_result_to_json(result);
         if (!line)
         {
-            dmlconf_set_why(set->error, sizeof(set->error), "out of memory encoding case %s", result->id);
+            report_set_why(set->error, sizeof(set->error), "out of memory encoding case %s", result->id);
             return -1;
         }
         encoded = line;
@@ -657,15 +656,15 @@ int dmlconf_reports_add_encoded(dmlconf_report_set *set, const dmlconf_case_resu
     if (write_line(set->results_file, encoded) != 0 || fflush(set->results_file) != 0 ||
         (set->fsync_enabled && dmlconf_sync_file(set->results_file) != 0))
     {
-        dmlconf_set_why(set->error, sizeof(set->error), "cannot write %s/%s: %s", set->dir,
-                        DMLCONF_REPORT_RESULTS_JSONL, strerror(errno));
+        report_set_why(set->error, sizeof(set->error), "cannot write %s/%s: %s", set->dir, DMLCONF_REPORT_RESULTS_JSONL,
+                       strerror(errno));
         free(line);
         return -1;
     }
     free(line);
     if (dmlconf_result_list_append(&set->results, result) != 0 || dmlconf_matrix_add(&set->matrix, result) != 0)
     {
-        dmlconf_set_why(set->error, sizeof(set->error), "out of memory keeping case %s", result->id);
+        report_set_why(set->error, sizeof(set->error), "out of memory keeping case %s", result->id);
         return -1;
     }
     return 0;
@@ -728,31 +727,31 @@ static int finish_with(dmlconf_report_set *set, const dmlconf_run_end *end)
 
     if (!set->begun || set->finished)
     {
-        dmlconf_set_why(set->error, sizeof(set->error), "%s",
-                        set->finished ? "the reports are finished already" : "the run never began: nothing to report");
+        report_set_why(set->error, sizeof(set->error), "%s",
+                       set->finished ? "the reports are finished already" : "the run never began: nothing to report");
         return -1;
     }
     set->finished = true;
     /* A run said to have no end (DMLCONF_END_NONE: reports written while it
      * goes on) gets no completion record. */
-    line = end->kind == DMLCONF_END_NONE ? NULL : dmlconf_results_end_line(end);
+    line = end->kind == DMLCONF_END_NONE ? NULL : report_results_end_line(end);
     if (!line && end->kind != DMLCONF_END_NONE)
     {
-        dmlconf_set_why(set->error, sizeof(set->error), "out of memory");
+        report_set_why(set->error, sizeof(set->error), "out of memory");
         rc = -1;
     }
     else if (line && (write_line(set->results_file, line) != 0 || fflush(set->results_file) != 0 ||
                       (set->fsync_enabled && dmlconf_sync_file(set->results_file) != 0)))
     {
-        dmlconf_set_why(set->error, sizeof(set->error), "cannot write %s/%s: %s", set->dir,
-                        DMLCONF_REPORT_RESULTS_JSONL, strerror(errno));
+        report_set_why(set->error, sizeof(set->error), "cannot write %s/%s: %s", set->dir, DMLCONF_REPORT_RESULTS_JSONL,
+                       strerror(errno));
         rc = -1;
     }
     free(line);
     if (fclose(set->results_file) != 0 && rc == 0)
     {
-        dmlconf_set_why(set->error, sizeof(set->error), "cannot close %s/%s: %s", set->dir,
-                        DMLCONF_REPORT_RESULTS_JSONL, strerror(errno));
+        report_set_why(set->error, sizeof(set->error), "cannot close %s/%s: %s", set->dir, DMLCONF_REPORT_RESULTS_JSONL,
+                       strerror(errno));
         rc = -1;
     }
     set->results_file = NULL;
@@ -894,7 +893,7 @@ int dmlconf_reports_write_all(const char *dir, dmlconf_reports_mode mode, const 
     rc = 0;
     goto done;
 fail:
-    dmlconf_set_why(why, why_size, "%s", set->error);
+    report_set_why(why, why_size, "%s", set->error);
 done:
     dmlconf_reports_close(set);
     return rc;

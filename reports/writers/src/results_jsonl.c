@@ -27,7 +27,7 @@
 
 /* ---- encoding ---------------------------------------------------------------- */
 
-json_t *dmlconf_json_text(const char *text, size_t max)
+json_t *report_json_text(const char *text, size_t max)
 {
     size_t length = dmlconf_bounded_length(text, max);
     char *clean = malloc(length * 3 + 1);
@@ -40,7 +40,7 @@ json_t *dmlconf_json_text(const char *text, size_t max)
     while (at < length)
     {
         uint32_t cp;
-        size_t n = dmlconf_utf8_next(text + at, &cp);
+        size_t n = report_utf8_next(text + at, &cp);
         if (n == 0 || at + n > length)
         {
             /* A NUL inside the bound cannot happen; a sequence cut by the
@@ -48,7 +48,7 @@ json_t *dmlconf_json_text(const char *text, size_t max)
             cp = DMLCONF_REPLACEMENT_CHARACTER;
             n = 1;
         }
-        used += dmlconf_utf8_encode(cp, clean + used);
+        used += report_utf8_encode(cp, clean + used);
         at += n;
     }
     clean[used] = '\0';
@@ -57,13 +57,13 @@ json_t *dmlconf_json_text(const char *text, size_t max)
     return value;
 }
 
-void dmlconf_json_put(json_t *obj, const char *key, json_t *value, bool *ok)
+void report_json_put(json_t *obj, const char *key, json_t *value, bool *ok)
 {
     if (!value || json_object_set_new(obj, key, value) != 0)
         *ok = false;
 }
 
-json_t *dmlconf_json_double(double value)
+json_t *report_json_double(double value)
 {
     if (isnan(value))
         return json_string("nan");
@@ -72,7 +72,7 @@ json_t *dmlconf_json_double(double value)
     return json_real(value);
 }
 
-json_t *dmlconf_json_u64(uint64_t value)
+json_t *report_json_u64(uint64_t value)
 {
     char digits[24];
 
@@ -82,7 +82,7 @@ json_t *dmlconf_json_u64(uint64_t value)
     return json_string(digits);
 }
 
-json_t *dmlconf_json_level(dmlconf_feature_level level)
+json_t *report_json_level(dmlconf_feature_level level)
 {
     const char *name = dmlconf_feature_level_name(level);
 
@@ -121,7 +121,7 @@ static json_t *json_environment(const dmlconf_run_info *info)
         const char *line = info->environment + at;
         const char *end = memchr(line, '\n', total - at);
         size_t length = end ? (size_t)(end - line) : total - at;
-        if (length > 0 && json_array_append_new(array, dmlconf_json_text(line, length)) != 0)
+        if (length > 0 && json_array_append_new(array, report_json_text(line, length)) != 0)
         {
             json_decref(array);
             return NULL;
@@ -131,7 +131,7 @@ static json_t *json_environment(const dmlconf_run_info *info)
     return array;
 }
 
-json_t *dmlconf_json_run_info(const dmlconf_run_info *info)
+json_t *report_json_run_info(const dmlconf_run_info *info)
 {
     json_t *obj = json_object();
     json_t *shard = json_object();
@@ -147,46 +147,46 @@ json_t *dmlconf_json_run_info(const dmlconf_run_info *info)
         return NULL;
     }
     snprintf(seed, sizeof(seed), "%llu", (unsigned long long)info->seed);
-    dmlconf_json_put(shard, "index", json_integer(info->shard_index), &ok);
-    dmlconf_json_put(shard, "count", json_integer(info->shard_count ? info->shard_count : 1), &ok);
-    dmlconf_json_put(corpus, "digest", dmlconf_json_text(info->corpus_digest, sizeof(info->corpus_digest)), &ok);
-    dmlconf_json_put(corpus, "cases", dmlconf_json_u64(info->corpus_cases), &ok);
-    dmlconf_json_put(obj, "dmlconf_version", dmlconf_json_text(info->dmlconf_version, sizeof(info->dmlconf_version)),
-                     &ok);
-    dmlconf_json_put(obj, "backend", dmlconf_json_text(info->backend, sizeof(info->backend)), &ok);
-    dmlconf_json_put(obj, "adapter", dmlconf_json_text(info->adapter, sizeof(info->adapter)), &ok);
-    dmlconf_json_put(obj, "adapter_requested",
-                     dmlconf_json_text(info->adapter_requested, sizeof(info->adapter_requested)), &ok);
+    report_json_put(shard, "index", json_integer(info->shard_index), &ok);
+    report_json_put(shard, "count", json_integer(info->shard_count ? info->shard_count : 1), &ok);
+    report_json_put(corpus, "digest", report_json_text(info->corpus_digest, sizeof(info->corpus_digest)), &ok);
+    report_json_put(corpus, "cases", report_json_u64(info->corpus_cases), &ok);
+    report_json_put(obj, "dmlconf_version", report_json_text(info->dmlconf_version, sizeof(info->dmlconf_version)),
+                    &ok);
+    report_json_put(obj, "backend", report_json_text(info->backend, sizeof(info->backend)), &ok);
+    report_json_put(obj, "adapter", report_json_text(info->adapter, sizeof(info->adapter)), &ok);
+    report_json_put(obj, "adapter_requested",
+                    report_json_text(info->adapter_requested, sizeof(info->adapter_requested)), &ok);
     if (info->backend_requested[0])
-        dmlconf_json_put(obj, "backend_requested",
-                         dmlconf_json_text(info->backend_requested, sizeof(info->backend_requested)), &ok);
+        report_json_put(obj, "backend_requested",
+                        report_json_text(info->backend_requested, sizeof(info->backend_requested)), &ok);
     if (info->backend_command[0])
-        dmlconf_json_put(obj, "backend_command",
-                         dmlconf_json_text(info->backend_command, sizeof(info->backend_command)), &ok);
+        report_json_put(obj, "backend_command", report_json_text(info->backend_command, sizeof(info->backend_command)),
+                        &ok);
     if (info->backend_command_incomplete)
-        dmlconf_json_put(obj, "backend_command_incomplete", json_true(), &ok);
-    dmlconf_json_put(obj, "driver", dmlconf_json_text(info->driver, sizeof(info->driver)), &ok);
-    dmlconf_json_put(obj, "runtime", dmlconf_json_text(info->runtime, sizeof(info->runtime)), &ok);
-    dmlconf_json_put(obj, "software_adapter", json_boolean(info->software_adapter), &ok);
-    dmlconf_json_put(obj, "target_level", dmlconf_json_level(info->target_level), &ok);
-    dmlconf_json_put(obj, "seed", json_string(seed), &ok);
-    dmlconf_json_put(obj, "shard", shard, &ok);
-    dmlconf_json_put(obj, "corpus", corpus, &ok);
-    dmlconf_json_put(obj, "planned_cases", dmlconf_json_u64(info->planned_cases), &ok);
-    dmlconf_json_put(obj, "scope", dmlconf_json_text(info->scope, sizeof(info->scope)), &ok);
-    dmlconf_json_put(obj, "scope_detail", dmlconf_json_text(info->scope_detail, sizeof(info->scope_detail)), &ok);
-    dmlconf_json_put(obj, "self_check", json_boolean(info->self_check), &ok);
+        report_json_put(obj, "backend_command_incomplete", json_true(), &ok);
+    report_json_put(obj, "driver", report_json_text(info->driver, sizeof(info->driver)), &ok);
+    report_json_put(obj, "runtime", report_json_text(info->runtime, sizeof(info->runtime)), &ok);
+    report_json_put(obj, "software_adapter", json_boolean(info->software_adapter), &ok);
+    report_json_put(obj, "target_level", report_json_level(info->target_level), &ok);
+    report_json_put(obj, "seed", json_string(seed), &ok);
+    report_json_put(obj, "shard", shard, &ok);
+    report_json_put(obj, "corpus", corpus, &ok);
+    report_json_put(obj, "planned_cases", report_json_u64(info->planned_cases), &ok);
+    report_json_put(obj, "scope", report_json_text(info->scope, sizeof(info->scope)), &ok);
+    report_json_put(obj, "scope_detail", report_json_text(info->scope_detail, sizeof(info->scope_detail)), &ok);
+    report_json_put(obj, "self_check", json_boolean(info->self_check), &ok);
     if (info->baseline[0])
     {
-        dmlconf_json_put(obj, "baseline", dmlconf_json_text(info->baseline, sizeof(info->baseline)), &ok);
-        dmlconf_json_put(obj, "strict_baseline", json_boolean(info->strict_baseline), &ok);
-        dmlconf_json_put(obj, "baseline_stale_lines", dmlconf_json_u64(info->baseline_stale_lines), &ok);
+        report_json_put(obj, "baseline", report_json_text(info->baseline, sizeof(info->baseline)), &ok);
+        report_json_put(obj, "strict_baseline", json_boolean(info->strict_baseline), &ok);
+        report_json_put(obj, "baseline_stale_lines", report_json_u64(info->baseline_stale_lines), &ok);
     }
-    dmlconf_json_put(obj, "environment", json_environment(info), &ok);
-    dmlconf_json_put(obj, "environment_incomplete", json_boolean(info->environment_incomplete), &ok);
-    dmlconf_json_put(obj, "command_line", dmlconf_json_text(info->command_line, sizeof(info->command_line)), &ok);
-    dmlconf_json_put(obj, "started_utc", dmlconf_json_text(info->started_utc, sizeof(info->started_utc)), &ok);
-    dmlconf_json_put(obj, "host", dmlconf_json_text(info->host, sizeof(info->host)), &ok);
+    report_json_put(obj, "environment", json_environment(info), &ok);
+    report_json_put(obj, "environment_incomplete", json_boolean(info->environment_incomplete), &ok);
+    report_json_put(obj, "command_line", report_json_text(info->command_line, sizeof(info->command_line)), &ok);
+    report_json_put(obj, "started_utc", report_json_text(info->started_utc, sizeof(info->started_utc)), &ok);
+    report_json_put(obj, "host", report_json_text(info->host, sizeof(info->host)), &ok);
     if (!ok)
     {
         json_decref(obj);
@@ -195,7 +195,7 @@ json_t *dmlconf_json_run_info(const dmlconf_run_info *info)
     return obj;
 }
 
-json_t *dmlconf_json_load_errors(const dmlconf_load_error *errors, size_t count)
+json_t *report_json_load_errors(const dmlconf_load_error *errors, size_t count)
 {
     json_t *array = json_array();
 
@@ -205,11 +205,11 @@ json_t *dmlconf_json_load_errors(const dmlconf_load_error *errors, size_t count)
         bool ok = obj != NULL;
         if (ok)
         {
-            dmlconf_json_put(obj, "file", errors[i].file ? dmlconf_json_text(errors[i].file, SIZE_MAX) : json_null(),
-                             &ok);
-            dmlconf_json_put(obj, "line", json_integer(errors[i].line), &ok);
-            dmlconf_json_put(obj, "column", json_integer(errors[i].column), &ok);
-            dmlconf_json_put(obj, "message", dmlconf_json_text(errors[i].message, SIZE_MAX), &ok);
+            report_json_put(obj, "file", errors[i].file ? report_json_text(errors[i].file, SIZE_MAX) : json_null(),
+                            &ok);
+            report_json_put(obj, "line", json_integer(errors[i].line), &ok);
+            report_json_put(obj, "column", json_integer(errors[i].column), &ok);
+            report_json_put(obj, "message", report_json_text(errors[i].message, SIZE_MAX), &ok);
         }
         if (!ok || json_array_append_new(array, obj) != 0)
         {
@@ -222,7 +222,7 @@ json_t *dmlconf_json_load_errors(const dmlconf_load_error *errors, size_t count)
     return array;
 }
 
-json_t *dmlconf_json_run_end(const dmlconf_run_end *end)
+json_t *report_json_run_end(const dmlconf_run_end *end)
 {
     json_t *obj = json_object();
     const char *name = dmlconf_run_end_name(end->kind);
@@ -230,11 +230,11 @@ json_t *dmlconf_json_run_end(const dmlconf_run_end *end)
 
     if (!obj)
         return NULL;
-    dmlconf_json_put(obj, "end", json_string(name ? name : "none"), &ok);
-    dmlconf_json_put(obj, "cases", dmlconf_json_u64(end->cases), &ok);
-    dmlconf_json_put(obj, "elapsed_seconds",
-                     end->elapsed_seconds >= 0.0 ? json_real(end->elapsed_seconds) : json_null(), &ok);
-    dmlconf_json_put(obj, "reason", dmlconf_json_text(end->reason, sizeof(end->reason)), &ok);
+    report_json_put(obj, "end", json_string(name ? name : "none"), &ok);
+    report_json_put(obj, "cases", report_json_u64(end->cases), &ok);
+    report_json_put(obj, "elapsed_seconds", end->elapsed_seconds >= 0.0 ? json_real(end->elapsed_seconds) : json_null(),
+                    &ok);
+    report_json_put(obj, "reason", report_json_text(end->reason, sizeof(end->reason)), &ok);
     if (!ok)
     {
         json_decref(obj);
@@ -243,7 +243,7 @@ json_t *dmlconf_json_run_end(const dmlconf_run_end *end)
     return obj;
 }
 
-char *dmlconf_results_header_line(const dmlconf_run_info *info, const dmlconf_load_error *errors, size_t count)
+char *report_results_header_line(const dmlconf_run_info *info, const dmlconf_load_error *errors, size_t count)
 {
     json_t *obj = json_object();
     bool ok = obj != NULL;
@@ -251,19 +251,19 @@ char *dmlconf_results_header_line(const dmlconf_run_info *info, const dmlconf_lo
 
     if (!obj)
         return NULL;
-    dmlconf_json_put(obj, "format", json_string(RESULTS_FORMAT), &ok);
-    dmlconf_json_put(obj, "format_version", json_integer(RESULTS_FORMAT_VERSION), &ok);
-    dmlconf_json_put(obj, "run", dmlconf_json_run_info(info), &ok);
-    dmlconf_json_put(obj, "load_errors", dmlconf_json_load_errors(errors, count), &ok);
+    report_json_put(obj, "format", json_string(RESULTS_FORMAT), &ok);
+    report_json_put(obj, "format_version", json_integer(RESULTS_FORMAT_VERSION), &ok);
+    report_json_put(obj, "run", report_json_run_info(info), &ok);
+    report_json_put(obj, "load_errors", report_json_load_errors(errors, count), &ok);
     if (ok)
         line = json_dumps(obj, JSON_COMPACT);
     json_decref(obj);
     return line;
 }
 
-char *dmlconf_results_end_line(const dmlconf_run_end *end)
+char *report_results_end_line(const dmlconf_run_end *end)
 {
-    json_t *fields = dmlconf_json_run_end(end);
+    json_t *fields = report_json_run_end(end);
     json_t *obj = json_object();
     bool ok = obj && fields;
     char *line = NULL;
@@ -275,7 +275,7 @@ char *dmlconf_results_end_line(const dmlconf_run_end *end)
         return NULL;
     }
     /* "record" first, so that a reader sees at once that this is no case. */
-    dmlconf_json_put(obj, "record", json_string(END_RECORD), &ok);
+    report_json_put(obj, "record", json_string(END_RECORD), &ok);
     if (ok && json_object_update(obj, fields) != 0)
         ok = false;
     json_decref(fields);
@@ -285,13 +285,13 @@ char *dmlconf_results_end_line(const dmlconf_run_end *end)
     return line;
 }
 
-json_t *dmlconf_json_counts(const uint64_t *counts, size_t n)
+json_t *report_json_counts(const uint64_t *counts, size_t n)
 {
     json_t *array = json_array();
 
     for (size_t i = 0; array && i < n; ++i)
     {
-        if (json_array_append_new(array, dmlconf_json_u64(counts[i])) != 0)
+        if (json_array_append_new(array, report_json_u64(counts[i])) != 0)
         {
             json_decref(array);
             return NULL;
@@ -300,13 +300,13 @@ json_t *dmlconf_json_counts(const uint64_t *counts, size_t n)
     return array;
 }
 
-json_t *dmlconf_json_doubles(const double *values, size_t n)
+json_t *report_json_doubles(const double *values, size_t n)
 {
     json_t *array = json_array();
 
     for (size_t i = 0; array && i < n; ++i)
     {
-        if (json_array_append_new(array, dmlconf_json_double(values[i])) != 0)
+        if (json_array_append_new(array, report_json_double(values[i])) != 0)
         {
             json_decref(array);
             return NULL;
@@ -335,17 +335,17 @@ static json_t *json_mismatch(dmlconf_data_type type, const dmlconf_mismatch *mis
         if (json_array_append_new(coordinates, json_integer(mismatch->coordinates[d])) != 0)
             ok = false;
     }
-    dmlconf_json_put(obj, "index", dmlconf_json_u64(mismatch->logical_index), &ok);
-    dmlconf_json_put(obj, "coordinates", coordinates, &ok);
-    dmlconf_json_put(obj, "expected_bits", json_bits(type, mismatch->expected_bits), &ok);
-    dmlconf_json_put(obj, "actual_bits", json_bits(type, mismatch->actual_bits), &ok);
-    dmlconf_json_put(obj, "expected", json_element(type, mismatch->expected_bits), &ok);
-    dmlconf_json_put(obj, "actual", json_element(type, mismatch->actual_bits), &ok);
-    dmlconf_json_put(obj, "error_ulps", dmlconf_json_double(mismatch->error_ulps), &ok);
-    dmlconf_json_put(obj, "tolerance_fraction", dmlconf_json_double(mismatch->tolerance_fraction), &ok);
-    dmlconf_json_put(obj, "tolerance", dmlconf_json_double(mismatch->tolerance), &ok);
+    report_json_put(obj, "index", report_json_u64(mismatch->logical_index), &ok);
+    report_json_put(obj, "coordinates", coordinates, &ok);
+    report_json_put(obj, "expected_bits", json_bits(type, mismatch->expected_bits), &ok);
+    report_json_put(obj, "actual_bits", json_bits(type, mismatch->actual_bits), &ok);
+    report_json_put(obj, "expected", json_element(type, mismatch->expected_bits), &ok);
+    report_json_put(obj, "actual", json_element(type, mismatch->actual_bits), &ok);
+    report_json_put(obj, "error_ulps", report_json_double(mismatch->error_ulps), &ok);
+    report_json_put(obj, "tolerance_fraction", report_json_double(mismatch->tolerance_fraction), &ok);
+    report_json_put(obj, "tolerance", report_json_double(mismatch->tolerance), &ok);
     const char *rule = dmlconf_rule_name(mismatch->rule);
-    dmlconf_json_put(obj, "rule", json_string(rule ? rule : "unknown"), &ok);
+    report_json_put(obj, "rule", json_string(rule ? rule : "unknown"), &ok);
     if (!ok)
     {
         json_decref(obj);
@@ -379,44 +379,44 @@ static json_t *json_comparison(dmlconf_data_type type, const dmlconf_comparison 
     }
     for (size_t i = 0; i < DMLCONF_HISTOGRAM_BINS; ++i)
     {
-        if (json_array_append_new(histogram, dmlconf_json_u64(comparison->histogram[i])) != 0)
+        if (json_array_append_new(histogram, report_json_u64(comparison->histogram[i])) != 0)
             ok = false;
     }
-    dmlconf_json_put(obj, "elements", dmlconf_json_u64(comparison->elements), &ok);
-    dmlconf_json_put(obj, "mismatches", dmlconf_json_u64(comparison->mismatches), &ok);
-    dmlconf_json_put(obj, "unjudged", dmlconf_json_u64(comparison->unjudged), &ok);
+    report_json_put(obj, "elements", report_json_u64(comparison->elements), &ok);
+    report_json_put(obj, "mismatches", report_json_u64(comparison->mismatches), &ok);
+    report_json_put(obj, "unjudged", report_json_u64(comparison->unjudged), &ok);
     if (comparison->unwritten)
-        dmlconf_json_put(obj, "unwritten", dmlconf_json_u64(comparison->unwritten), &ok);
+        report_json_put(obj, "unwritten", report_json_u64(comparison->unwritten), &ok);
     if (comparison->canary_ambiguous)
-        dmlconf_json_put(obj, "canary_ambiguous", dmlconf_json_u64(comparison->canary_ambiguous), &ok);
-    dmlconf_json_put(obj, "max_error_ulps", dmlconf_json_double(comparison->max_error_ulps), &ok);
-    dmlconf_json_put(obj, "max_tolerance_fraction", dmlconf_json_double(comparison->max_tolerance_fraction), &ok);
-    dmlconf_json_put(obj, "first", comparison->has_first ? json_mismatch(type, &comparison->first) : json_null(), &ok);
-    dmlconf_json_put(obj, "worst", comparison->has_worst ? json_mismatch(type, &comparison->worst) : json_null(), &ok);
-    dmlconf_json_put(obj, "samples", samples, &ok);
-    dmlconf_json_put(obj, "histogram", histogram, &ok);
-    dmlconf_json_put(obj, "ulp_histogram", dmlconf_json_counts(comparison->ulp_histogram, DMLCONF_ULP_BINS), &ok);
-    dmlconf_json_put(obj, "position_mismatches",
-                     dmlconf_json_counts(comparison->position_mismatches, DMLCONF_POSITION_BINS), &ok);
-    dmlconf_json_put(obj, "position_max_fraction",
-                     dmlconf_json_doubles(comparison->position_max_fraction, DMLCONF_POSITION_BINS), &ok);
-    dmlconf_json_put(obj, "position_max_ulps",
-                     dmlconf_json_doubles(comparison->position_max_ulps, DMLCONF_POSITION_BINS), &ok);
+        report_json_put(obj, "canary_ambiguous", report_json_u64(comparison->canary_ambiguous), &ok);
+    report_json_put(obj, "max_error_ulps", report_json_double(comparison->max_error_ulps), &ok);
+    report_json_put(obj, "max_tolerance_fraction", report_json_double(comparison->max_tolerance_fraction), &ok);
+    report_json_put(obj, "first", comparison->has_first ? json_mismatch(type, &comparison->first) : json_null(), &ok);
+    report_json_put(obj, "worst", comparison->has_worst ? json_mismatch(type, &comparison->worst) : json_null(), &ok);
+    report_json_put(obj, "samples", samples, &ok);
+    report_json_put(obj, "histogram", histogram, &ok);
+    report_json_put(obj, "ulp_histogram", report_json_counts(comparison->ulp_histogram, DMLCONF_ULP_BINS), &ok);
+    report_json_put(obj, "position_mismatches",
+                    report_json_counts(comparison->position_mismatches, DMLCONF_POSITION_BINS), &ok);
+    report_json_put(obj, "position_max_fraction",
+                    report_json_doubles(comparison->position_max_fraction, DMLCONF_POSITION_BINS), &ok);
+    report_json_put(obj, "position_max_ulps", report_json_doubles(comparison->position_max_ulps, DMLCONF_POSITION_BINS),
+                    &ok);
     if (comparison->axis_length)
     {
-        dmlconf_json_put(obj, "axis_length", dmlconf_json_u64(comparison->axis_length), &ok);
-        dmlconf_json_put(obj, "lines", dmlconf_json_u64(comparison->lines), &ok);
+        report_json_put(obj, "axis_length", report_json_u64(comparison->axis_length), &ok);
+        report_json_put(obj, "lines", report_json_u64(comparison->lines), &ok);
     }
     if (comparison->has_earliest)
     {
-        dmlconf_json_put(obj, "earliest_position", dmlconf_json_u64(comparison->earliest_position), &ok);
-        dmlconf_json_put(obj, "earliest_line", dmlconf_json_u64(comparison->earliest_line), &ok);
-        dmlconf_json_put(obj, "latest_position", dmlconf_json_u64(comparison->latest_position), &ok);
+        report_json_put(obj, "earliest_position", report_json_u64(comparison->earliest_position), &ok);
+        report_json_put(obj, "earliest_line", report_json_u64(comparison->earliest_line), &ok);
+        report_json_put(obj, "latest_position", report_json_u64(comparison->latest_position), &ok);
     }
     if (comparison->pattern != DMLCONF_PATTERN_NONE && dmlconf_pattern_name(comparison->pattern))
     {
-        dmlconf_json_put(obj, "pattern", json_string(dmlconf_pattern_name(comparison->pattern)), &ok);
-        dmlconf_json_put(obj, "pattern_position", dmlconf_json_u64(comparison->pattern_position), &ok);
+        report_json_put(obj, "pattern", json_string(dmlconf_pattern_name(comparison->pattern)), &ok);
+        report_json_put(obj, "pattern_position", report_json_u64(comparison->pattern_position), &ok);
     }
     if (!ok)
     {
@@ -434,34 +434,34 @@ char *dmlconf_result_to_json(const dmlconf_case_result *result)
 
     if (!obj)
         return NULL;
-    dmlconf_json_put(obj, "id", dmlconf_json_text(result->id, sizeof(result->id)), &ok);
-    dmlconf_json_put(obj, "file", dmlconf_json_text(result->file, sizeof(result->file)), &ok);
-    dmlconf_json_put(obj, "line", json_integer(result->line), &ok);
-    dmlconf_json_put(obj, "op", json_name_or_number(dmlconf_operator_name(result->op), (long long)result->op), &ok);
-    dmlconf_json_put(obj, "dtype",
-                     json_name_or_number(dmlconf_data_type_name(result->data_type), (long long)result->data_type), &ok);
-    dmlconf_json_put(obj, "dimension_count", json_integer(result->dimension_count), &ok);
-    dmlconf_json_put(obj, "min_feature_level", dmlconf_json_level(result->min_feature_level), &ok);
-    dmlconf_json_put(obj, "negative", json_boolean(result->negative), &ok);
-    dmlconf_json_put(obj, "exclusive", json_boolean(result->exclusive), &ok);
-    dmlconf_json_put(obj, "direction", json_string(result->decreasing ? "decreasing" : "increasing"), &ok);
+    report_json_put(obj, "id", report_json_text(result->id, sizeof(result->id)), &ok);
+    report_json_put(obj, "file", report_json_text(result->file, sizeof(result->file)), &ok);
+    report_json_put(obj, "line", json_integer(result->line), &ok);
+    report_json_put(obj, "op", json_name_or_number(dmlconf_operator_name(result->op), (long long)result->op), &ok);
+    report_json_put(obj, "dtype",
+                    json_name_or_number(dmlconf_data_type_name(result->data_type), (long long)result->data_type), &ok);
+    report_json_put(obj, "dimension_count", json_integer(result->dimension_count), &ok);
+    report_json_put(obj, "min_feature_level", report_json_level(result->min_feature_level), &ok);
+    report_json_put(obj, "negative", json_boolean(result->negative), &ok);
+    report_json_put(obj, "exclusive", json_boolean(result->exclusive), &ok);
+    report_json_put(obj, "direction", json_string(result->decreasing ? "decreasing" : "increasing"), &ok);
     if (result->unsupported)
     {
-        dmlconf_json_put(obj, "unsupported", json_true(), &ok);
-        dmlconf_json_put(obj, "needs", dmlconf_json_text(result->needs, sizeof(result->needs)), &ok);
+        report_json_put(obj, "unsupported", json_true(), &ok);
+        report_json_put(obj, "needs", report_json_text(result->needs, sizeof(result->needs)), &ok);
     }
-    dmlconf_json_put(obj, "status", json_name_or_number(dmlconf_status_name(result->status), (long long)result->status),
-                     &ok);
+    report_json_put(obj, "status", json_name_or_number(dmlconf_status_name(result->status), (long long)result->status),
+                    &ok);
     if (result->failure != DMLCONF_FAILURE_NONE && dmlconf_failure_name(result->failure))
-        dmlconf_json_put(obj, "failure", json_string(dmlconf_failure_name(result->failure)), &ok);
+        report_json_put(obj, "failure", json_string(dmlconf_failure_name(result->failure)), &ok);
     if (result->status == DMLCONF_STATUS_EXPECTED_FAIL && dmlconf_status_name(result->known_status))
-        dmlconf_json_put(obj, "known_status", json_string(dmlconf_status_name(result->known_status)), &ok);
-    dmlconf_json_put(obj, "message", dmlconf_json_text(result->message, sizeof(result->message)), &ok);
-    dmlconf_json_put(obj, "attempts", json_integer(result->attempts), &ok);
-    dmlconf_json_put(obj, "backend_seconds", dmlconf_json_double(result->backend_seconds), &ok);
-    dmlconf_json_put(obj, "wall_seconds", dmlconf_json_double(result->wall_seconds), &ok);
-    dmlconf_json_put(obj, "repro_path", dmlconf_json_text(result->repro_path, sizeof(result->repro_path)), &ok);
-    dmlconf_json_put(obj, "comparison", json_comparison(result->data_type, &result->comparison), &ok);
+        report_json_put(obj, "known_status", json_string(dmlconf_status_name(result->known_status)), &ok);
+    report_json_put(obj, "message", report_json_text(result->message, sizeof(result->message)), &ok);
+    report_json_put(obj, "attempts", json_integer(result->attempts), &ok);
+    report_json_put(obj, "backend_seconds", report_json_double(result->backend_seconds), &ok);
+    report_json_put(obj, "wall_seconds", report_json_double(result->wall_seconds), &ok);
+    report_json_put(obj, "repro_path", report_json_text(result->repro_path, sizeof(result->repro_path)), &ok);
+    report_json_put(obj, "comparison", json_comparison(result->data_type, &result->comparison), &ok);
     if (ok)
         line = json_dumps(obj, JSON_COMPACT);
     json_decref(obj);
@@ -497,12 +497,12 @@ static int get_text(const json_t *obj, const char *where, const char *key, char 
     {
         if (!required)
             return 0;
-        dmlconf_set_why(why, why_size, "%s'%s' is missing", where, key);
+        report_set_why(why, why_size, "%s'%s' is missing", where, key);
         return -1;
     }
     if (!json_is_string(value))
     {
-        dmlconf_set_why(why, why_size, "%s'%s' is not a string", where, key);
+        report_set_why(why, why_size, "%s'%s' is not a string", where, key);
         return -1;
     }
     copy_text(dst, size, json_string_value(value));
@@ -544,7 +544,7 @@ static int get_u64(const json_t *obj, const char *where, const char *key, uint64
     }
     if (json_is_string(value) && parse_u64(json_string_value(value), out))
         return 0;
-    dmlconf_set_why(why, why_size, "%s'%s' is not an unsigned integer", where, key);
+    report_set_why(why, why_size, "%s'%s' is not an unsigned integer", where, key);
     return -1;
 }
 
@@ -556,7 +556,7 @@ static int get_u32(const json_t *obj, const char *where, const char *key, uint32
         return -1;
     if (value > UINT32_MAX)
     {
-        dmlconf_set_why(why, why_size, "%s'%s' is above 2^32-1", where, key);
+        report_set_why(why, why_size, "%s'%s' is above 2^32-1", where, key);
         return -1;
     }
     *out = (uint32_t)value;
@@ -596,7 +596,7 @@ static int get_double(const json_t *obj, const char *where, const char *key, dou
         return 0;
     if (double_from_json(value, out))
         return 0;
-    dmlconf_set_why(why, why_size, "%s'%s' is not a number (or \"nan\", \"inf\", \"-inf\")", where, key);
+    report_set_why(why, why_size, "%s'%s' is not a number (or \"nan\", \"inf\", \"-inf\")", where, key);
     return -1;
 }
 
@@ -608,7 +608,7 @@ static int get_bool(const json_t *obj, const char *where, const char *key, bool 
         return 0;
     if (!json_is_boolean(value))
     {
-        dmlconf_set_why(why, why_size, "%s'%s' is not true or false", where, key);
+        report_set_why(why, why_size, "%s'%s' is not true or false", where, key);
         return -1;
     }
     *out = json_is_true(value);
@@ -634,7 +634,7 @@ static int get_level(const json_t *obj, const char *where, const char *key, dmlc
     }
     if (json_is_string(value) && dmlconf_feature_level_from_name(json_string_value(value), out))
         return 0;
-    dmlconf_set_why(why, why_size, "%s'%s' is not a feature level", where, key);
+    report_set_why(why, why_size, "%s'%s' is not a feature level", where, key);
     return -1;
 }
 
@@ -646,7 +646,7 @@ static int get_mismatch(const json_t *obj, const char *where, dmlconf_mismatch *
     memset(out, 0, sizeof(*out));
     if (!json_is_object(obj))
     {
-        dmlconf_set_why(why, why_size, "%sis not an object", where);
+        report_set_why(why, why_size, "%sis not an object", where);
         return -1;
     }
     if (get_u64(obj, where, "index", &out->logical_index, why, why_size) != 0)
@@ -656,7 +656,7 @@ static int get_mismatch(const json_t *obj, const char *where, dmlconf_mismatch *
         size_t count = json_array_size(coordinates);
         if (!json_is_array(coordinates) || count > DMLCONF_MAX_DIMENSIONS)
         {
-            dmlconf_set_why(why, why_size, "%s'coordinates' is not an array of at most 8 indices", where);
+            report_set_why(why, why_size, "%s'coordinates' is not an array of at most 8 indices", where);
             return -1;
         }
         for (size_t d = 0; d < count; ++d)
@@ -664,7 +664,7 @@ static int get_mismatch(const json_t *obj, const char *where, dmlconf_mismatch *
             const json_t *c = json_array_get(coordinates, d);
             if (!json_is_integer(c) || json_integer_value(c) < 0 || json_integer_value(c) > UINT32_MAX)
             {
-                dmlconf_set_why(why, why_size, "%s'coordinates'[%zu] is not an index", where, d);
+                report_set_why(why, why_size, "%s'coordinates'[%zu] is not an index", where, d);
                 return -1;
             }
             out->coordinates[d] = (uint32_t)json_integer_value(c);
@@ -688,7 +688,7 @@ static int get_mismatch(const json_t *obj, const char *where, dmlconf_mismatch *
     out->rule = DMLCONF_RULE_UNKNOWN;
     if (rule && (!json_is_string(rule) || !dmlconf_rule_from_name(json_string_value(rule), &out->rule)))
     {
-        dmlconf_set_why(why, why_size, "%s'rule' is not the name of a comparator rule", where);
+        report_set_why(why, why_size, "%s'rule' is not the name of a comparator rule", where);
         return -1;
     }
     return 0;
@@ -720,7 +720,7 @@ static int get_counts(const json_t *obj, const char *key, uint64_t *out, size_t 
         return 0;
     if (!json_is_array(array) || json_array_size(array) != n)
     {
-        dmlconf_set_why(why, why_size, "comparison: '%s' is not an array of %zu counts", key, n);
+        report_set_why(why, why_size, "comparison: '%s' is not an array of %zu counts", key, n);
         return -1;
     }
     for (size_t i = 0; i < n; ++i)
@@ -731,7 +731,7 @@ static int get_counts(const json_t *obj, const char *key, uint64_t *out, size_t 
             value = (uint64_t)json_integer_value(bin);
         else if (!json_is_string(bin) || !parse_u64(json_string_value(bin), &value))
         {
-            dmlconf_set_why(why, why_size, "comparison: '%s'[%zu] is not a count", key, i);
+            report_set_why(why, why_size, "comparison: '%s'[%zu] is not a count", key, i);
             return -1;
         }
         out[i] = value;
@@ -748,14 +748,14 @@ static int get_doubles(const json_t *obj, const char *key, double *out, size_t n
         return 0;
     if (!json_is_array(array) || json_array_size(array) != n)
     {
-        dmlconf_set_why(why, why_size, "comparison: '%s' is not an array of %zu numbers", key, n);
+        report_set_why(why, why_size, "comparison: '%s' is not an array of %zu numbers", key, n);
         return -1;
     }
     for (size_t i = 0; i < n; ++i)
     {
         if (!double_from_json(json_array_get(array, i), &out[i]))
         {
-            dmlconf_set_why(why, why_size, "comparison: '%s'[%zu] is not a number", key, i);
+            report_set_why(why, why_size, "comparison: '%s'[%zu] is not a number", key, i);
             return -1;
         }
     }
@@ -769,7 +769,7 @@ static int get_comparison(const json_t *obj, dmlconf_comparison *out, char *why,
 
     if (!json_is_object(obj))
     {
-        dmlconf_set_why(why, why_size, "'comparison' is not an object");
+        report_set_why(why, why_size, "'comparison' is not an object");
         return -1;
     }
     if (get_u64(obj, where, "elements", &out->elements, why, why_size) != 0 ||
@@ -787,7 +787,7 @@ static int get_comparison(const json_t *obj, dmlconf_comparison *out, char *why,
         size_t count = json_array_size(samples);
         if (!json_is_array(samples))
         {
-            dmlconf_set_why(why, why_size, "comparison: 'samples' is not an array");
+            report_set_why(why, why_size, "comparison: 'samples' is not an array");
             return -1;
         }
         if (count > DMLCONF_MISMATCH_SAMPLES)
@@ -824,7 +824,7 @@ static int get_comparison(const json_t *obj, dmlconf_comparison *out, char *why,
     const json_t *pattern = json_object_get(obj, "pattern");
     if (pattern && (!json_is_string(pattern) || !dmlconf_pattern_from_name(json_string_value(pattern), &out->pattern)))
     {
-        dmlconf_set_why(why, why_size, "comparison: 'pattern' is not the name of a pattern");
+        report_set_why(why, why_size, "comparison: 'pattern' is not the name of a pattern");
         return -1;
     }
     return 0;
@@ -840,7 +840,7 @@ static int get_enum(const json_t *obj, const char *key, bool required, int *out,
     {
         if (!required)
             return 0;
-        dmlconf_set_why(why, why_size, "'%s' is missing", key);
+        report_set_why(why, why_size, "'%s' is missing", key);
         return -1;
     }
     if (json_is_integer(value) && json_integer_value(value) >= 0 && json_integer_value(value) <= INT32_MAX)
@@ -850,7 +850,7 @@ static int get_enum(const json_t *obj, const char *key, bool required, int *out,
     }
     if (json_is_string(value) && parse(json_string_value(value), out))
         return 0;
-    dmlconf_set_why(why, why_size, "'%s' has an unknown value", key);
+    report_set_why(why, why_size, "'%s' has an unknown value", key);
     return -1;
 }
 
@@ -917,7 +917,7 @@ static int result_from_object(const json_t *obj, dmlconf_case_result *out, char 
     out->wall_seconds = -1.0;
     if (!json_is_object(obj))
     {
-        dmlconf_set_why(why, why_size, "not a JSON object");
+        report_set_why(why, why_size, "not a JSON object");
         return -1;
     }
     if (get_text(obj, "", "id", out->id, sizeof(out->id), true, why, why_size) != 0 ||
@@ -943,7 +943,7 @@ static int result_from_object(const json_t *obj, dmlconf_case_result *out, char 
         return -1;
     if (direction > 1)
     {
-        dmlconf_set_why(why, why_size, "'direction' has an unknown value");
+        report_set_why(why, why_size, "'direction' has an unknown value");
         return -1;
     }
     out->op = (dmlconf_operator)op;
@@ -967,7 +967,7 @@ int dmlconf_result_from_json(const char *text, size_t length, dmlconf_case_resul
     if (!obj)
     {
         memset(out, 0, sizeof(*out));
-        dmlconf_set_why(why, why_size, "not JSON: %s (column %d)", error.text, error.column);
+        report_set_why(why, why_size, "not JSON: %s (column %d)", error.text, error.column);
         return -1;
     }
     rc = result_from_object(obj, out, why, why_size);
@@ -985,7 +985,7 @@ static int get_environment(const json_t *obj, dmlconf_run_info *info, char *why,
         return 0;
     if (!json_is_array(array))
     {
-        dmlconf_set_why(why, why_size, "run: 'environment' is not an array of strings");
+        report_set_why(why, why_size, "run: 'environment' is not an array of strings");
         return -1;
     }
     for (size_t i = 0; i < json_array_size(array); ++i)
@@ -995,7 +995,7 @@ static int get_environment(const json_t *obj, dmlconf_run_info *info, char *why,
         size_t length = text ? strlen(text) : 0;
         if (!json_is_string(entry) || strpbrk(text, "\n\r"))
         {
-            dmlconf_set_why(why, why_size, "run: 'environment'[%zu] is not one line of text", i);
+            report_set_why(why, why_size, "run: 'environment'[%zu] is not one line of text", i);
             return -1;
         }
         if ((used ? 1 : 0) + length + 1 > sizeof(info->environment) - used)
@@ -1020,15 +1020,15 @@ static int read_run_info(const json_t *obj, dmlconf_run_info *info, char *why, s
     info->shard_count = 1;
     if (!json_is_object(obj))
     {
-        dmlconf_set_why(why, why_size, "'run' is not an object");
+        report_set_why(why, why_size, "'run' is not an object");
         return -1;
     }
     shard = json_object_get(obj, "shard");
     corpus = json_object_get(obj, "corpus");
     if ((shard && !json_is_object(shard)) || (corpus && !json_is_object(corpus)))
     {
-        dmlconf_set_why(why, why_size, "run: '%s' is not an object",
-                        shard && !json_is_object(shard) ? "shard" : "corpus");
+        report_set_why(why, why_size, "run: '%s' is not an object",
+                       shard && !json_is_object(shard) ? "shard" : "corpus");
         return -1;
     }
     if (get_text(obj, where, "dmlconf_version", info->dmlconf_version, sizeof(info->dmlconf_version), false, why,
@@ -1069,8 +1069,8 @@ static int read_run_info(const json_t *obj, dmlconf_run_info *info, char *why, s
         return -1;
     if (info->shard_count == 0 || info->shard_index >= info->shard_count)
     {
-        dmlconf_set_why(why, why_size, "run: shard %u of %u does not exist", (unsigned)info->shard_index,
-                        (unsigned)info->shard_count);
+        report_set_why(why, why_size, "run: shard %u of %u does not exist", (unsigned)info->shard_index,
+                       (unsigned)info->shard_count);
         return -1;
     }
     info->seed = seed;
@@ -1083,7 +1083,7 @@ static int read_load_errors(const json_t *array, dmlconf_load_error_list *list, 
         return 0;
     if (!json_is_array(array))
     {
-        dmlconf_set_why(why, why_size, "'load_errors' is not an array");
+        report_set_why(why, why_size, "'load_errors' is not an array");
         return -1;
     }
     for (size_t i = 0; i < json_array_size(array); ++i)
@@ -1097,13 +1097,13 @@ static int read_load_errors(const json_t *array, dmlconf_load_error_list *list, 
             !json_is_string(message) || get_u32(entry, "load_errors: ", "line", &line, why, why_size) != 0 ||
             get_u32(entry, "load_errors: ", "column", &column, why, why_size) != 0)
         {
-            dmlconf_set_why(why, why_size, "'load_errors'[%zu] is not {file, line, column, message}", i);
+            report_set_why(why, why_size, "'load_errors'[%zu] is not {file, line, column, message}", i);
             return -1;
         }
         if (dmlconf_load_error_list_add(list, json_is_string(file) ? json_string_value(file) : NULL, line, column,
                                         json_string_value(message)) != 0)
         {
-            dmlconf_set_why(why, why_size, "out of memory");
+            report_set_why(why, why_size, "out of memory");
             return -1;
         }
     }
@@ -1117,15 +1117,15 @@ static int read_header(const json_t *obj, dmlconf_results_file *out, char *why, 
 
     if (!json_is_string(format) || strcmp(json_string_value(format), RESULTS_FORMAT) != 0)
     {
-        dmlconf_set_why(why, why_size, "not a dmlconf results file (the header's 'format' is not \"%s\")",
-                        RESULTS_FORMAT);
+        report_set_why(why, why_size, "not a dmlconf results file (the header's 'format' is not \"%s\")",
+                       RESULTS_FORMAT);
         return -1;
     }
     if (!json_is_integer(version) || json_integer_value(version) < 1 ||
         json_integer_value(version) > RESULTS_FORMAT_VERSION)
     {
-        dmlconf_set_why(why, why_size, "format_version is not 1 to %d (written by a newer dmlconf?)",
-                        RESULTS_FORMAT_VERSION);
+        report_set_why(why, why_size, "format_version is not 1 to %d (written by a newer dmlconf?)",
+                       RESULTS_FORMAT_VERSION);
         return -1;
     }
     if (read_run_info(json_object_get(obj, "run"), &out->info, why, why_size) != 0 ||
@@ -1152,7 +1152,7 @@ static int read_end(const json_t *obj, dmlconf_run_end *end, char *why, size_t w
     if (!json_is_string(kind) || !dmlconf_run_end_from_name(json_string_value(kind), &value) ||
         value == DMLCONF_END_NONE)
     {
-        dmlconf_set_why(why, why_size, "the completion record's 'end' is not finished, interrupted or partial");
+        report_set_why(why, why_size, "the completion record's 'end' is not finished, interrupted or partial");
         return -1;
     }
     end->kind = value;
@@ -1161,7 +1161,7 @@ static int read_end(const json_t *obj, dmlconf_run_end *end, char *why, size_t w
         return -1;
     if (elapsed && !json_is_null(elapsed) && !double_from_json(elapsed, &end->elapsed_seconds))
     {
-        dmlconf_set_why(why, why_size, "the completion record's 'elapsed_seconds' is not a number");
+        report_set_why(why, why_size, "the completion record's 'elapsed_seconds' is not a number");
         return -1;
     }
     return 0;
@@ -1242,13 +1242,13 @@ int dmlconf_results_file_read(const char *path, dmlconf_results_file *out, char 
     out->end.elapsed_seconds = -1.0;
     if (!file)
     {
-        dmlconf_set_why(why, why_size, "%s: %s", path, unopened);
+        report_set_why(why, why_size, "%s: %s", path, unopened);
         return -1;
     }
     result = malloc(sizeof(*result));
     if (!result)
     {
-        dmlconf_set_why(why, why_size, "%s: out of memory", path);
+        report_set_why(why, why_size, "%s: out of memory", path);
         goto fail;
     }
     for (;;)
@@ -1261,7 +1261,7 @@ int dmlconf_results_file_read(const char *path, dmlconf_results_file *out, char 
 
         if (got < 0)
         {
-            dmlconf_set_why(why, why_size, "%s:%zu: cannot read (or out of memory)", path, line_number + 1);
+            report_set_why(why, why_size, "%s:%zu: cannot read (or out of memory)", path, line_number + 1);
             goto fail;
         }
         if (got == 0)
@@ -1278,8 +1278,8 @@ int dmlconf_results_file_read(const char *path, dmlconf_results_file *out, char 
         }
         if (!obj)
         {
-            dmlconf_set_why(why, why_size, "%s:%zu: not JSON: %s (column %d)", path, line_number, error.text,
-                            error.column);
+            report_set_why(why, why_size, "%s:%zu: not JSON: %s (column %d)", path, line_number, error.text,
+                           error.column);
             goto fail;
         }
         if (end_line)
@@ -1293,13 +1293,13 @@ int dmlconf_results_file_read(const char *path, dmlconf_results_file *out, char 
         json_decref(obj);
         if (status == -2)
         {
-            dmlconf_set_why(why, why_size, "%s:%zu: a line after the completion record (line %zu)", path, line_number,
-                            end_line);
+            report_set_why(why, why_size, "%s:%zu: a line after the completion record (line %zu)", path, line_number,
+                           end_line);
             goto fail;
         }
         if (status != 0)
         {
-            dmlconf_set_why(why, why_size, "%s:%zu: %s", path, line_number, reason);
+            report_set_why(why, why_size, "%s:%zu: %s", path, line_number, reason);
             goto fail;
         }
         if (!have_header)
@@ -1312,21 +1312,21 @@ int dmlconf_results_file_read(const char *path, dmlconf_results_file *out, char 
             end_line = line_number;
             if (out->end.cases != out->results.count)
             {
-                dmlconf_set_why(why, why_size, "%s:%zu: the completion record counts %llu cases, the file has %zu",
-                                path, line_number, (unsigned long long)out->end.cases, out->results.count);
+                report_set_why(why, why_size, "%s:%zu: the completion record counts %llu cases, the file has %zu", path,
+                               line_number, (unsigned long long)out->end.cases, out->results.count);
                 goto fail;
             }
             continue;
         }
         if (dmlconf_result_list_append(&out->results, result) != 0)
         {
-            dmlconf_set_why(why, why_size, "%s:%zu: out of memory", path, line_number);
+            report_set_why(why, why_size, "%s:%zu: out of memory", path, line_number);
             goto fail;
         }
     }
     if (!have_header)
     {
-        dmlconf_set_why(why, why_size, "%s: no header line (empty file?)", path);
+        report_set_why(why, why_size, "%s: no header line (empty file?)", path);
         goto fail;
     }
     rc = 0;

@@ -11,7 +11,7 @@
 
 /* ---- the run info as fields ------------------------------------------------ */
 
-static void copy_field(dmlconf_info_field *field, const char *key, const char *label, const char *value, size_t max)
+static void copy_field(report_info_field *field, const char *key, const char *label, const char *value, size_t max)
 {
     size_t length = dmlconf_bounded_length(value, max);
 
@@ -23,7 +23,7 @@ static void copy_field(dmlconf_info_field *field, const char *key, const char *l
     field->value[length] = '\0';
 }
 
-void dmlconf_run_info_fields(const dmlconf_run_info *info, dmlconf_info_field fields[DMLCONF_INFO_FIELD_COUNT])
+void report_run_info_fields(const dmlconf_run_info *info, report_info_field fields[DMLCONF_INFO_FIELD_COUNT])
 {
     const char *level = dmlconf_feature_level_name(info->target_level);
     char text[96];
@@ -63,8 +63,9 @@ void dmlconf_run_info_fields(const dmlconf_run_info *info, dmlconf_info_field fi
     if (info->baseline[0])
     {
         char baseline[sizeof(info->baseline) + 64];
-        snprintf(baseline, sizeof(baseline), "%.*s%s", (int)dmlconf_bounded_length(info->baseline, sizeof(info->baseline)),
-                 info->baseline, info->strict_baseline ? " (strict)" : "");
+        snprintf(baseline, sizeof(baseline), "%.*s%s",
+                 (int)dmlconf_bounded_length(info->baseline, sizeof(info->baseline)), info->baseline,
+                 info->strict_baseline ? " (strict)" : "");
         copy_field(&fields[n++], "baseline", "Baseline", baseline, sizeof(baseline));
     }
     else
@@ -72,7 +73,7 @@ void dmlconf_run_info_fields(const dmlconf_run_info *info, dmlconf_info_field fi
     copy_field(&fields[n++], "environment", "Environment", info->environment, sizeof(info->environment));
     if (info->environment_incomplete)
     {
-        dmlconf_info_field *field = &fields[n - 1];
+        report_info_field *field = &fields[n - 1];
         size_t used = strlen(field->value);
         snprintf(field->value + used, sizeof(field->value) - used, "%s(not every variable could be recorded)",
                  used ? "\n" : "");
@@ -107,7 +108,7 @@ static void append_command_word(dmlconf_text *text, const char *const *words, si
 {
     if (i)
         dmlconf_text_appendf(text, " ");
-    dmlconf_text_append_shell_word(text, words[i], strlen(words[i]));
+    report_text_append_shell_word(text, words[i], strlen(words[i]));
 }
 
 int dmlconf_run_info_set_command_line(dmlconf_run_info *info, const char *const *words, size_t count)
@@ -152,7 +153,7 @@ int dmlconf_run_info_set_backend_command(dmlconf_run_info *info, const char *con
         one_line = one_line && !strpbrk(words[i], "\n\r");
         if (i)
             dmlconf_text_appendf(&text, " ");
-        dmlconf_text_append_shell_word(&text, words[i], strlen(words[i]));
+        report_text_append_shell_word(&text, words[i], strlen(words[i]));
     }
     if (text.length < sizeof(info->backend_command) && one_line)
         return 0;
@@ -170,7 +171,7 @@ static bool same_text(const char *a, const char *b, size_t size, const char *wha
 
     if (length_a == length_b && memcmp(a, b, length_a) == 0)
         return true;
-    dmlconf_set_why(why, why_size, "%s '%.*s' against '%.*s'", what, (int)length_a, a, (int)length_b, b);
+    report_set_why(why, why_size, "%s '%.*s' against '%.*s'", what, (int)length_a, a, (int)length_b, b);
     return false;
 }
 
@@ -199,40 +200,40 @@ bool dmlconf_run_info_same_run(const dmlconf_run_info *a, const dmlconf_run_info
         return false;
     if (a->self_check != b->self_check || a->strict_baseline != b->strict_baseline)
     {
-        dmlconf_set_why(why, why_size, "%s",
-                        a->self_check != b->self_check ? "a self-check against a run of an implementation"
-                                                       : "a strict baseline against one that is not");
+        report_set_why(why, why_size, "%s",
+                       a->self_check != b->self_check ? "a self-check against a run of an implementation"
+                                                      : "a strict baseline against one that is not");
         return false;
     }
     if (a->target_level != b->target_level)
     {
-        dmlconf_set_why(why, why_size, "target level %s against %s", level_text(a->target_level),
-                        level_text(b->target_level));
+        report_set_why(why, why_size, "target level %s against %s", level_text(a->target_level),
+                       level_text(b->target_level));
         return false;
     }
     if (a->seed != b->seed)
     {
-        dmlconf_set_why(why, why_size, "seed %llu against %llu", (unsigned long long)a->seed,
-                        (unsigned long long)b->seed);
+        report_set_why(why, why_size, "seed %llu against %llu", (unsigned long long)a->seed,
+                       (unsigned long long)b->seed);
         return false;
     }
     if (a->corpus_cases != b->corpus_cases)
     {
-        dmlconf_set_why(why, why_size, "%llu selected cases against %llu", (unsigned long long)a->corpus_cases,
-                        (unsigned long long)b->corpus_cases);
+        report_set_why(why, why_size, "%llu selected cases against %llu", (unsigned long long)a->corpus_cases,
+                       (unsigned long long)b->corpus_cases);
         return false;
     }
     if (shards_a != shards_b)
     {
-        dmlconf_set_why(why, why_size, "%u shards against %u", (unsigned)shards_a, (unsigned)shards_b);
+        report_set_why(why, why_size, "%u shards against %u", (unsigned)shards_a, (unsigned)shards_b);
         return false;
     }
     if (a->software_adapter != b->software_adapter || a->environment_incomplete != b->environment_incomplete)
     {
-        dmlconf_set_why(why, why_size, "%s",
-                        a->software_adapter != b->software_adapter
-                            ? "a software adapter against a hardware one"
-                            : "an environment recorded in full against one that was not");
+        report_set_why(why, why_size, "%s",
+                       a->software_adapter != b->software_adapter
+                           ? "a software adapter against a hardware one"
+                           : "an environment recorded in full against one that was not");
         return false;
     }
     return true;

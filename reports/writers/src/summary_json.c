@@ -18,10 +18,10 @@ static json_t *json_cell(const dmlconf_matrix_cell *cell)
 
     if (!obj)
         return NULL;
-    dmlconf_json_put(obj, "passed", dmlconf_json_u64(cell->passed), &ok);
-    dmlconf_json_put(obj, "failed", dmlconf_json_u64(cell->failed), &ok);
-    dmlconf_json_put(obj, "skipped", dmlconf_json_u64(cell->skipped), &ok);
-    dmlconf_json_put(obj, "unsupported", dmlconf_json_u64(cell->unsupported), &ok);
+    report_json_put(obj, "passed", report_json_u64(cell->passed), &ok);
+    report_json_put(obj, "failed", report_json_u64(cell->failed), &ok);
+    report_json_put(obj, "skipped", report_json_u64(cell->skipped), &ok);
+    report_json_put(obj, "unsupported", report_json_u64(cell->unsupported), &ok);
     if (!ok)
     {
         json_decref(obj);
@@ -53,12 +53,12 @@ static json_t *json_matrix(const dmlconf_matrix *matrix)
             ok = false;
             continue;
         }
-        dmlconf_json_put(entry, "label", json_string(column->label), &ok);
-        dmlconf_json_put(entry, "level", dmlconf_json_level(column->level), &ok);
-        dmlconf_json_put(entry, "up_to", dmlconf_json_level(column->up_to), &ok);
-        dmlconf_json_put(entry, "above_target", json_boolean(column->above_target), &ok);
-        dmlconf_json_put(entry, "conformant", json_boolean(dmlconf_matrix_column_conformant(matrix, c)), &ok);
-        dmlconf_json_put(entry, "partly_covered", json_boolean(dmlconf_matrix_column_partly_covered(matrix, c)), &ok);
+        report_json_put(entry, "label", json_string(column->label), &ok);
+        report_json_put(entry, "level", report_json_level(column->level), &ok);
+        report_json_put(entry, "up_to", report_json_level(column->up_to), &ok);
+        report_json_put(entry, "above_target", json_boolean(column->above_target), &ok);
+        report_json_put(entry, "conformant", json_boolean(dmlconf_matrix_column_conformant(matrix, c)), &ok);
+        report_json_put(entry, "partly_covered", json_boolean(dmlconf_matrix_column_partly_covered(matrix, c)), &ok);
         if (json_array_append_new(columns, entry) != 0)
             ok = false;
     }
@@ -81,19 +81,19 @@ static json_t *json_matrix(const dmlconf_matrix *matrix)
             if (json_array_append_new(cells, json_cell(&row->cells[c])) != 0)
                 ok = false;
         }
-        dmlconf_json_put(entry, "op", op ? json_string(op) : json_integer((json_int_t)row->op), &ok);
-        dmlconf_json_put(entry, "dtype", type ? json_string(type) : json_integer((json_int_t)row->data_type), &ok);
-        dmlconf_json_put(entry, "cells", cells, &ok);
+        report_json_put(entry, "op", op ? json_string(op) : json_integer((json_int_t)row->op), &ok);
+        report_json_put(entry, "dtype", type ? json_string(type) : json_integer((json_int_t)row->data_type), &ok);
+        report_json_put(entry, "cells", cells, &ok);
         if (json_array_append_new(rows, entry) != 0)
             ok = false;
     }
-    dmlconf_json_put(obj, "cell",
-                     json_string("passed/failed/skipped of the cases whose min_feature_level is at "
-                                 "or below the column's up_to level; unsupported: the skipped ones the "
-                                 "backend does not support"),
-                     &ok);
-    dmlconf_json_put(obj, "columns", columns, &ok);
-    dmlconf_json_put(obj, "rows", rows, &ok);
+    report_json_put(obj, "cell",
+                    json_string("passed/failed/skipped of the cases whose min_feature_level is at "
+                                "or below the column's up_to level; unsupported: the skipped ones the "
+                                "backend does not support"),
+                    &ok);
+    report_json_put(obj, "columns", columns, &ok);
+    report_json_put(obj, "rows", rows, &ok);
     if (!ok)
     {
         json_decref(obj);
@@ -125,18 +125,18 @@ static json_t *json_not_covered(const dmlconf_matrix *matrix)
             ok = false;
             continue;
         }
-        dmlconf_json_put(entry, "needs", dmlconf_json_text(gap->needs, sizeof(gap->needs)), &ok);
-        dmlconf_json_put(entry, "cases", dmlconf_json_u64(gap->cases), &ok);
-        dmlconf_json_put(entry, "negative", dmlconf_json_u64(gap->negative), &ok);
-        dmlconf_json_put(entry, "lowest_level", dmlconf_json_level(gap->lowest_level), &ok);
+        report_json_put(entry, "needs", report_json_text(gap->needs, sizeof(gap->needs)), &ok);
+        report_json_put(entry, "cases", report_json_u64(gap->cases), &ok);
+        report_json_put(entry, "negative", report_json_u64(gap->negative), &ok);
+        report_json_put(entry, "lowest_level", report_json_level(gap->lowest_level), &ok);
         if (json_array_append_new(groups, entry) != 0)
             ok = false;
     }
-    dmlconf_json_put(obj, "cases", dmlconf_json_u64(matrix->unsupported), &ok);
-    dmlconf_json_put(obj, "lowest_level",
-                     matrix->unsupported ? dmlconf_json_level(matrix->lowest_unsupported_level) : json_null(), &ok);
-    dmlconf_json_put(obj, "reason", json_string("the backend does not support what they need"), &ok);
-    dmlconf_json_put(obj, "groups", groups, &ok);
+    report_json_put(obj, "cases", report_json_u64(matrix->unsupported), &ok);
+    report_json_put(obj, "lowest_level",
+                    matrix->unsupported ? report_json_level(matrix->lowest_unsupported_level) : json_null(), &ok);
+    report_json_put(obj, "reason", json_string("the backend does not support what they need"), &ok);
+    report_json_put(obj, "groups", groups, &ok);
     if (!ok)
     {
         json_decref(obj);
@@ -154,12 +154,12 @@ static json_t *json_scope(const dmlconf_run_verdict *verdict)
 
     if (!obj)
         return NULL;
-    dmlconf_json_put(obj, "kind", json_string(kind ? kind : "files"), &ok);
-    dmlconf_json_put(obj, "self_check", json_boolean(verdict->scope.self_check), &ok);
-    dmlconf_json_put(obj, "detail", dmlconf_json_text(verdict->scope.detail, sizeof(verdict->scope.detail)), &ok);
-    dmlconf_json_put(obj, "claims_conformance",
-                     json_boolean(verdict->scope.kind == DMLCONF_SCOPE_CORPUS && !verdict->scope.self_check), &ok);
-    dmlconf_json_put(obj, "text", json_string(verdict->scope_text), &ok);
+    report_json_put(obj, "kind", json_string(kind ? kind : "files"), &ok);
+    report_json_put(obj, "self_check", json_boolean(verdict->scope.self_check), &ok);
+    report_json_put(obj, "detail", report_json_text(verdict->scope.detail, sizeof(verdict->scope.detail)), &ok);
+    report_json_put(obj, "claims_conformance",
+                    json_boolean(verdict->scope.kind == DMLCONF_SCOPE_CORPUS && !verdict->scope.self_check), &ok);
+    report_json_put(obj, "text", json_string(verdict->scope_text), &ok);
     if (!ok)
     {
         json_decref(obj);
@@ -176,15 +176,15 @@ static json_t *json_baseline(const dmlconf_matrix *matrix, const dmlconf_run_ver
 
     if (!obj)
         return NULL;
-    dmlconf_json_put(obj, "answer", json_string(dmlconf_baseline_answer_name(verdict->baseline)), &ok);
-    dmlconf_json_put(obj, "no_regressions", json_boolean(verdict->baseline == DMLCONF_BASELINE_NO_REGRESSIONS), &ok);
-    dmlconf_json_put(obj, "text", json_string(verdict->baseline_text), &ok);
-    dmlconf_json_put(obj, "regressions", dmlconf_json_u64(matrix->regressions), &ok);
-    dmlconf_json_put(obj, "unexpected_passes", dmlconf_json_u64(matrix->unexpected_passes), &ok);
-    dmlconf_json_put(obj, "known_failures_accepted",
-                     dmlconf_json_u64(matrix->status_counts[DMLCONF_STATUS_EXPECTED_FAIL]), &ok);
-    dmlconf_json_put(obj, "stale_lines", dmlconf_json_u64(matrix->scope.stale_baseline_lines), &ok);
-    dmlconf_json_put(obj, "strict", json_boolean(matrix->scope.strict_baseline), &ok);
+    report_json_put(obj, "answer", json_string(dmlconf_baseline_answer_name(verdict->baseline)), &ok);
+    report_json_put(obj, "no_regressions", json_boolean(verdict->baseline == DMLCONF_BASELINE_NO_REGRESSIONS), &ok);
+    report_json_put(obj, "text", json_string(verdict->baseline_text), &ok);
+    report_json_put(obj, "regressions", report_json_u64(matrix->regressions), &ok);
+    report_json_put(obj, "unexpected_passes", report_json_u64(matrix->unexpected_passes), &ok);
+    report_json_put(obj, "known_failures_accepted",
+                    report_json_u64(matrix->status_counts[DMLCONF_STATUS_EXPECTED_FAIL]), &ok);
+    report_json_put(obj, "stale_lines", report_json_u64(matrix->scope.stale_baseline_lines), &ok);
+    report_json_put(obj, "strict", json_boolean(matrix->scope.strict_baseline), &ok);
     if (!ok)
     {
         json_decref(obj);
@@ -202,27 +202,27 @@ static json_t *json_verdict(const dmlconf_matrix *matrix)
     if (!obj)
         return NULL;
     dmlconf_matrix_verdict(matrix, &verdict);
-    dmlconf_json_put(obj, "status", json_string(dmlconf_run_status_name(verdict.status)), &ok);
-    dmlconf_json_put(obj, "conformant", json_boolean(verdict.conformant), &ok);
-    dmlconf_json_put(obj, "level", dmlconf_json_level(verdict.level), &ok);
-    dmlconf_json_put(obj, "target_level", dmlconf_json_level(verdict.target_level), &ok);
-    dmlconf_json_put(obj, "at_target", json_boolean(verdict.at_target), &ok);
-    dmlconf_json_put(obj, "supported_level", dmlconf_json_level(verdict.supported_level), &ok);
-    dmlconf_json_put(obj, "text", json_string(verdict.text), &ok);
-    dmlconf_json_put(obj, "detail", json_string(verdict.detail), &ok);
-    dmlconf_json_put(obj, "scope", json_scope(&verdict), &ok);
-    dmlconf_json_put(obj, "baseline", json_baseline(matrix, &verdict), &ok);
-    dmlconf_json_put(obj, "exit_status", json_integer(verdict.exit_status), &ok);
-    dmlconf_json_put(obj, "passes", json_boolean(dmlconf_verdict_passes(&verdict)), &ok);
-    dmlconf_json_put(obj, "required", dmlconf_json_u64(matrix->required), &ok);
-    dmlconf_json_put(obj, "breaking", dmlconf_json_u64(matrix->breaking), &ok);
-    dmlconf_json_put(obj, "lowest_broken_level",
-                     matrix->has_broken ? dmlconf_json_level(matrix->lowest_broken_level) : json_null(), &ok);
-    dmlconf_json_put(obj, "known_failures", dmlconf_json_u64(matrix->known_failures), &ok);
-    dmlconf_json_put(obj, "flakes", dmlconf_json_u64(matrix->flakes), &ok);
-    dmlconf_json_put(obj, "baseline_skips", dmlconf_json_u64(matrix->baseline_skips), &ok);
-    dmlconf_json_put(obj, "no_resources", dmlconf_json_u64(matrix->no_resources), &ok);
-    dmlconf_json_put(obj, "not_covered", json_not_covered(matrix), &ok);
+    report_json_put(obj, "status", json_string(dmlconf_run_status_name(verdict.status)), &ok);
+    report_json_put(obj, "conformant", json_boolean(verdict.conformant), &ok);
+    report_json_put(obj, "level", report_json_level(verdict.level), &ok);
+    report_json_put(obj, "target_level", report_json_level(verdict.target_level), &ok);
+    report_json_put(obj, "at_target", json_boolean(verdict.at_target), &ok);
+    report_json_put(obj, "supported_level", report_json_level(verdict.supported_level), &ok);
+    report_json_put(obj, "text", json_string(verdict.text), &ok);
+    report_json_put(obj, "detail", json_string(verdict.detail), &ok);
+    report_json_put(obj, "scope", json_scope(&verdict), &ok);
+    report_json_put(obj, "baseline", json_baseline(matrix, &verdict), &ok);
+    report_json_put(obj, "exit_status", json_integer(verdict.exit_status), &ok);
+    report_json_put(obj, "passes", json_boolean(dmlconf_verdict_passes(&verdict)), &ok);
+    report_json_put(obj, "required", report_json_u64(matrix->required), &ok);
+    report_json_put(obj, "breaking", report_json_u64(matrix->breaking), &ok);
+    report_json_put(obj, "lowest_broken_level",
+                    matrix->has_broken ? report_json_level(matrix->lowest_broken_level) : json_null(), &ok);
+    report_json_put(obj, "known_failures", report_json_u64(matrix->known_failures), &ok);
+    report_json_put(obj, "flakes", report_json_u64(matrix->flakes), &ok);
+    report_json_put(obj, "baseline_skips", report_json_u64(matrix->baseline_skips), &ok);
+    report_json_put(obj, "no_resources", report_json_u64(matrix->no_resources), &ok);
+    report_json_put(obj, "not_covered", json_not_covered(matrix), &ok);
     if (!ok)
     {
         json_decref(obj);
@@ -238,10 +238,10 @@ static json_t *json_counts(const dmlconf_matrix *matrix)
 
     if (!obj)
         return NULL;
-    dmlconf_json_put(obj, "cases", dmlconf_json_u64(matrix->case_count), &ok);
+    report_json_put(obj, "cases", report_json_u64(matrix->case_count), &ok);
     for (unsigned s = 0; s < DMLCONF_STATUS_COUNT; ++s)
-        dmlconf_json_put(obj, dmlconf_status_text((dmlconf_status)s), dmlconf_json_u64(matrix->status_counts[s]), &ok);
-    dmlconf_json_put(obj, "unknown", dmlconf_json_u64(matrix->unknown_status_count), &ok);
+        report_json_put(obj, report_status_text((dmlconf_status)s), report_json_u64(matrix->status_counts[s]), &ok);
+    report_json_put(obj, "unknown", report_json_u64(matrix->unknown_status_count), &ok);
     if (!ok)
     {
         json_decref(obj);
@@ -264,13 +264,13 @@ static json_t *json_histogram(const dmlconf_matrix *matrix)
     }
     for (size_t i = 0; i < DMLCONF_HISTOGRAM_BINS; ++i)
     {
-        if (json_array_append_new(counts, dmlconf_json_u64(matrix->histogram[i])) != 0)
+        if (json_array_append_new(counts, report_json_u64(matrix->histogram[i])) != 0)
             ok = false;
     }
-    dmlconf_json_put(obj, "bins", json_string("bin i < 10: |error|/tolerance in [i/10, (i+1)/10); bin 10: above 1"),
-                     &ok);
-    dmlconf_json_put(obj, "counts", counts, &ok);
-    dmlconf_json_put(obj, "elements", dmlconf_json_u64(matrix->elements), &ok);
+    report_json_put(obj, "bins", json_string("bin i < 10: |error|/tolerance in [i/10, (i+1)/10); bin 10: above 1"),
+                    &ok);
+    report_json_put(obj, "counts", counts, &ok);
+    report_json_put(obj, "elements", report_json_u64(matrix->elements), &ok);
     if (!ok)
     {
         json_decref(obj);
@@ -281,14 +281,14 @@ static json_t *json_histogram(const dmlconf_matrix *matrix)
 
 static json_t *json_completion(const dmlconf_report_input *in)
 {
-    json_t *obj = dmlconf_json_run_end(in->end);
+    json_t *obj = report_json_run_end(in->end);
     bool ok = obj != NULL;
 
     if (!obj)
         return NULL;
-    dmlconf_json_put(obj, "planned_cases", dmlconf_json_u64(in->info->planned_cases), &ok);
-    dmlconf_json_put(obj, "recorded_cases", dmlconf_json_u64(in->count), &ok);
-    dmlconf_json_put(obj, "load_errors", dmlconf_json_u64(in->load_error_count), &ok);
+    report_json_put(obj, "planned_cases", report_json_u64(in->info->planned_cases), &ok);
+    report_json_put(obj, "recorded_cases", report_json_u64(in->count), &ok);
+    report_json_put(obj, "load_errors", report_json_u64(in->load_error_count), &ok);
     if (!ok)
     {
         json_decref(obj);
@@ -305,15 +305,15 @@ static json_t *json_times(const dmlconf_report_input *in)
 
     if (!obj)
         return NULL;
-    dmlconf_json_put(obj, "note",
-                     json_string("sums of each case's own times; the workers run in parallel, so the sums may exceed "
-                                 "the run's elapsed time"),
-                     &ok);
-    dmlconf_json_put(obj, "case_wall_seconds", dmlconf_json_double(matrix->wall_seconds), &ok);
-    dmlconf_json_put(obj, "case_device_seconds", dmlconf_json_double(matrix->device_seconds), &ok);
-    dmlconf_json_put(obj, "cases_with_device_time", dmlconf_json_u64(matrix->device_timed), &ok);
-    dmlconf_json_put(obj, "elapsed_seconds",
-                     in->end->elapsed_seconds >= 0.0 ? json_real(in->end->elapsed_seconds) : json_null(), &ok);
+    report_json_put(obj, "note",
+                    json_string("sums of each case's own times; the workers run in parallel, so the sums may exceed "
+                                "the run's elapsed time"),
+                    &ok);
+    report_json_put(obj, "case_wall_seconds", report_json_double(matrix->wall_seconds), &ok);
+    report_json_put(obj, "case_device_seconds", report_json_double(matrix->device_seconds), &ok);
+    report_json_put(obj, "cases_with_device_time", report_json_u64(matrix->device_timed), &ok);
+    report_json_put(obj, "elapsed_seconds",
+                    in->end->elapsed_seconds >= 0.0 ? json_real(in->end->elapsed_seconds) : json_null(), &ok);
     if (!ok)
     {
         json_decref(obj);
@@ -329,11 +329,11 @@ static json_t *json_ulp_histogram(const dmlconf_matrix *matrix)
 
     if (!obj)
         return NULL;
-    dmlconf_json_put(obj, "bins",
-                     json_string("bin 0: exact; bin k: [2^(k-1), 2^k) ulps (bin 1 also below 1 ulp); the last bin: "
-                                 "2^22 ulps or more, or infinite"),
-                     &ok);
-    dmlconf_json_put(obj, "counts", dmlconf_json_counts(matrix->ulp_histogram, DMLCONF_ULP_BINS), &ok);
+    report_json_put(obj, "bins",
+                    json_string("bin 0: exact; bin k: [2^(k-1), 2^k) ulps (bin 1 also below 1 ulp); the last bin: "
+                                "2^22 ulps or more, or infinite"),
+                    &ok);
+    report_json_put(obj, "counts", report_json_counts(matrix->ulp_histogram, DMLCONF_ULP_BINS), &ok);
     if (!ok)
     {
         json_decref(obj);
@@ -343,7 +343,7 @@ static json_t *json_ulp_histogram(const dmlconf_matrix *matrix)
 }
 
 /* The names of the data types a group shows in. */
-static json_t *json_group_types(const dmlconf_failure_group *group)
+static json_t *json_group_types(const report_failure_group *group)
 {
     json_t *array = json_array();
 
@@ -376,14 +376,14 @@ static json_t *json_pair(bool first, const char *first_word, bool second, const 
 
 /* One failure group: its cause (token and words), what it shows in, its
  * size, its shortest reproducer and its ids (the smallest first). */
-static json_t *json_group(const dmlconf_report_input *in, const dmlconf_failure_group *group)
+static json_t *json_group(const dmlconf_report_input *in, const report_failure_group *group)
 {
     const dmlconf_case_result *shortest = &in->results[group->members[0]];
     json_t *obj = json_object();
     json_t *ids = json_array();
     json_t *repro = json_object();
     json_t *ranks = json_array();
-    char *command = dmlconf_report_repro_command(in->info, shortest);
+    char *command = report_repro_command(in->info, shortest);
     bool ok = obj && ids && repro && ranks && command;
 
     if (!ok)
@@ -398,38 +398,37 @@ static json_t *json_group(const dmlconf_report_input *in, const dmlconf_failure_
     for (size_t i = 0; i < group->count; ++i)
     {
         const dmlconf_case_result *result = &in->results[group->members[i]];
-        if (json_array_append_new(ids, dmlconf_json_text(result->id, sizeof(result->id))) != 0)
+        if (json_array_append_new(ids, report_json_text(result->id, sizeof(result->id))) != 0)
             ok = false;
     }
     if (json_array_append_new(ranks, json_integer(group->lowest_rank)) != 0 ||
         json_array_append_new(ranks, json_integer(group->highest_rank)) != 0)
         ok = false;
-    dmlconf_json_put(repro, "id", dmlconf_json_text(shortest->id, sizeof(shortest->id)), &ok);
-    dmlconf_json_put(repro, "elements", dmlconf_json_u64(shortest->comparison.elements), &ok);
-    dmlconf_json_put(repro, "dimension_count", json_integer(shortest->dimension_count), &ok);
-    dmlconf_json_put(repro, "reproduce", dmlconf_json_text(command, SIZE_MAX), &ok);
-    dmlconf_json_put(repro, "repro_path", dmlconf_json_text(shortest->repro_path, sizeof(shortest->repro_path)), &ok);
+    report_json_put(repro, "id", report_json_text(shortest->id, sizeof(shortest->id)), &ok);
+    report_json_put(repro, "elements", report_json_u64(shortest->comparison.elements), &ok);
+    report_json_put(repro, "dimension_count", json_integer(shortest->dimension_count), &ok);
+    report_json_put(repro, "reproduce", report_json_text(command, SIZE_MAX), &ok);
+    report_json_put(repro, "repro_path", report_json_text(shortest->repro_path, sizeof(shortest->repro_path)), &ok);
     free(command);
-    dmlconf_json_put(obj, "cause", json_string(dmlconf_failure_group_token(group)), &ok);
-    dmlconf_json_put(obj, "title", dmlconf_json_text(group->title, sizeof(group->title)), &ok);
-    dmlconf_json_put(obj, "pattern",
-                     json_string(dmlconf_pattern_name(group->pattern) ? dmlconf_pattern_name(group->pattern) : ""),
-                     &ok);
-    dmlconf_json_put(obj, "pattern_position", dmlconf_json_u64(group->position), &ok);
-    dmlconf_json_put(obj, "shows_in", dmlconf_json_text(group->affects, sizeof(group->affects)), &ok);
-    dmlconf_json_put(obj, "operators",
-                     json_pair(group->sums, "cumulative_summation", group->products, "cumulative_product"), &ok);
-    dmlconf_json_put(obj, "dtypes", json_group_types(group), &ok);
-    dmlconf_json_put(obj, "modes", json_pair(group->inclusive, "inclusive", group->exclusive, "exclusive"), &ok);
-    dmlconf_json_put(obj, "directions", json_pair(group->increasing, "increasing", group->decreasing, "decreasing"),
-                     &ok);
-    dmlconf_json_put(obj, "ranks", ranks, &ok);
-    dmlconf_json_put(obj, "cases", dmlconf_json_u64(group->count), &ok);
-    dmlconf_json_put(obj, "mismatches", dmlconf_json_u64(group->mismatches), &ok);
-    dmlconf_json_put(obj, "max_error_ulps", dmlconf_json_double(group->max_error_ulps), &ok);
-    dmlconf_json_put(obj, "max_tolerance_fraction", dmlconf_json_double(group->max_tolerance_fraction), &ok);
-    dmlconf_json_put(obj, "shortest_reproducer", repro, &ok);
-    dmlconf_json_put(obj, "ids", ids, &ok);
+    report_json_put(obj, "cause", json_string(report_failure_group_token(group)), &ok);
+    report_json_put(obj, "title", report_json_text(group->title, sizeof(group->title)), &ok);
+    report_json_put(obj, "pattern",
+                    json_string(dmlconf_pattern_name(group->pattern) ? dmlconf_pattern_name(group->pattern) : ""), &ok);
+    report_json_put(obj, "pattern_position", report_json_u64(group->position), &ok);
+    report_json_put(obj, "shows_in", report_json_text(group->affects, sizeof(group->affects)), &ok);
+    report_json_put(obj, "operators",
+                    json_pair(group->sums, "cumulative_summation", group->products, "cumulative_product"), &ok);
+    report_json_put(obj, "dtypes", json_group_types(group), &ok);
+    report_json_put(obj, "modes", json_pair(group->inclusive, "inclusive", group->exclusive, "exclusive"), &ok);
+    report_json_put(obj, "directions", json_pair(group->increasing, "increasing", group->decreasing, "decreasing"),
+                    &ok);
+    report_json_put(obj, "ranks", ranks, &ok);
+    report_json_put(obj, "cases", report_json_u64(group->count), &ok);
+    report_json_put(obj, "mismatches", report_json_u64(group->mismatches), &ok);
+    report_json_put(obj, "max_error_ulps", report_json_double(group->max_error_ulps), &ok);
+    report_json_put(obj, "max_tolerance_fraction", report_json_double(group->max_tolerance_fraction), &ok);
+    report_json_put(obj, "shortest_reproducer", repro, &ok);
+    report_json_put(obj, "ids", ids, &ok);
     if (!ok)
     {
         json_decref(obj);
@@ -438,7 +437,7 @@ static json_t *json_group(const dmlconf_report_input *in, const dmlconf_failure_
     return obj;
 }
 
-static json_t *json_groups(const dmlconf_report_input *in, const dmlconf_failure_groups *groups)
+static json_t *json_groups(const dmlconf_report_input *in, const report_failure_groups *groups)
 {
     json_t *array = json_array();
 
@@ -461,52 +460,52 @@ int dmlconf_write_summary_json(FILE *out, const dmlconf_report_input *in, char *
     json_t *failing = json_array();
     bool ok = root && failing;
     size_t n = 0;
-    size_t *order = dmlconf_select_sorted(in->results, in->count, dmlconf_result_is_failing, &n);
-    dmlconf_failure_groups groups;
+    size_t *order = report_select_sorted(in->results, in->count, report_result_is_failing, &n);
+    report_failure_groups groups;
     int rc = -1;
 
-    if (dmlconf_failure_groups_build(in->results, in->count, &groups) != 0 || !ok || n == SIZE_MAX)
+    if (report_failure_groups_build(in->results, in->count, &groups) != 0 || !ok || n == SIZE_MAX)
     {
         json_decref(failing);
-        dmlconf_set_why(why, why_size, "out of memory");
+        report_set_why(why, why_size, "out of memory");
         goto fail;
     }
     for (size_t i = 0; i < n; ++i)
     {
         const dmlconf_case_result *result = &in->results[order[i]];
-        if (json_array_append_new(failing, dmlconf_json_text(result->id, sizeof(result->id))) != 0)
+        if (json_array_append_new(failing, report_json_text(result->id, sizeof(result->id))) != 0)
             ok = false;
     }
-    dmlconf_json_put(root, "format", json_string(SUMMARY_FORMAT), &ok);
-    dmlconf_json_put(root, "format_version", json_integer(SUMMARY_FORMAT_VERSION), &ok);
-    dmlconf_json_put(root, "run", dmlconf_json_run_info(in->info), &ok);
-    dmlconf_json_put(root, "verdict", json_verdict(matrix), &ok);
-    dmlconf_json_put(root, "completion", json_completion(in), &ok);
-    dmlconf_json_put(root, "counts", json_counts(matrix), &ok);
-    dmlconf_json_put(root, "times", json_times(in), &ok);
-    dmlconf_json_put(root, "matrix", json_matrix(matrix), &ok);
-    dmlconf_json_put(root, "histogram", json_histogram(matrix), &ok);
-    dmlconf_json_put(root, "ulp_histogram", json_ulp_histogram(matrix), &ok);
-    dmlconf_json_put(root, "load_errors", dmlconf_json_load_errors(in->load_errors, in->load_error_count), &ok);
-    dmlconf_json_put(root, "failure_groups", json_groups(in, &groups), &ok);
-    dmlconf_json_put(root, "failing_ids", failing, &ok);
+    report_json_put(root, "format", json_string(SUMMARY_FORMAT), &ok);
+    report_json_put(root, "format_version", json_integer(SUMMARY_FORMAT_VERSION), &ok);
+    report_json_put(root, "run", report_json_run_info(in->info), &ok);
+    report_json_put(root, "verdict", json_verdict(matrix), &ok);
+    report_json_put(root, "completion", json_completion(in), &ok);
+    report_json_put(root, "counts", json_counts(matrix), &ok);
+    report_json_put(root, "times", json_times(in), &ok);
+    report_json_put(root, "matrix", json_matrix(matrix), &ok);
+    report_json_put(root, "histogram", json_histogram(matrix), &ok);
+    report_json_put(root, "ulp_histogram", json_ulp_histogram(matrix), &ok);
+    report_json_put(root, "load_errors", report_json_load_errors(in->load_errors, in->load_error_count), &ok);
+    report_json_put(root, "failure_groups", json_groups(in, &groups), &ok);
+    report_json_put(root, "failing_ids", failing, &ok);
     json_t *stale = json_array();
     for (size_t i = 0; stale && i < in->stale_baseline_count; ++i)
         ok = ok && json_array_append_new(stale, json_string(in->stale_baseline[i])) == 0;
-    dmlconf_json_put(root, "stale_baseline", stale, &ok);
+    report_json_put(root, "stale_baseline", stale, &ok);
     if (!ok)
     {
-        dmlconf_set_why(why, why_size, "out of memory");
+        report_set_why(why, why_size, "out of memory");
         goto fail;
     }
     if (json_dumpf(root, out, JSON_INDENT(2)) != 0 || fputc('\n', out) == EOF || ferror(out))
     {
-        dmlconf_set_why(why, why_size, "write error");
+        report_set_why(why, why_size, "write error");
         goto fail;
     }
     rc = 0;
 fail:
-    dmlconf_failure_groups_free(&groups);
+    report_failure_groups_free(&groups);
     free(order);
     json_decref(root);
     return rc;

@@ -11,7 +11,7 @@
 
 /* ---- counts on a log scale ----------------------------------------------------- */
 
-void dmlconf_svg_count_chart(FILE *out, const dmlconf_count_chart *chart)
+void report_svg_count_chart(FILE *out, const report_count_chart *chart)
 {
     const bool small = chart->width < 400.0;
     const double left = small ? 8.0 : 70.0;
@@ -36,7 +36,7 @@ void dmlconf_svg_count_chart(FILE *out, const dmlconf_count_chart *chart)
         fprintf(out, " id=\"%s\"", chart->id);
     fprintf(out, " class=\"chart\" role=\"img\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\">\n<title>",
             chart->width, chart->height, chart->width, chart->height);
-    dmlconf_xml_escape(out, chart->title, false);
+    report_xml_escape(out, chart->title, false);
     fputs("</title>\n", out);
 
     /* Grid lines at powers of ten. */
@@ -59,7 +59,7 @@ void dmlconf_svg_count_chart(FILE *out, const dmlconf_count_chart *chart)
 
         fprintf(out, "<rect class=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"><title>",
                 i >= chart->alarm_from ? "bar-fail" : "bar", x, y, slot * 0.7, bar_height);
-        dmlconf_xml_escape(out, chart->ranges[i], false);
+        report_xml_escape(out, chart->ranges[i], false);
         fprintf(out, ": %llu elements</title></rect>", (unsigned long long)count);
         if (!small && slot >= 30.0)
             fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%llu</text>", x + slot * 0.35, y - 5.0,
@@ -69,7 +69,7 @@ void dmlconf_svg_count_chart(FILE *out, const dmlconf_count_chart *chart)
         {
             fprintf(out, "<text%s x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", slot < 30.0 ? " class=\"tick\"" : "",
                     x + slot * 0.35, top + plot_height + (small ? 14.0 : 18.0));
-            dmlconf_xml_escape(out, chart->labels[i], false);
+            report_xml_escape(out, chart->labels[i], false);
             fputs("</text>", out);
         }
         fputc('\n', out);
@@ -82,7 +82,7 @@ void dmlconf_svg_count_chart(FILE *out, const dmlconf_count_chart *chart)
                 top + plot_height);
         fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", left + plot_width / 2.0,
                 chart->height - 10.0);
-        dmlconf_xml_escape(out, chart->x_label, false);
+        report_xml_escape(out, chart->x_label, false);
         fputs("</text>\n", out);
         fprintf(out,
                 "<text x=\"14\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 14 %.1f)\">elements "
@@ -110,7 +110,7 @@ static void power_of_two_text(unsigned power, char *buf, size_t size)
 }
 
 /* Width and height of a chart of the given size. */
-static void chart_box(dmlconf_chart_size size, double full_height, double *width, double *height)
+static void chart_box(report_chart_size size, double full_height, double *width, double *height)
 {
     switch (size)
     {
@@ -129,13 +129,13 @@ static void chart_box(dmlconf_chart_size size, double full_height, double *width
     *height = 84.0;
 }
 
-void dmlconf_svg_ulp_chart(FILE *out, const char *id, const uint64_t counts[DMLCONF_ULP_BINS], dmlconf_chart_size size)
+void report_svg_ulp_chart(FILE *out, const char *id, const uint64_t counts[DMLCONF_ULP_BINS], report_chart_size size)
 {
     char label_text[DMLCONF_ULP_BINS][24];
     char range_text[DMLCONF_ULP_BINS][64];
     const char *labels[DMLCONF_ULP_BINS];
     const char *ranges[DMLCONF_ULP_BINS];
-    dmlconf_count_chart chart;
+    report_count_chart chart;
 
     for (unsigned i = 0; i < DMLCONF_ULP_BINS; ++i)
     {
@@ -172,7 +172,7 @@ void dmlconf_svg_ulp_chart(FILE *out, const char *id, const uint64_t counts[DMLC
     chart.ranges = ranges;
     chart.alarm_from = DMLCONF_ULP_BINS;
     chart_box(size, 260.0, &chart.width, &chart.height);
-    dmlconf_svg_count_chart(out, &chart);
+    report_svg_count_chart(out, &chart);
 }
 
 /* ---- position along the scan axis --------------------------------------------------- */
@@ -181,8 +181,8 @@ void dmlconf_svg_ulp_chart(FILE *out, const char *id, const uint64_t counts[DMLC
 #define POSITION_LOW  1e-3
 #define POSITION_HIGH 1e6
 
-void dmlconf_svg_position_chart(FILE *out, const char *id, const uint64_t mismatches[DMLCONF_POSITION_BINS],
-                                const double max_fraction[DMLCONF_POSITION_BINS], dmlconf_chart_size size)
+void report_svg_position_chart(FILE *out, const char *id, const uint64_t mismatches[DMLCONF_POSITION_BINS],
+                               const double max_fraction[DMLCONF_POSITION_BINS], report_chart_size size)
 {
     const bool compact = size == DMLCONF_CHART_SMALL;
     double width, height;
