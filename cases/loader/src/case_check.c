@@ -6,8 +6,8 @@
  * against the oracle (case_expected.c). A case with any error is reported
  * and dropped; the next case is loaded as usual.
  */
-#include <dmlconf/compiler.h>
 #include "loader_internal.h"
+#include <dmlconf/compiler.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -80,9 +80,7 @@ void loader_draft_free(loader_draft *draft)
 /* Reports an error about a field of the case; a value that came from the
  * file's defaults names the case it broke. */
 static void case_error(loader *L, const loader_draft *d, dmlconf_case_field field, dmlconf_mark mark,
-                       const char *format, ...)
-    DMLCONF_PRINTF_LIKE(5, 6)
-    ;
+                       const char *format, ...) DMLCONF_PRINTF_LIKE(5, 6);
 
 static void case_error(loader *L, const loader_draft *d, dmlconf_case_field field, dmlconf_mark mark,
                        const char *format, ...)
@@ -461,64 +459,50 @@ static void append_case(loader *L, loader_draft *d, const dmlconf_scan_desc *des
     }
 }
 
-void loader_finish_case(loader *L, loader_draft *d, size_t errors_before)
+/* The duplicate id and the required keys. Returns whether every required
+ * key is there and fine. */
+static bool check_identity(loader *L, const loader_draft *d)
 {
     static const dmlconf_case_field required[] = {DMLCONF_CASE_FIELD_ID, DMLCONF_CASE_FIELD_OP,
                                                   DMLCONF_CASE_FIELD_DTYPE, DMLCONF_CASE_FIELD_SIZES,
                                                   DMLCONF_CASE_FIELD_AXIS};
-    dmlconf_case_data input, expected;
-    dmlconf_scan_desc desc;
-    dmlconf_validation v;
-    dmlconf_feature_level derived = DMLCONF_FEATURE_LEVEL_NONE;
-    char name[32], text[128], text2[128], overlap[512];
     const char *missing[8];
-    size_t missing_count, used;
-    const char *id = d->id ? d->id : "(no id)";
-    bool negative, ok = true, sizes_ok, values_ok, rules_ok;
-    size_t i;
-
-    memset(&input, 0, sizeof(input));
-    memset(&expected, 0, sizeof(expected));
-    memset(&desc, 0, sizeof(desc));
+    size_t missing_count = 0, i;
+    bool ok = true;
+    char text[128];
     if (d->id && !d->bad[DMLCONF_CASE_FIELD_ID] && (i = loader_find_id(L, d->id)) != SIZE_MAX)
     {
         loader_error_related(L, d->marks[DMLCONF_CASE_FIELD_ID], "first defined at",
                              L->file->cases[i].marks[DMLCONF_CASE_FIELD_ID], "duplicate id '%s'", d->id);
     }
-    for (i = 0, missing_count = 0; i < sizeof(required) / sizeof(required[0]); ++i)
+    for (i = 0; i < sizeof(required) / sizeof(required[0]); ++i)
     {
         if (!d->set[required[i]])
-        {
             missing[missing_count++] = dmlconf_case_field_name(required[i]);
-        }
         if (!d->set[required[i]] || d->bad[required[i]])
-        {
             ok = false;
-        }
     }
     if (missing_count)
     {
-        used = (size_t)snprintf(text, sizeof(text), "'%s'", missing[0]);
+        size_t used = (size_t)snprintf(text, sizeof(text), "'%s'", missing[0]);
         for (i = 1; i < missing_count && used < sizeof(text); ++i)
         {
             used += (size_t)snprintf(text + used, sizeof(text) - used, "%s'%s'",
                                      i + 1 == missing_count ? " and " : ", ", missing[i]);
         }
         if (d->id)
-        {
-            loader_error(L, d->mark, "case '%s' is missing the required key%s %s", id, missing_count > 1 ? "s" : "",
+            loader_error(L, d->mark, "case '%s' is missing the required key%s %s", d->id, missing_count > 1 ? "s" : "",
                          text);
-        }
         else
-        {
             loader_error(L, d->mark, "a case is missing the required key%s %s", missing_count > 1 ? "s" : "", text);
-        }
     }
-    negative = d->set[DMLCONF_CASE_FIELD_EXPECT_ERROR];
-    if (negative && d->bad[DMLCONF_CASE_FIELD_EXPECT_ERROR])
-    {
-        ok = false;
-    }
+    return ok;
+}
+
+/* The keys a positive or a negative case must have or must not have. */
+static void check_keys_of_kind(loader *L, const loader_draft *d, bool negative)
+{
+    const char *id = d->id ? d->id : "(no id)";
     if (!negative && !d->set[DMLCONF_CASE_FIELD_INPUT])
     {
         loader_error(L, d->mark,
@@ -532,48 +516,64 @@ void loader_finish_case(loader *L, loader_draft *d, size_t errors_before)
                      "a negative case (with expect_error) cannot have expected values: DirectML rejects it before "
                      "anything runs");
     }
-    if (!negative)
+    if (negative)
+        return;
+    if (d->set[DMLCONF_CASE_FIELD_OUTPUT_DTYPE] && !d->from_defaults[DMLCONF_CASE_FIELD_OUTPUT_DTYPE])
     {
-        if (d->set[DMLCONF_CASE_FIELD_OUTPUT_DTYPE] && !d->from_defaults[DMLCONF_CASE_FIELD_OUTPUT_DTYPE])
-        {
-            loader_error(L, d->key_marks[DMLCONF_CASE_FIELD_OUTPUT_DTYPE],
-                         "output_dtype is only for negative cases (with expect_error): a valid case's output has "
-                         "the input's dtype");
-        }
-        if (d->set[DMLCONF_CASE_FIELD_OUTPUT_SIZES] && !d->from_defaults[DMLCONF_CASE_FIELD_OUTPUT_SIZES])
-        {
-            loader_error(L, d->key_marks[DMLCONF_CASE_FIELD_OUTPUT_SIZES],
-                         "output_sizes is only for negative cases (with expect_error): a valid case's output has "
-                         "the input's sizes");
-        }
+        loader_error(L, d->key_marks[DMLCONF_CASE_FIELD_OUTPUT_DTYPE],
+                     "output_dtype is only for negative cases (with expect_error): a valid case's output has "
+                     "the input's dtype");
     }
-    loader_check_tolerance(L, d, negative);
-    /* The desc, as far as the keys that are fine allow. */
-    desc.op = d->op;
-    desc.axis = (uint32_t)d->axis;
-    desc.direction = d->direction;
-    desc.exclusive = d->exclusive;
-    desc.in_place = d->in_place;
-    desc.input.data_type = d->dtype;
-    desc.output.data_type = d->set[DMLCONF_CASE_FIELD_OUTPUT_DTYPE] && negative ? d->output_dtype : d->dtype;
-    sizes_ok = d->set[DMLCONF_CASE_FIELD_SIZES] && !d->bad[DMLCONF_CASE_FIELD_SIZES] &&
-               check_sizes(L, d, DMLCONF_CASE_FIELD_SIZES, &d->sizes, negative, &desc.input);
-    rules_ok = ok && sizes_ok;
+    if (d->set[DMLCONF_CASE_FIELD_OUTPUT_SIZES] && !d->from_defaults[DMLCONF_CASE_FIELD_OUTPUT_SIZES])
+    {
+        loader_error(L, d->key_marks[DMLCONF_CASE_FIELD_OUTPUT_SIZES],
+                     "output_sizes is only for negative cases (with expect_error): a valid case's output has "
+                     "the input's sizes");
+    }
+}
+
+/* What the checks of one case found so far: whether its values can be read
+ * (its sizes, strides and dtype are fine) and whether DirectML's rules can
+ * be checked (everything the desc needs is fine). */
+typedef struct case_checks
+{
+    bool negative;
+    bool values_ok;
+    bool rules_ok;
+} case_checks;
+
+/* Builds the desc as far as the keys that are fine allow, and checks its
+ * layout: sizes, strides, a computable dtype, the axis, in place and
+ * overlapping outputs. `required_ok` says whether the required keys are. */
+static void check_layout(loader *L, loader_draft *d, bool required_ok, dmlconf_scan_desc *desc, case_checks *c)
+{
+    bool negative = c->negative;
+    char name[32], text[128], text2[128], overlap[512];
+    desc->op = d->op;
+    desc->axis = (uint32_t)d->axis;
+    desc->direction = d->direction;
+    desc->exclusive = d->exclusive;
+    desc->in_place = d->in_place;
+    desc->input.data_type = d->dtype;
+    desc->output.data_type = d->set[DMLCONF_CASE_FIELD_OUTPUT_DTYPE] && negative ? d->output_dtype : d->dtype;
+    bool sizes_ok = d->set[DMLCONF_CASE_FIELD_SIZES] && !d->bad[DMLCONF_CASE_FIELD_SIZES] &&
+                    check_sizes(L, d, DMLCONF_CASE_FIELD_SIZES, &d->sizes, negative, &desc->input);
+    bool rules_ok = required_ok && sizes_ok;
     if (negative && d->set[DMLCONF_CASE_FIELD_OUTPUT_SIZES])
     {
         rules_ok = rules_ok && !d->bad[DMLCONF_CASE_FIELD_OUTPUT_SIZES] &&
-                   check_sizes(L, d, DMLCONF_CASE_FIELD_OUTPUT_SIZES, &d->output_sizes, true, &desc.output);
+                   check_sizes(L, d, DMLCONF_CASE_FIELD_OUTPUT_SIZES, &d->output_sizes, true, &desc->output);
     }
     else
     {
-        desc.output.dimension_count = desc.input.dimension_count;
-        memcpy(desc.output.sizes, desc.input.sizes, sizeof(desc.output.sizes));
+        desc->output.dimension_count = desc->input.dimension_count;
+        memcpy(desc->output.sizes, desc->input.sizes, sizeof(desc->output.sizes));
     }
-    values_ok = sizes_ok && d->set[DMLCONF_CASE_FIELD_DTYPE] && !d->bad[DMLCONF_CASE_FIELD_DTYPE];
+    bool values_ok = sizes_ok && d->set[DMLCONF_CASE_FIELD_DTYPE] && !d->bad[DMLCONF_CASE_FIELD_DTYPE];
     if (sizes_ok)
     {
-        values_ok = check_strides(L, d, DMLCONF_CASE_FIELD_INPUT_STRIDES, &d->input_strides, &desc.input) && values_ok;
-        rules_ok = check_strides(L, d, DMLCONF_CASE_FIELD_OUTPUT_STRIDES, &d->output_strides, &desc.output) &&
+        values_ok = check_strides(L, d, DMLCONF_CASE_FIELD_INPUT_STRIDES, &d->input_strides, &desc->input) && values_ok;
+        rules_ok = check_strides(L, d, DMLCONF_CASE_FIELD_OUTPUT_STRIDES, &d->output_strides, &desc->output) &&
                    rules_ok && values_ok;
     }
     if (values_ok && !negative && !dmlconf_data_type_is_computable(d->dtype))
@@ -584,78 +584,91 @@ void loader_finish_case(loader *L, loader_draft *d, size_t errors_before)
                    type_name(d->dtype, name, sizeof(name)));
         values_ok = rules_ok = false;
     }
-    if (rules_ok && !negative && d->axis >= desc.input.dimension_count)
+    if (rules_ok && !negative && d->axis >= desc->input.dimension_count)
     {
         case_error(L, d, DMLCONF_CASE_FIELD_AXIS, d->marks[DMLCONF_CASE_FIELD_AXIS],
                    "axis %" PRIu64 " is out of range for a %" PRIu32 "-D tensor (expected 0 to %" PRIu32 ")", d->axis,
-                   desc.input.dimension_count, desc.input.dimension_count - 1);
+                   desc->input.dimension_count, desc->input.dimension_count - 1);
         rules_ok = false;
     }
-    if (rules_ok && !negative && d->in_place)
+    for (uint32_t i = 0; rules_ok && !negative && d->in_place && i < desc->input.dimension_count; ++i)
     {
-        for (i = 0; i < desc.input.dimension_count; ++i)
+        if (dmlconf_tensor_stride(&desc->input, i) != dmlconf_tensor_stride(&desc->output, i))
         {
-            if (dmlconf_tensor_stride(&desc.input, (uint32_t)i) != dmlconf_tensor_stride(&desc.output, (uint32_t)i))
-            {
-                case_error(L, d, DMLCONF_CASE_FIELD_IN_PLACE, d->marks[DMLCONF_CASE_FIELD_IN_PLACE],
-                           "in_place needs the output laid out like the input, but the input's strides are %s and "
-                           "the output's %s",
-                           format_strides(&desc.input, text, sizeof(text)),
-                           format_strides(&desc.output, text2, sizeof(text2)));
-                rules_ok = false;
-                break;
-            }
+            case_error(L, d, DMLCONF_CASE_FIELD_IN_PLACE, d->marks[DMLCONF_CASE_FIELD_IN_PLACE],
+                       "in_place needs the output laid out like the input, but the input's strides are %s and "
+                       "the output's %s",
+                       format_strides(&desc->input, text, sizeof(text)),
+                       format_strides(&desc->output, text2, sizeof(text2)));
+            rules_ok = false;
         }
     }
-
-    if (rules_ok && !negative && loader_output_overlaps(&desc.output, overlap, sizeof(overlap)))
+    if (rules_ok && !negative && loader_output_overlaps(&desc->output, overlap, sizeof(overlap)))
     {
         /* Each element's value would depend on the order of the writes:
          * no backend can be judged on it. */
         case_error(L, d, DMLCONF_CASE_FIELD_OUTPUT_STRIDES, d->marks[DMLCONF_CASE_FIELD_OUTPUT_STRIDES], "%s", overlap);
         rules_ok = false;
     }
+    c->values_ok = values_ok;
+    c->rules_ok = rules_ok;
+}
 
-    /* The rules. */
-    if (rules_ok && L->file->diagnostics.error_count == errors_before)
+/* DirectML's rules for the desc: a negative case's expected error, a
+ * positive case's validity at some level, and the minimum level, derived
+ * into *derived. */
+static void check_rules(loader *L, loader_draft *d, const dmlconf_scan_desc *desc, bool negative,
+                        dmlconf_feature_level *derived)
+{
+    dmlconf_validation v;
+    if (negative)
     {
-        if (negative)
-        {
-            check_expect_error(L, d, &desc);
-            check_min_level(L, d, &desc, &derived);
-        }
-        else if (!dmlconf_validate(&desc, highest_level(), &v))
-        {
-            loader_error(L, d->mark,
-                         "case '%s' is not valid for DirectML at any feature level: %s (add expect_error: %s if that "
-                         "is the point)",
-                         id, v.message, dmlconf_reason_name(v.reason));
-        }
-        else
-        {
-            check_min_level(L, d, &desc, &derived);
-        }
+        check_expect_error(L, d, desc);
+        check_min_level(L, d, desc, derived);
     }
+    else if (!dmlconf_validate(desc, highest_level(), &v))
+    {
+        loader_error(L, d->mark,
+                     "case '%s' is not valid for DirectML at any feature level: %s (add expect_error: %s if that "
+                     "is the point)",
+                     d->id ? d->id : "(no id)", v.message, dmlconf_reason_name(v.reason));
+    }
+    else
+    {
+        check_min_level(L, d, desc, derived);
+    }
+}
+
+void loader_finish_case(loader *L, loader_draft *d, size_t errors_before)
+{
+    dmlconf_case_data input, expected;
+    dmlconf_scan_desc desc;
+    dmlconf_feature_level derived = DMLCONF_FEATURE_LEVEL_NONE;
+    memset(&input, 0, sizeof(input));
+    memset(&expected, 0, sizeof(expected));
+    memset(&desc, 0, sizeof(desc));
+
+    bool required_ok = check_identity(L, d);
+    case_checks c = {.negative = d->set[DMLCONF_CASE_FIELD_EXPECT_ERROR]};
+    if (c.negative && d->bad[DMLCONF_CASE_FIELD_EXPECT_ERROR])
+        required_ok = false;
+    check_keys_of_kind(L, d, c.negative);
+    loader_check_tolerance(L, d, c.negative);
+    check_layout(L, d, required_ok, &desc, &c);
+    if (c.rules_ok && L->file->diagnostics.error_count == errors_before)
+        check_rules(L, d, &desc, c.negative, &derived);
 
     /* The values. */
-    if (values_ok && d->set[DMLCONF_CASE_FIELD_INPUT] && !d->bad[DMLCONF_CASE_FIELD_INPUT])
-    {
+    if (c.values_ok && d->set[DMLCONF_CASE_FIELD_INPUT] && !d->bad[DMLCONF_CASE_FIELD_INPUT])
         loader_finish_data(L, d, &desc, &d->input, true, &input);
-    }
     else if (d->set[DMLCONF_CASE_FIELD_INPUT])
-    {
         loader_report_inexact(L, d, &d->input);
-    }
-    if (values_ok && d->set[DMLCONF_CASE_FIELD_EXPECTED] && !d->bad[DMLCONF_CASE_FIELD_EXPECTED] && !negative)
-    {
+    if (c.values_ok && d->set[DMLCONF_CASE_FIELD_EXPECTED] && !d->bad[DMLCONF_CASE_FIELD_EXPECTED] && !c.negative)
         loader_finish_data(L, d, &desc, &d->expected, false, &expected);
-    }
     /* The expected values against the oracle, once everything else holds. */
-    if (!negative && expected.kind != DMLCONF_CASE_DATA_NONE && L->file->diagnostics.error_count == errors_before &&
+    if (!c.negative && expected.kind != DMLCONF_CASE_DATA_NONE && L->file->diagnostics.error_count == errors_before &&
         !L->stop)
-    {
         loader_check_expected(L, d, &d->expected, &desc, &input, &expected);
-    }
 
     if (L->file->diagnostics.error_count == errors_before && !L->stop)
     {
