@@ -455,7 +455,9 @@ typedef struct run_options
     unsigned jobs;
     bool jobs_given; /* -j: exactly that many workers, whatever the adapter */
     uint64_t seed, timeout, memory_limit;
+    bool memory_given; /* --memory-limit */
     bool rerun, repro, quiet, resume, strict_baseline, overwrite;
+    const char *shard; /* --shard I/N, or NULL */
     uint32_t shard_index, shard_count;
     char *const *paths; /* case files and folders (none: the default corpus) */
     size_t path_count;
@@ -515,7 +517,8 @@ static int parse_shard(const char *shard, run_options *o)
         /* Half a shard is no shard: running the whole corpus instead would
          * run it once per shard. */
         fprintf(stderr, "dmlconf run: %s is set but %s is not; set both (or neither)\n",
-                env_index ? "TEST_SHARD_INDEX" : "TEST_TOTAL_SHARDS", env_index ? "TEST_TOTAL_SHARDS" : "TEST_SHARD_INDEX");
+                env_index ? "TEST_SHARD_INDEX" : "TEST_TOTAL_SHARDS",
+                env_index ? "TEST_TOTAL_SHARDS" : "TEST_SHARD_INDEX");
         return -1;
     }
     char text[64];
@@ -537,145 +540,152 @@ static int parse_shard(const char *shard, run_options *o)
     return 0;
 }
 
-/* Parses the options. Returns -1 to go on, or the exit status to end with
- * (help, a usage error). */
-static int parse_run_options(int argc, char **argv, run_options *o)
+/* The long options of `dmlconf run`; the letters past the short ones are
+ * long-only. */
+static const struct option run_long_options[] = {
+    {"backend", required_argument, NULL, 'b'},
+    {"adapter", required_argument, NULL, 'a'},
+    {"directml-dll", required_argument, NULL, 'D'},
+    {"feature-level", required_argument, NULL, 'l'},
+    {"filter", required_argument, NULL, 'f'},
+    {"shard", required_argument, NULL, 'S'},
+    {"jobs", required_argument, NULL, 'j'},
+    {"baseline", required_argument, NULL, 'B'},
+    {"strict-baseline", no_argument, NULL, 'X'},
+    {"report-dir", required_argument, NULL, 'o'},
+    {"resume", no_argument, NULL, 'U'},
+    {"overwrite", no_argument, NULL, 'W'},
+    {"memory-limit", required_argument, NULL, 'M'},
+    {"seed", required_argument, NULL, 's'},
+    {"timeout", required_argument, NULL, 'T'},
+    {"no-rerun", no_argument, NULL, 'R'},
+    {"no-repro", no_argument, NULL, 'P'},
+    {"quiet", no_argument, NULL, 'q'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+static const char run_short_options[] = "b:a:l:f:j:o:qh";
+
+/* An option's number, checked against its range: returns -1 to go on, or
+ * EXIT_USAGE (said why). */
+static int parse_number_option(int option, const char *argument, run_options *o)
 {
-    static const struct option options[] = {
-        {"backend", required_argument, NULL, 'b'},
-        {"adapter", required_argument, NULL, 'a'},
-        {"directml-dll", required_argument, NULL, 'D'},
-        {"feature-level", required_argument, NULL, 'l'},
-        {"filter", required_argument, NULL, 'f'},
-        {"shard", required_argument, NULL, 'S'},
-        {"jobs", required_argument, NULL, 'j'},
-        {"baseline", required_argument, NULL, 'B'},
-        {"strict-baseline", no_argument, NULL, 'X'},
-        {"report-dir", required_argument, NULL, 'o'},
-        {"resume", no_argument, NULL, 'U'},
-        {"overwrite", no_argument, NULL, 'W'},
-        {"memory-limit", required_argument, NULL, 'M'},
-        {"seed", required_argument, NULL, 's'},
-        {"timeout", required_argument, NULL, 'T'},
-        {"no-rerun", no_argument, NULL, 'R'},
-        {"no-repro", no_argument, NULL, 'P'},
-        {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    memset(o, 0, sizeof(*o));
-    o->report_dir = "dmlconf-results";
-    o->jobs = dmlconf_cpu_count();
-    o->timeout = 120;
-    o->rerun = o->repro = true;
-    o->argc = argc;
-    o->argv = argv;
-    const char *shard = NULL;
-    bool memory_given = false;
-    static const char short_options[] = "b:a:l:f:j:o:qh";
-    /* The options end at "--"; what follows is for the backend (or more
-     * case files). */
-    o->separator = find_separator(argc, argv, short_options, options);
-    int option;
-    while ((option = getopt_long(o->separator, argv, short_options, options, NULL)) != -1)
+    uint64_t value;
+    switch (option)
     {
-        uint64_t value;
-        switch (option)
+    case 'j':
+        if (parse_u64(argument, &value) || value > 1024)
         {
-        case 'b':
-            o->backend_name = optarg;
-            break;
-        case 'a':
-            o->adapter = optarg;
-            break;
-        case 'D':
-            /* The workers inherit it. */
-            if (dmlconf_set_environment("DMLCONF_DIRECTML_DLL", optarg))
-            {
-                fprintf(stderr, "dmlconf run: out of memory\n");
-                return EXIT_SETUP;
-            }
-            break;
-        case 'l':
-            if (!dmlconf_feature_level_from_name(optarg, &o->level))
-            {
-                fprintf(stderr, "dmlconf run: '%s' is not a feature level (1_0 to 6_4)\n", optarg);
-                return EXIT_USAGE;
-            }
-            break;
-        case 'f':
-            if (runner_filter_add(&o->filter, optarg))
-            {
-                fprintf(stderr, "dmlconf run: out of memory\n");
-                return EXIT_SETUP;
-            }
-            break;
-        case 'S':
-            shard = optarg;
-            break;
-        case 'j':
-            if (parse_u64(optarg, &value) || value > 1024)
-            {
-                fprintf(stderr, "dmlconf run: --jobs takes 0 to 1024, not '%s'\n", optarg);
-                return EXIT_USAGE;
-            }
-            o->jobs = (unsigned)value;
-            o->jobs_given = true;
-            break;
-        case 'B':
-            o->baseline_dir = optarg;
-            break;
-        case 'X':
-            o->strict_baseline = true;
-            break;
-        case 'o':
-            o->report_dir = optarg;
-            break;
-        case 'U':
-            o->resume = true;
-            break;
-        case 'W':
-            o->overwrite = true;
-            break;
-        case 'M':
-            if (parse_bytes(optarg, &o->memory_limit) || o->memory_limit == 0)
-            {
-                fprintf(stderr, "dmlconf run: --memory-limit takes a number of bytes (4G, 512M), not '%s'\n", optarg);
-                return EXIT_USAGE;
-            }
-            memory_given = true;
-            break;
-        case 's':
-            if (parse_u64(optarg, &o->seed))
-            {
-                fprintf(stderr, "dmlconf run: --seed takes an unsigned 64-bit integer, not '%s'\n", optarg);
-                return EXIT_USAGE;
-            }
-            break;
-        case 'T':
-            if (parse_u64(optarg, &o->timeout) || o->timeout > 86400)
-            {
-                fprintf(stderr, "dmlconf run: --timeout takes 0 to 86400 seconds, not '%s'\n", optarg);
-                return EXIT_USAGE;
-            }
-            break;
-        case 'R':
-            o->rerun = false;
-            break;
-        case 'P':
-            o->repro = false;
-            break;
-        case 'q':
-            o->quiet = true;
-            break;
-        case 'h':
-            fputs(run_usage, stdout);
-            return EXIT_PASSED;
-        default:
-            fputs(run_usage, stderr);
+            fprintf(stderr, "dmlconf run: --jobs takes 0 to 1024, not '%s'\n", argument);
             return EXIT_USAGE;
         }
+        o->jobs = (unsigned)value;
+        o->jobs_given = true;
+        return -1;
+    case 'M':
+        if (parse_bytes(argument, &o->memory_limit) || o->memory_limit == 0)
+        {
+            fprintf(stderr, "dmlconf run: --memory-limit takes a number of bytes (4G, 512M), not '%s'\n", argument);
+            return EXIT_USAGE;
+        }
+        o->memory_given = true;
+        return -1;
+    case 's':
+        if (parse_u64(argument, &o->seed))
+        {
+            fprintf(stderr, "dmlconf run: --seed takes an unsigned 64-bit integer, not '%s'\n", argument);
+            return EXIT_USAGE;
+        }
+        return -1;
+    default: /* 'T' */
+        if (parse_u64(argument, &o->timeout) || o->timeout > 86400)
+        {
+            fprintf(stderr, "dmlconf run: --timeout takes 0 to 86400 seconds, not '%s'\n", argument);
+            return EXIT_USAGE;
+        }
+        return -1;
     }
+}
+
+/* Takes one option (getopt_long's answer) into *o. Returns -1 to go on, or
+ * the exit status to end with (help, a usage error). */
+static int apply_run_option(int option, const char *argument, run_options *o)
+{
+    switch (option)
+    {
+    case 'b':
+        o->backend_name = argument;
+        return -1;
+    case 'a':
+        o->adapter = argument;
+        return -1;
+    case 'D':
+        /* The workers inherit it. */
+        if (dmlconf_set_environment("DMLCONF_DIRECTML_DLL", argument))
+        {
+            fprintf(stderr, "dmlconf run: out of memory\n");
+            return EXIT_SETUP;
+        }
+        return -1;
+    case 'l':
+        if (!dmlconf_feature_level_from_name(argument, &o->level))
+        {
+            fprintf(stderr, "dmlconf run: '%s' is not a feature level (1_0 to 6_4)\n", argument);
+            return EXIT_USAGE;
+        }
+        return -1;
+    case 'f':
+        if (runner_filter_add(&o->filter, argument))
+        {
+            fprintf(stderr, "dmlconf run: out of memory\n");
+            return EXIT_SETUP;
+        }
+        return -1;
+    case 'j':
+    case 'M':
+    case 's':
+    case 'T':
+        return parse_number_option(option, argument, o);
+    case 'S':
+        o->shard = argument;
+        return -1;
+    case 'B':
+        o->baseline_dir = argument;
+        return -1;
+    case 'X':
+        o->strict_baseline = true;
+        return -1;
+    case 'o':
+        o->report_dir = argument;
+        return -1;
+    case 'U':
+        o->resume = true;
+        return -1;
+    case 'W':
+        o->overwrite = true;
+        return -1;
+    case 'R':
+        o->rerun = false;
+        return -1;
+    case 'P':
+        o->repro = false;
+        return -1;
+    case 'q':
+        o->quiet = true;
+        return -1;
+    case 'h':
+        fputs(run_usage, stdout);
+        return EXIT_PASSED;
+    default:
+        fputs(run_usage, stderr);
+        return EXIT_USAGE;
+    }
+}
+
+/* Checks the options against each other and fills in the defaults that
+ * depend on them. Returns -1 to go on, or EXIT_USAGE (said why). */
+static int check_run_options(run_options *o)
+{
     if (o->strict_baseline && !o->baseline_dir)
     {
         fprintf(stderr, "dmlconf run: --strict-baseline needs --baseline DIR\n");
@@ -687,15 +697,39 @@ static int parse_run_options(int argc, char **argv, run_options *o)
                         "one\n");
         return EXIT_USAGE;
     }
-    if (!memory_given)
+    if (!o->memory_given)
     {
         /* Each worker may hold one large case: three quarters of the
          * machine's memory, shared by the workers. */
         uint64_t memory = dmlconf_physical_memory_bytes();
         o->memory_limit = memory ? memory / 4 * 3 / (o->jobs ? o->jobs : 1) : 0;
     }
+    return parse_shard(o->shard, o) ? EXIT_USAGE : -1;
+}
+
+/* Parses the options. Returns -1 to go on, or the exit status to end with
+ * (help, a usage error). */
+static int parse_run_options(int argc, char **argv, run_options *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->report_dir = "dmlconf-results";
+    o->jobs = dmlconf_cpu_count();
+    o->timeout = 120;
+    o->rerun = o->repro = true;
+    o->argc = argc;
+    o->argv = argv;
+    /* The options end at "--"; what follows is for the backend (or more
+     * case files). */
+    o->separator = find_separator(argc, argv, run_short_options, run_long_options);
+    int option;
+    while ((option = getopt_long(o->separator, argv, run_short_options, run_long_options, NULL)) != -1)
+    {
+        int status = apply_run_option(option, optarg, o);
+        if (status >= 0)
+            return status;
+    }
     o->first_operand = optind;
-    return parse_shard(shard, o) ? EXIT_USAGE : -1;
+    return check_run_options(o);
 }
 
 /* The backend to run on: the one named (a plugin loaded into *choice), or
@@ -1050,170 +1084,209 @@ static void describe_scope(const run_options *o, const run_selection *s, const c
         memcpy(info->scope_detail + sizeof(info->scope_detail) - 4, "...", 4);
 }
 
-int command_run(int argc, char **argv)
+/* One `dmlconf run`, from its options to its exit status. */
+typedef struct run_command
 {
     run_options o;
     run_state state;
     run_selection s;
-    dmlconf_results_file previous;
-    memset(&state, 0, sizeof(state));
-    memset(&s, 0, sizeof(s));
-    memset(&previous, 0, sizeof(previous));
-    int exit_code = parse_run_options(argc, argv, &o);
-    runner_backend_choice choice = {0};
-    char why[1024] = "";
-    if (exit_code >= 0)
-        goto done;
-    state.report_dir = o.report_dir;
-    /* The folder first: every later reason not to start is written there. */
-    if ((exit_code = open_reports(&o, &state, &previous)) != 0)
-        goto done;
-    const dmlconf_backend_ops *ops = choose_backend(&o, &choice, why, sizeof(why));
-    if (!ops)
-    {
-        exit_code = end_unstarted(&state, EXIT_SETUP, why);
-        goto done;
-    }
-    if (split_operands(argv, argc, o.separator, o.first_operand, ops, &o.operands))
-    {
-        exit_code = end_unstarted(&state, EXIT_SETUP, "the command line's operands do not fit the backend (above)");
-        goto done;
-    }
-    o.paths = o.operands.paths;
-    o.path_count = o.operands.path_count;
+    dmlconf_results_file previous; /* --resume: the run in the folder */
+    runner_backend_choice choice;
+    const dmlconf_backend_ops *ops;
+    size_t stale;       /* the baseline's stale lines */
+    int scheduled;      /* the scheduler's answer */
+    const char *signal; /* the signal that stopped the run, or NULL */
+    char why[1024];
+} run_command;
+
+/* Chooses the backend, splits the operands for it and loads the baseline.
+ * Returns 0, or the exit status (said why, and written into the reports). */
+static int prepare_backend(run_command *r, char **argv, int argc)
+{
+    run_options *o = &r->o;
+    r->ops = choose_backend(o, &r->choice, r->why, sizeof(r->why));
+    if (!r->ops)
+        return end_unstarted(&r->state, EXIT_SETUP, r->why);
+    if (split_operands(argv, argc, o->separator, o->first_operand, r->ops, &o->operands))
+        return end_unstarted(&r->state, EXIT_SETUP, "the command line's operands do not fit the backend (above)");
+    o->paths = o->operands.paths;
+    o->path_count = o->operands.path_count;
     /* The backend config's arguments: a plugin's path, or exec's command. */
-    o.backend_arguments = choice.arguments ? choice.arguments : o.operands.command;
-    if (o.operands.command && set_exec_timeout(o.timeout))
-    {
-        exit_code = end_unstarted(&state, EXIT_SETUP, "out of memory");
-        goto done;
-    }
-    if (o.baseline_dir)
+    o->backend_arguments = r->choice.arguments ? r->choice.arguments : o->operands.command;
+    if (o->operands.command && set_exec_timeout(o->timeout))
+        return end_unstarted(&r->state, EXIT_SETUP, "out of memory");
+    if (o->baseline_dir)
     {
         char reason[512];
-        if (runner_baseline_load(&state.baseline, o.baseline_dir, reason, sizeof(reason)))
+        if (runner_baseline_load(&r->state.baseline, o->baseline_dir, reason, sizeof(reason)))
         {
-            snprintf(why, sizeof(why), "baseline: %s", reason);
-            exit_code = end_unstarted(&state, EXIT_SETUP, why);
-            goto done;
+            snprintf(r->why, sizeof(r->why), "baseline: %s", reason);
+            return end_unstarted(&r->state, EXIT_SETUP, r->why);
         }
-        state.have_baseline = true;
+        r->state.have_baseline = true;
     }
+    return 0;
+}
 
-    if (select_cases(&o, &state, &s) || runner_corpus_load_errors(&s.corpus, &state.load_errors))
+/* Loads the corpus and selects the cases to run. Returns 0, or the exit
+ * status of a run with nothing to run (said why). */
+static int prepare_cases(run_command *r)
+{
+    run_options *o = &r->o;
+    run_selection *s = &r->s;
+    if (select_cases(o, &r->state, s) || runner_corpus_load_errors(&s->corpus, &r->state.load_errors))
+        return end_unstarted(&r->state, EXIT_SETUP, "out of memory");
+    if (s->run_count == 0 && !s->resumed)
     {
-        exit_code = end_unstarted(&state, EXIT_SETUP, "out of memory");
-        goto done;
+        explain_empty_selection(s->all_count, s->load_errors, s->matched, s->selected_count, o->shard_index,
+                                o->shard_count, o->filter.include_count || o->filter.exclude_count, r->why,
+                                sizeof(r->why));
+        return end_unstarted(&r->state, EXIT_INCOMPLETE, r->why);
     }
-    if (s.run_count == 0 && !s.resumed)
-    {
-        explain_empty_selection(s.all_count, s.load_errors, s.matched, s.selected_count, o.shard_index, o.shard_count,
-                                o.filter.include_count || o.filter.exclude_count, why, sizeof(why));
-        exit_code = end_unstarted(&state, EXIT_INCOMPLETE, why);
-        goto done;
-    }
-    size_t stale = report_stale_baseline(&state, &s);
+    r->stale = report_stale_baseline(&r->state, s);
+    return 0;
+}
 
+/* Describes the run in the run info (what it is, its scope, its baseline)
+ * and, resuming, checks that it is the run the folder holds. Returns 0, or
+ * the exit status. */
+static int describe_run(run_command *r, int argc, char **argv)
+{
+    run_options *o = &r->o;
+    run_state *state = &r->state;
     char digest[24];
-    runner_corpus_digest(&s.corpus, &o.filter, digest, sizeof(digest));
+    runner_corpus_digest(&r->s.corpus, &o->filter, digest, sizeof(digest));
     /* What a reproduce command must name beyond the backend's own name: a
      * plugin's path, or exec with its adapter's command. */
-    const char *backend_requested = choice.plugin ? o.backend_name : o.operands.command ? "exec" : NULL;
-    run_identity identity = {o.adapter, backend_requested, o.shard_index,   o.shard_count,
-                             digest,    s.matched,         s.selected_count};
-    fill_run_info(&state, argc + 1, argv - 1, o.seed, &identity);
-    describe_scope(&o, &s, digest, &state.info);
-    state.info.self_check = runner_backend_is_self_check(ops);
-    if (o.baseline_dir)
+    const char *backend_requested = r->choice.plugin ? o->backend_name : o->operands.command ? "exec" : NULL;
+    run_identity identity = {o->adapter, backend_requested, o->shard_index,     o->shard_count,
+                             digest,     r->s.matched,      r->s.selected_count};
+    fill_run_info(state, argc + 1, argv - 1, o->seed, &identity);
+    describe_scope(o, &r->s, digest, &state->info);
+    state->info.self_check = runner_backend_is_self_check(r->ops);
+    if (o->baseline_dir)
     {
-        snprintf(state.info.baseline, sizeof(state.info.baseline), "%s", o.baseline_dir);
-        state.info.strict_baseline = o.strict_baseline;
-        state.info.baseline_stale_lines = stale;
+        snprintf(state->info.baseline, sizeof(state->info.baseline), "%s", o->baseline_dir);
+        state->info.strict_baseline = o->strict_baseline;
+        state->info.baseline_stale_lines = r->stale;
     }
-    if (o.operands.command)
-        dmlconf_run_info_set_backend_command(&state.info, o.operands.command);
-    state.seed = o.seed;
-    state.total = s.selected_count;
-    state.progress = !o.quiet && dmlconf_stream_is_terminal(stderr);
-    if (state.previous && check_resumed_run(&o, &state, ops))
-    {
-        exit_code = EXIT_SETUP;
-        goto done;
-    }
+    if (o->operands.command)
+        dmlconf_run_info_set_backend_command(&state->info, o->operands.command);
+    state->seed = o->seed;
+    state->total = r->s.selected_count;
+    state->progress = !o->quiet && dmlconf_stream_is_terminal(stderr);
+    if (state->previous && check_resumed_run(o, state, r->ops))
+        return EXIT_SETUP;
+    return 0;
+}
 
+/* Runs the cases and finishes the reports with what ran. Returns 0, or the
+ * exit status of a backend that did not open (said why). */
+static int run_cases(run_command *r)
+{
+    run_state *state = &r->state;
     runner_interrupt_install();
-    int scheduled = run_on_backend(&o, &state, &s, ops, why, sizeof(why));
+    r->scheduled = run_on_backend(&r->o, state, &r->s, r->ops, r->why, sizeof(r->why));
     runner_interrupt_restore();
-    const char *signal_name = runner_interrupt_name();
-    if (scheduled < 0 && !dmlconf_reports_begun(state.reports))
+    r->signal = runner_interrupt_name();
+    if (r->scheduled < 0 && !dmlconf_reports_begun(state->reports))
     {
         /* The backend, asked for or the default, did not open: no other
          * stands in for it (`why` names it). */
-        exit_code = end_unstarted(&state, EXIT_SETUP, why);
-        goto done;
+        return end_unstarted(state, EXIT_SETUP, r->why);
     }
-    if (scheduled < 0)
-        fprintf(stderr, "dmlconf run: %s\n", why);
-    if (scheduled == 0)
+    if (r->scheduled < 0)
+        fprintf(stderr, "dmlconf run: %s\n", r->why);
+    if (r->scheduled == 0)
     {
         /* Baseline skips, recorded after the run so the stream stays in
          * order of completion. */
-        for (size_t i = 0; i < s.baseline_skipped_count; ++i)
+        for (size_t i = 0; i < r->s.baseline_skipped_count; ++i)
         {
             dmlconf_case_result skipped;
-            runner_result_init(&skipped, s.baseline_skipped[i], DMLCONF_STATUS_SKIP,
+            runner_result_init(&skipped, r->s.baseline_skipped[i], DMLCONF_STATUS_SKIP,
                                "skipped by the baseline's skips.txt");
-            record(&state, &skipped, NULL);
+            record(state, &skipped, NULL);
         }
     }
-    if (state.progress)
-        print_progress(&state, true);
+    if (state->progress)
+        print_progress(state, true);
     /* Results already streamed get their reports even when the run did not
      * finish: they say it is incomplete or interrupted. A run whose backend
      * stopped serving it (-1 after it began) has no completion record. */
-    int finished = signal_name     ? dmlconf_reports_finish_interrupted(state.reports, signal_name)
-                   : scheduled < 0 ? dmlconf_reports_finish_unended(state.reports)
-                                   : dmlconf_reports_finish(state.reports);
-    if (finished && !state.report_error)
+    int finished = r->signal          ? dmlconf_reports_finish_interrupted(state->reports, r->signal)
+                   : r->scheduled < 0 ? dmlconf_reports_finish_unended(state->reports)
+                                      : dmlconf_reports_finish(state->reports);
+    if (finished && !state->report_error)
     {
-        state.report_error = true;
-        snprintf(state.report_why, sizeof(state.report_why), "%s", dmlconf_reports_error(state.reports));
+        state->report_error = true;
+        snprintf(state->report_why, sizeof(state->report_why), "%s", dmlconf_reports_error(state->reports));
     }
+    return 0;
+}
 
-    bool all_skipped = state.done > 0 && state.counts[DMLCONF_STATUS_SKIP] == state.done;
-    if (!o.quiet)
-        print_summary(&o, &state, &s);
-    if (state.report_error)
-        fprintf(stderr, "dmlconf run: reports: %s\n", state.report_why);
-    if (signal_name)
+/* Says how the run ended on the console and returns its exit status: the
+ * verdict's, as every report says it. */
+static int conclude(run_command *r)
+{
+    const run_options *o = &r->o;
+    const run_state *state = &r->state;
+    bool all_skipped = state->done > 0 && state->counts[DMLCONF_STATUS_SKIP] == state->done;
+    if (!o->quiet)
+        print_summary(o, state, &r->s);
+    if (state->report_error)
+        fprintf(stderr, "dmlconf run: reports: %s\n", state->report_why);
+    if (r->signal)
         fprintf(stderr,
                 "dmlconf run: interrupted by %s after %zu of %zu cases; the reports say so, and `dmlconf run "
                 "--resume` with the same options goes on from there\n",
-                signal_name, state.done, state.total);
+                r->signal, state->done, state->total);
     if (all_skipped)
         fprintf(stderr,
                 "dmlconf run: every one of the %zu cases selected was skipped (see the reasons in %s/): nothing "
                 "was judged\n",
-                state.done, o.report_dir);
-    if (stale && o.strict_baseline)
-        fprintf(stderr, "dmlconf run: --strict-baseline: the baseline has %zu stale line%s\n", stale,
-                stale == 1 ? "" : "s");
-    /* The exit status is the verdict's, as every report says it. */
+                state->done, o->report_dir);
+    if (r->stale && o->strict_baseline)
+        fprintf(stderr, "dmlconf run: --strict-baseline: the baseline has %zu stale line%s\n", r->stale,
+                r->stale == 1 ? "" : "s");
     dmlconf_run_verdict verdict;
-    dmlconf_matrix_verdict(dmlconf_reports_matrix(state.reports), &verdict);
-    exit_code = verdict.exit_status;
-    if (state.report_error && exit_code < EXIT_INCOMPLETE)
+    dmlconf_matrix_verdict(dmlconf_reports_matrix(state->reports), &verdict);
+    int exit_code = verdict.exit_status;
+    if (state->report_error && exit_code < EXIT_INCOMPLETE)
         exit_code = EXIT_INCOMPLETE; /* the reports do not hold the whole run */
+    return exit_code;
+}
 
-done:
-    dmlconf_reports_close(state.reports);
-    runner_backend_choice_release(&choice);
-    dmlconf_results_file_free(&previous);
-    free_selection(&s);
-    dmlconf_load_error_list_free(&state.load_errors);
-    runner_filter_free(&o.filter);
-    free(o.operands.combined);
-    if (state.have_baseline)
-        runner_baseline_free(&state.baseline);
+static void free_run_command(run_command *r)
+{
+    dmlconf_reports_close(r->state.reports);
+    runner_backend_choice_release(&r->choice);
+    dmlconf_results_file_free(&r->previous);
+    free_selection(&r->s);
+    dmlconf_load_error_list_free(&r->state.load_errors);
+    runner_filter_free(&r->o.filter);
+    free(r->o.operands.combined);
+    if (r->state.have_baseline)
+        runner_baseline_free(&r->state.baseline);
+    free(r);
+}
+
+int command_run(int argc, char **argv)
+{
+    run_command *r = calloc(1, sizeof(*r));
+    if (!r)
+    {
+        fprintf(stderr, "dmlconf run: out of memory\n");
+        return EXIT_SETUP;
+    }
+    int exit_code = parse_run_options(argc, argv, &r->o);
+    r->state.report_dir = r->o.report_dir;
+    /* The folder first: every later reason not to start is written there;
+     * then the backend and the cases, what the run is, and the run. */
+    if (exit_code < 0 && (exit_code = open_reports(&r->o, &r->state, &r->previous)) == 0 &&
+        (exit_code = prepare_backend(r, argv, argc)) == 0 && (exit_code = prepare_cases(r)) == 0 &&
+        (exit_code = describe_run(r, argc, argv)) == 0 && (exit_code = run_cases(r)) == 0)
+        exit_code = conclude(r);
+    free_run_command(r);
     return exit_code;
 }
