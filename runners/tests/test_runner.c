@@ -812,6 +812,58 @@ START_TEST(test_host_threads_change_no_result)
 }
 END_TEST
 
+START_TEST(test_caselist)
+{
+    char dir[] = "/tmp/dmlconf-caselist-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    write_file(dir, "list.txt", "# the list\nt.b\n\n  t.c   # trailing comment\nt.l*\nt.none\nt.a\n");
+    char path[256];
+    snprintf(path, sizeof(path), "%s/list.txt", dir);
+    runner_caselist list = {0};
+    char why[512];
+    ck_assert_int_eq(runner_caselist_read(&list, path, why, sizeof(why)), 0);
+    ck_assert(list.given);
+    ck_assert_uint_eq(list.count, 5);
+    ck_assert_str_eq(list.entries[1].text, "t.c");
+    ck_assert_uint_eq(list.entries[1].line, 4);
+    ck_assert(list.entries[2].glob);
+    ck_assert(runner_caselist_matches(&list, "t.a"));
+    ck_assert(runner_caselist_matches(&list, "t.long"));
+    ck_assert(!runner_caselist_matches(&list, "t.crash"));
+
+    /* The filter: listed, then narrowed by the globs. */
+    runner_filter filter = {0};
+    filter.caselist = &list;
+    ck_assert(runner_filter_selects(&filter));
+    ck_assert(runner_filter_matches(&filter, "t.b"));
+    ck_assert(!runner_filter_matches(&filter, "t.hang"));
+    ck_assert_int_eq(runner_filter_add(&filter, "!t.b"), 0);
+    ck_assert(!runner_filter_matches(&filter, "t.b"));
+    ck_assert(runner_filter_matches(&filter, "t.c"));
+    runner_filter_free(&filter);
+
+    /* Only t.none names no case. */
+    ck_assert_uint_eq(runner_caselist_mark(&list, cases, case_count), 1);
+    ck_assert(!list.entries[3].matched);
+    ck_assert_str_eq(list.entries[3].text, "t.none");
+    ck_assert_uint_eq(list.entries[3].line, 6);
+
+    /* An empty list lists nothing; a missing one says which. */
+    write_file(dir, "empty.txt", "# nothing\n\n");
+    runner_caselist empty = {0};
+    snprintf(path, sizeof(path), "%s/empty.txt", dir);
+    ck_assert_int_eq(runner_caselist_read(&empty, path, why, sizeof(why)), 0);
+    ck_assert(empty.given);
+    runner_filter only_empty = {.caselist = &empty};
+    ck_assert(!runner_filter_matches(&only_empty, "t.a"));
+    snprintf(path, sizeof(path), "%s/missing.txt", dir);
+    ck_assert_int_eq(runner_caselist_read(&empty, path, why, sizeof(why)), -1);
+    ck_assert_ptr_nonnull(strstr(why, "missing.txt: cannot open"));
+    runner_caselist_free(&empty);
+    runner_caselist_free(&list);
+}
+END_TEST
+
 static Suite *runner_suite(void)
 {
     Suite *suite = suite_create("runner");
@@ -833,6 +885,8 @@ static Suite *runner_suite(void)
     TCase *selection = tcase_create("selection");
     tcase_add_test(selection, test_filters_and_shards);
     tcase_add_test(selection, test_baseline);
+    tcase_add_checked_fixture(selection, load_cases, free_cases);
+    tcase_add_test(selection, test_caselist);
     suite_add_tcase(suite, selection);
     return suite;
 }

@@ -79,7 +79,7 @@ static const char *shard_shortfall(const dmlconf_results_file *file, char *buf, 
     }
     if (file->load_errors.count > 0)
     {
-        snprintf(buf, size, "%zu error%s in its case files kept cases out", file->load_errors.count,
+        snprintf(buf, size, "%zu error%s in its case files or case lists kept cases out", file->load_errors.count,
                  file->load_errors.count == 1 ? "" : "s");
         return buf;
     }

@@ -35,7 +35,8 @@
  * (reports/gpu/nvidia-h100-2026-11-26/workers.txt). */
 #define HARDWARE_WORKERS 2u
 
-static const char run_usage[] =
+/* The help, in parts (a string literal has its limits). */
+static const char run_usage_options[] =
     "usage: dmlconf run [OPTIONS] [PATH...] [-- COMMAND [ARGS...]]\n"
     "\n"
     "Runs conformance cases (YAML files, or folders searched for them; by default the\n"
@@ -53,7 +54,15 @@ static const char run_usage[] =
     "                            or a folder holding it); sets DMLCONF_DIRECTML_DLL\n"
     "  -l, --feature-level L     target DirectML feature level, e.g. 4_0 (default: the\n"
     "                            backend's); cases above it are skipped\n"
-    "  -f, --filter GLOB         run the ids matching GLOB; repeatable; '!GLOB' excludes\n"
+    "  -f, --filter GLOB         run the ids matching GLOB; repeatable; '!GLOB' excludes;\n"
+    "                            -f @FILE is --caselist FILE\n"
+    "      --caselist FILE       run the cases FILE lists (ids or globs, one a line, '#'\n"
+    "                            comments; - reads standard input); repeatable: the\n"
+    "                            lists add up, and the filters narrow what they list; a\n"
+    "                            line that names no case leaves the run incomplete\n"
+    "      --rerun-failures DIR  run the cases that did not pass in the run whose reports\n"
+    "                            are in DIR (every status but pass and skip); adds up\n"
+    "                            with --caselist\n"
     "      --shard I/N           run shard I of N (0-based); also TEST_SHARD_INDEX and\n"
     "                            TEST_TOTAL_SHARDS from the environment\n"
     "  -j, --jobs N              worker processes (default: the number of CPUs, at most 2\n"
@@ -79,20 +88,29 @@ static const char run_usage[] =
     "      --no-rerun            do not rerun failures to tell flakes\n"
     "      --no-repro            do not shrink failures into minimal reproducers\n"
     "  -q, --quiet               no progress and no summary on the console\n"
-    "  -h, --help                this help\n"
+    "  -h, --help                this help\n";
+
+static const char run_usage_notes[] =
     "\n"
     "The verdict states its scope: only the whole reference corpus on an implementation\n"
-    "under test can be conformant; a subset (filters, a shard), case files of your own and\n"
-    "the self-check (--backend oracle) pass or fail without a conformance claim. With\n"
-    "--baseline the run also answers \"no regressions\", and the exit status follows that\n"
-    "answer.\n"
+    "under test can be conformant; a subset (filters, case lists, a shard), case files of\n"
+    "your own and the self-check (--backend oracle) pass or fail without a conformance\n"
+    "claim. With --baseline the run also answers \"no regressions\", and the exit status\n"
+    "follows that answer.\n"
     "\n"
     "exit status: 0 passed (conformant at the target level; passed, for a scope that\n"
     "claims no conformance; with --baseline: no regressions), 1 failed (a case failed;\n"
     "with --baseline: regressions), 2 incomplete (interrupted, a case file did not load,\n"
-    "cases missing or not judged for lack of resources, nothing to run, or cases the\n"
-    "backend does not support left uncovered), 3 setup error (a usage error, a backend,\n"
-    "adapter or plugin that cannot be used, a report folder that cannot be used).\n";
+    "a case list line that names no case, cases missing or not judged for lack of\n"
+    "resources, nothing to run, or cases the backend does not support left uncovered), 3\n"
+    "setup error (a usage error, a backend, adapter or plugin that cannot be used, a case\n"
+    "list or report folder that cannot be read or used).\n";
+
+static void print_run_usage(FILE *out)
+{
+    fputs(run_usage_options, out);
+    fputs(run_usage_notes, out);
+}
 
 typedef struct run_state
 {
@@ -330,7 +348,8 @@ static void explain_empty_selection(size_t loaded, size_t load_errors, size_t ma
     else if (loaded == 0)
         snprintf(why, why_size, "no case to run: the paths given hold no case file with a case in it");
     else if (matched == 0 && filtered)
-        snprintf(why, why_size, "no case to run: no id among the %zu cases loaded matches the filters", loaded);
+        snprintf(why, why_size, "no case to run: no id among the %zu cases loaded matches the filters and case lists",
+                 loaded);
     else if (selected == 0)
         snprintf(why, why_size, "no case to run: shard %u of %u is empty (%zu cases before sharding)", shard_index,
                  shard_count, matched);
@@ -452,6 +471,9 @@ typedef struct run_options
     const char *const *backend_arguments; /* the backend config's: a plugin's path or exec's command */
     dmlconf_feature_level level;
     runner_filter filter;
+    const char **caselists; /* --caselist FILE and -f @FILE, in order */
+    size_t caselist_count;
+    const char *rerun_dir; /* --rerun-failures DIR */
     unsigned jobs;
     bool jobs_given; /* -j: exactly that many workers, whatever the adapter */
     uint64_t seed, timeout, memory_limit;
@@ -548,6 +570,8 @@ static const struct option run_long_options[] = {
     {"directml-dll", required_argument, NULL, 'D'},
     {"feature-level", required_argument, NULL, 'l'},
     {"filter", required_argument, NULL, 'f'},
+    {"caselist", required_argument, NULL, 'C'},
+    {"rerun-failures", required_argument, NULL, 'F'},
     {"shard", required_argument, NULL, 'S'},
     {"jobs", required_argument, NULL, 'j'},
     {"baseline", required_argument, NULL, 'B'},
@@ -607,6 +631,18 @@ static int parse_number_option(int option, const char *argument, run_options *o)
     }
 }
 
+/* Adds a case list's path to the options. Returns 0, or -1 when memory
+ * runs out. */
+static int add_caselist(run_options *o, const char *path)
+{
+    const char **grown = realloc(o->caselists, (o->caselist_count + 1) * sizeof(*grown));
+    if (!grown)
+        return -1;
+    grown[o->caselist_count++] = path;
+    o->caselists = grown;
+    return 0;
+}
+
 /* Takes one option (getopt_long's answer) into *o. Returns -1 to go on, or
  * the exit status to end with (help, a usage error). */
 static int apply_run_option(int option, const char *argument, run_options *o)
@@ -635,11 +671,17 @@ static int apply_run_option(int option, const char *argument, run_options *o)
         }
         return -1;
     case 'f':
-        if (runner_filter_add(&o->filter, argument))
+    case 'C':
+        /* -f @FILE is --caselist FILE. */
+        if (option == 'C' || argument[0] == '@' ? add_caselist(o, option == 'C' ? argument : argument + 1)
+                                                : runner_filter_add(&o->filter, argument))
         {
             fprintf(stderr, "dmlconf run: out of memory\n");
             return EXIT_SETUP;
         }
+        return -1;
+    case 'F':
+        o->rerun_dir = argument;
         return -1;
     case 'j':
     case 'M':
@@ -674,10 +716,10 @@ static int apply_run_option(int option, const char *argument, run_options *o)
         o->quiet = true;
         return -1;
     case 'h':
-        fputs(run_usage, stdout);
+        print_run_usage(stdout);
         return EXIT_PASSED;
     default:
-        fputs(run_usage, stderr);
+        print_run_usage(stderr);
         return EXIT_USAGE;
     }
 }
@@ -1040,12 +1082,12 @@ static int end_unstarted(run_state *state, int exit_status, const char *why)
 }
 
 /* Describes what the selected cases are (the verdict's scope) into the run
- * info: the whole reference corpus, a subset of it, or files of the user's
- * own. */
-static void describe_scope(const run_options *o, const run_selection *s, const char *selected_digest,
-                           dmlconf_run_info *info)
+ * info: the whole reference corpus (every case of it selected), a subset of
+ * it, or files of the user's own. */
+static void describe_scope(const run_options *o, const run_selection *s, dmlconf_run_info *info)
 {
-    const bool filtered = o->filter.include_count || o->filter.exclude_count;
+    const runner_filter *filter = &o->filter;
+    const bool filtered = runner_filter_selects(filter);
     const char *cases_variable = getenv("DMLCONF_CASES");
     bool reference = o->path_count == 0 && !(cases_variable && *cases_variable);
     if (!reference)
@@ -1058,7 +1100,6 @@ static void describe_scope(const run_options *o, const run_selection *s, const c
         runner_corpus_digest(&s->corpus, &everything, whole, sizeof(whole));
         reference = digest[0] && !strcmp(digest, whole);
     }
-    (void)selected_digest;
     dmlconf_text detail = {info->scope_detail, sizeof(info->scope_detail), 0};
     if (!reference)
     {
@@ -1069,15 +1110,28 @@ static void describe_scope(const run_options *o, const run_selection *s, const c
             dmlconf_text_appendf(&detail, "%s%s", i ? " " : "", o->paths[i]);
     }
     else
-        snprintf(info->scope, sizeof(info->scope), "%s", filtered ? "subset" : "corpus");
-    if (filtered)
+    {
+        /* Filters and case lists that keep every case select the corpus;
+         * any that leave one out, a subset, which never claims
+         * conformance. */
+        snprintf(info->scope, sizeof(info->scope), "%s", s->matched < s->all_count ? "subset" : "corpus");
+    }
+    if (filter->include_count || filter->exclude_count)
     {
         dmlconf_text_appendf(&detail, "%sfilter", detail.length ? "; " : "");
-        for (size_t i = 0; i < o->filter.include_count; ++i)
-            dmlconf_text_appendf(&detail, " '%s'", o->filter.include[i]);
-        for (size_t i = 0; i < o->filter.exclude_count; ++i)
-            dmlconf_text_appendf(&detail, " '!%s'", o->filter.exclude[i]);
+        for (size_t i = 0; i < filter->include_count; ++i)
+            dmlconf_text_appendf(&detail, " '%s'", filter->include[i]);
+        for (size_t i = 0; i < filter->exclude_count; ++i)
+            dmlconf_text_appendf(&detail, " '!%s'", filter->exclude[i]);
     }
+    if (o->caselist_count)
+    {
+        dmlconf_text_appendf(&detail, "%scase list%s", detail.length ? "; " : "", o->caselist_count == 1 ? "" : "s");
+        for (size_t i = 0; i < o->caselist_count; ++i)
+            dmlconf_text_appendf(&detail, " %s", strcmp(o->caselists[i], "-") ? o->caselists[i] : "(standard input)");
+    }
+    if (o->rerun_dir)
+        dmlconf_text_appendf(&detail, "%sthe cases that did not pass in %s", detail.length ? "; " : "", o->rerun_dir);
     if (filtered || !reference)
         dmlconf_text_appendf(&detail, ": %zu of %zu cases loaded", s->matched, s->all_count);
     if (detail.length >= sizeof(info->scope_detail))
@@ -1093,9 +1147,11 @@ typedef struct run_command
     dmlconf_results_file previous; /* --resume: the run in the folder */
     runner_backend_choice choice;
     const dmlconf_backend_ops *ops;
-    size_t stale;       /* the baseline's stale lines */
-    int scheduled;      /* the scheduler's answer */
-    const char *signal; /* the signal that stopped the run, or NULL */
+    runner_caselist caselist; /* --caselist, -f @FILE, --rerun-failures */
+    size_t rerun_added;       /* the cases --rerun-failures listed */
+    size_t stale;             /* the baseline's stale lines */
+    int scheduled;            /* the scheduler's answer */
+    const char *signal;       /* the signal that stopped the run, or NULL */
     char why[1024];
 } run_command;
 
@@ -1128,19 +1184,85 @@ static int prepare_backend(run_command *r, char **argv, int argc)
     return 0;
 }
 
+/* Reads the case lists the options name into r->caselist, for the filter.
+ * Returns 0, or the exit status of a list that cannot be read (a setup
+ * error, said why). */
+static int read_caselists(run_command *r)
+{
+    run_options *o = &r->o;
+    char reason[768];
+    for (size_t i = 0; i < o->caselist_count; ++i)
+    {
+        if (runner_caselist_read(&r->caselist, o->caselists[i], reason, sizeof(reason)))
+        {
+            snprintf(r->why, sizeof(r->why), "case list: %s", reason);
+            return end_unstarted(&r->state, EXIT_SETUP, r->why);
+        }
+    }
+    if (o->rerun_dir &&
+        runner_caselist_add_failures(&r->caselist, o->rerun_dir, &r->rerun_added, reason, sizeof(reason)))
+    {
+        snprintf(r->why, sizeof(r->why), "--rerun-failures: %s", reason);
+        return end_unstarted(&r->state, EXIT_SETUP, r->why);
+    }
+    o->filter.caselist = &r->caselist;
+    return 0;
+}
+
+/* Says which lines of the case lists name no case loaded, on the console
+ * (even when quiet: a warning) and as errors in the reports: what a list
+ * asked for did not run, so the run is incomplete. Returns 0, or -1 when
+ * memory runs out. */
+static int report_unlisted(run_command *r)
+{
+    runner_caselist *list = &r->caselist;
+    if (!list->given || runner_caselist_mark(list, r->s.all, r->s.all_count) == 0)
+        return 0;
+    for (size_t i = 0; i < list->count; ++i)
+    {
+        const runner_caselist_entry *e = &list->entries[i];
+        if (e->matched)
+            continue;
+        char message[512];
+        if (e->line)
+            snprintf(message, sizeof(message), "the case list names no case loaded: '%s'", e->text);
+        else
+            snprintf(message, sizeof(message), "case '%s' (%s in that run) is not among the cases loaded", e->text,
+                     dmlconf_status_name(e->status));
+        fprintf(stderr, "dmlconf run: %s", e->source);
+        if (e->line)
+            fprintf(stderr, ":%u", (unsigned)e->line);
+        fprintf(stderr, ": warning: %s; the run will be incomplete\n", message);
+        if (dmlconf_load_error_list_add(&r->state.load_errors, e->source, e->line, e->line ? 1 : 0, message))
+            return -1;
+    }
+    return 0;
+}
+
 /* Loads the corpus and selects the cases to run. Returns 0, or the exit
  * status of a run with nothing to run (said why). */
 static int prepare_cases(run_command *r)
 {
     run_options *o = &r->o;
     run_selection *s = &r->s;
-    if (select_cases(o, &r->state, s) || runner_corpus_load_errors(&s->corpus, &r->state.load_errors))
+    int status = read_caselists(r);
+    if (status)
+        return status;
+    if (select_cases(o, &r->state, s) || runner_corpus_load_errors(&s->corpus, &r->state.load_errors) ||
+        report_unlisted(r))
         return end_unstarted(&r->state, EXIT_SETUP, "out of memory");
+    if (s->run_count == 0 && !s->resumed && o->rerun_dir && !r->rerun_added && !o->caselist_count)
+    {
+        snprintf(r->why, sizeof(r->why),
+                 "no case to run: every case of the run in %s/ passed or was skipped (--rerun-failures runs those "
+                 "that did not)",
+                 o->rerun_dir);
+        return end_unstarted(&r->state, EXIT_INCOMPLETE, r->why);
+    }
     if (s->run_count == 0 && !s->resumed)
     {
         explain_empty_selection(s->all_count, s->load_errors, s->matched, s->selected_count, o->shard_index,
-                                o->shard_count, o->filter.include_count || o->filter.exclude_count, r->why,
-                                sizeof(r->why));
+                                o->shard_count, runner_filter_selects(&o->filter), r->why, sizeof(r->why));
         return end_unstarted(&r->state, EXIT_INCOMPLETE, r->why);
     }
     r->stale = report_stale_baseline(&r->state, s);
@@ -1162,7 +1284,7 @@ static int describe_run(run_command *r, int argc, char **argv)
     run_identity identity = {o->adapter, backend_requested, o->shard_index,     o->shard_count,
                              digest,     r->s.matched,      r->s.selected_count};
     fill_run_info(state, argc + 1, argv - 1, o->seed, &identity);
-    describe_scope(o, &r->s, digest, &state->info);
+    describe_scope(o, &r->s, &state->info);
     state->info.self_check = runner_backend_is_self_check(r->ops);
     if (o->baseline_dir)
     {
@@ -1265,6 +1387,8 @@ static void free_run_command(run_command *r)
     free_selection(&r->s);
     dmlconf_load_error_list_free(&r->state.load_errors);
     runner_filter_free(&r->o.filter);
+    runner_caselist_free(&r->caselist);
+    free(r->o.caselists);
     free(r->o.operands.combined);
     if (r->state.have_baseline)
         runner_baseline_free(&r->state.baseline);

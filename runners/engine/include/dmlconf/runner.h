@@ -147,22 +147,81 @@ void runner_case_tolerance(const dmlconf_case *c, bool exact, struct dmlconf_tol
 int runner_shrink(runner_backend *backend, const runner_config *config, const dmlconf_case *c, const void *input,
                   dmlconf_failure failure, char *path, size_t path_size, char *why, size_t why_size);
 
+/* ---- case lists (caselist.c) ------------------------------------------------ */
+
+/* One id or glob of a case list, and where it came from. */
+typedef struct runner_caselist_entry
+{
+    char *text;            /* an id, or a glob (dmlconf/glob.h) */
+    const char *source;    /* the file it was read from (owned by the list) */
+    uint32_t line;         /* its line there; 0 for an earlier run's results */
+    bool glob;             /* holds a glob's special characters */
+    dmlconf_status status; /* from an earlier run: the status it had there */
+    bool matched;          /* set by runner_caselist_mark */
+} runner_caselist_entry;
+
+/* The cases a run is asked for by case lists (--caselist FILE, and
+ * --rerun-failures DIR): a case is listed when one entry is its id or a
+ * glob it matches. Start it zeroed. */
+typedef struct runner_caselist
+{
+    bool given;                     /* a list was given, even an empty one: then only listed cases run */
+    runner_caselist_entry *entries; /* in the order read */
+    size_t count;
+    size_t capacity;
+    runner_caselist_entry **exact; /* the entries that are plain ids, sorted by id */
+    size_t exact_count;
+    size_t glob_count;
+    char **sources;
+    size_t source_count;
+    bool stdin_read;
+} runner_caselist;
+
+/* Reads a case list file: one id or glob a line, '#' starting a comment,
+ * blanks around the text and blank lines ignored; "-" reads standard
+ * input (once). Only a regular file is read. Returns 0, or -1 with why set
+ * ("PATH: cannot open: No such file or directory ..."), leaving what was
+ * read before. */
+int runner_caselist_read(runner_caselist *list, const char *path, char *why, size_t why_size);
+
+/* Adds the ids of the cases that did not pass in the run whose reports are
+ * in `report_dir` (its results.jsonl): every status but pass and skip
+ * (fail, error, crash, timeout, expected-fail, unexpected-pass, flake,
+ * no-resources), each an exact id. *added receives how many. Returns 0, or
+ * -1 with why set (the file cannot be read, or is not a results file). */
+int runner_caselist_add_failures(runner_caselist *list, const char *report_dir, size_t *added, char *why,
+                                 size_t why_size);
+
+/* Whether the id is listed. */
+bool runner_caselist_matches(const runner_caselist *list, const char *id);
+
+/* Marks the entries that name or match one of `cases` (entry->matched) and
+ * returns how many name none of them. */
+size_t runner_caselist_mark(runner_caselist *list, const dmlconf_case *const *cases, size_t count);
+
+/* Frees the entries and zeroes the list. */
+void runner_caselist_free(runner_caselist *list);
+
 /* ---- filters and shards (filter.c) ---------------------------------------- */
 
-/* Include and exclude globs on case ids ("!" or "-" before a glob excludes). */
+/* Include and exclude globs on case ids ("!" or "-" before a glob excludes),
+ * and the case lists. */
 typedef struct runner_filter
 {
     const char **include;
     size_t include_count;
     const char **exclude;
     size_t exclude_count;
+    const runner_caselist *caselist; /* NULL, or one not `given`: every case is listed */
 } runner_filter;
 
 /* Adds one --filter argument. Returns 0, or -1 when memory runs out. */
 int runner_filter_add(runner_filter *filter, const char *pattern);
-/* True when the id passes: it matches an include glob (or there are none) and
- * no exclude glob. */
+/* True when the id passes: the case lists list it (when one was given), it
+ * matches an include glob (or there are none), and no exclude glob. */
 bool runner_filter_matches(const runner_filter *filter, const char *id);
+/* Whether the filter keeps out any case at all: globs, or case lists. */
+bool runner_filter_selects(const runner_filter *filter);
 void runner_filter_free(runner_filter *filter);
 
 /* Parses "I/N" (0 <= I < N). Returns 0, or -1 when malformed. */
