@@ -46,7 +46,8 @@ static const char explore_usage[] =
     "                            options): its budget counts what it already ran\n"
     "      --overwrite           replace an earlier exploration in the report folder (a\n"
     "                            folder that holds one is refused otherwise)\n"
-    "      --timeout SECONDS     per batch of cases (default 120; 0: none)\n"
+    "      --timeout SECONDS     a fixed limit per batch of cases (0: none); by default\n"
+    "                            it scales with the batch's elements, at least 120 s\n"
     "      --shrink-seconds N    time to shrink one finding (default 30)\n"
     "      --no-shrink           write each finding's first case as it was drawn\n"
     "      --no-rerun            do not rerun failures to tell flakes\n"
@@ -125,6 +126,7 @@ static int parse_number_option(int option, const char *value, explore_run_option
         if (bad || number > 86400)
             return usage_error("--timeout", "0 to 86400 seconds", value);
         o->timeout = number;
+        o->timeout_given = true;
         break;
     case 'K':
         if (bad || number == 0 || number > 3600)

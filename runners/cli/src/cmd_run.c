@@ -83,8 +83,10 @@ static const char run_usage_options[] =
     "                            that needs more is an error, not run\n"
     "      --seed N              mix N into every generated input (default 0: the\n"
     "                            corpus' own data)\n"
-    "      --timeout SECONDS     per case, and per batch of small cases (default 120; 0:\n"
-    "                            none)\n"
+    "      --timeout SECONDS     a fixed limit per case, and per batch of small cases (0:\n"
+    "                            none); by default the limit scales with the case's\n"
+    "                            elements and the backend's speed in this run, at least\n"
+    "                            120 s (dmlconf.1 gives the formula)\n"
     "      --no-rerun            do not rerun failures to tell flakes\n"
     "      --no-repro            do not shrink failures into minimal reproducers\n"
     "  -q, --quiet               no progress and no summary on the console\n"
@@ -477,7 +479,8 @@ typedef struct run_options
     unsigned jobs;
     bool jobs_given; /* -j: exactly that many workers, whatever the adapter */
     uint64_t seed, timeout, memory_limit;
-    bool memory_given; /* --memory-limit */
+    bool memory_given;  /* --memory-limit */
+    bool timeout_given; /* --timeout: a fixed limit; else it scales, `timeout` its floor */
     bool rerun, repro, quiet, resume, strict_baseline, overwrite;
     const char *shard; /* --shard I/N, or NULL */
     uint32_t shard_index, shard_count;
@@ -627,6 +630,7 @@ static int parse_number_option(int option, const char *argument, run_options *o)
             fprintf(stderr, "dmlconf run: --timeout takes 0 to 86400 seconds, not '%s'\n", argument);
             return EXIT_USAGE;
         }
+        o->timeout_given = true;
         return -1;
     }
 }
@@ -983,6 +987,7 @@ static int run_on_backend(const run_options *o, run_state *state, const run_sele
         .jobs = o->jobs,
         .hardware_jobs = o->jobs_given ? 0 : HARDWARE_WORKERS,
         .timeout_seconds = (double)o->timeout,
+        .timeout_scales = !o->timeout_given,
         .on_info = on_info,
         .on_finish = on_finish,
         .on_result = on_result,

@@ -340,6 +340,7 @@ static int run_round(explore_context *x)
             },
         .jobs = o->jobs,
         .timeout_seconds = (double)o->timeout,
+        .timeout_scales = !o->timeout_given,
         .on_result = on_result,
         .on_abandon = on_abandon,
         .context = x,

@@ -278,6 +278,35 @@ int runner_baseline_stale(const runner_baseline *baseline, const dmlconf_case *c
                           char ***lines, size_t *stale);
 void runner_baseline_free(runner_baseline *baseline);
 
+/* ---- time limits (time_limit.c) ------------------------------------------- */
+
+/* A batch's time limit, when it scales (runner_schedule.timeout_scales):
+ *     max(floor, RUNNER_TIMEOUT_FACTOR x elements x seconds an element)
+ * where the seconds an element are this backend's in this run
+ * (runner_speed), or RUNNER_INITIAL_SECONDS_PER_ELEMENT until batches of
+ * RUNNER_MEASURED_ELEMENTS elements have finished. */
+#define RUNNER_TIMEOUT_FACTOR              10.0
+#define RUNNER_INITIAL_SECONDS_PER_ELEMENT 1e-6
+#define RUNNER_MEASURED_ELEMENTS           (UINT64_C(1) << 20)
+
+/* The wall time of the batches that finished and their elements. Start it
+ * zeroed. */
+typedef struct runner_speed
+{
+    double seconds;
+    uint64_t elements;
+} runner_speed;
+
+/* Counts a batch of `elements` that took `seconds` (a batch that took no
+ * time or had no elements counts nothing). */
+void runner_speed_add(runner_speed *speed, double seconds, uint64_t elements);
+/* The seconds an element took, or RUNNER_INITIAL_SECONDS_PER_ELEMENT while
+ * fewer than RUNNER_MEASURED_ELEMENTS were measured. */
+double runner_speed_seconds_per_element(const runner_speed *speed);
+/* max(floor_seconds, RUNNER_TIMEOUT_FACTOR x elements x
+ * seconds_per_element). */
+double runner_time_limit(double floor_seconds, uint64_t elements, double seconds_per_element);
+
 /* ---- scheduling (scheduler.c) --------------------------------------------- */
 
 /* Called where a case ran (a worker process, or this one) as soon as its
@@ -316,6 +345,10 @@ typedef struct runner_schedule
     double timeout_seconds; /* per batch: a case above 2^20 elements runs alone and has
                              * it whole; a batch of smaller cases must finish within it
                              * too; 0: none */
+    /* The limit scales with the batch's elements and the backend's speed
+     * measured in this run, timeout_seconds being its floor
+     * (runner_time_limit); false: timeout_seconds is the limit. */
+    bool timeout_scales;
     runner_info_callback on_info;
     runner_finish_callback on_finish; /* may be NULL */
     runner_result_callback on_result;
@@ -325,7 +358,7 @@ typedef struct runner_schedule
     const volatile sig_atomic_t *interrupted;
     /* With jobs 0 (the backend in this process, which no one can stop), a
      * watchdog thread calls this when a batch's backend call has not
-     * returned within timeout_seconds, or two seconds after the run was
+     * returned within its time limit, or two seconds after the run was
      * interrupted: the callee writes what it can (the reports, saying the
      * run was interrupted by `reason`), from that thread, while the stuck
      * call holds the run's own; then the process ends with exit status

@@ -30,6 +30,7 @@ typedef struct explore_run_options
     double seconds; /* 0: no time budget */
     uint64_t cases; /* 0: no case budget */
     uint64_t seed, max_elements, timeout, replay_index;
+    bool timeout_given; /* --timeout: a fixed limit per batch; else it scales, `timeout` its floor */
     unsigned negative_percent, jobs;
     double shrink_seconds;
     bool shrink, rerun, quiet, resume, overwrite, replay, no_corpus;
