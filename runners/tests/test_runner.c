@@ -463,6 +463,38 @@ START_TEST(test_big_case_gets_time_a_hang_does_not)
 }
 END_TEST
 
+START_TEST(test_progress_line)
+{
+    runner_progress progress;
+    runner_progress_start(&progress, 4518, 1000.0);
+    char text[256];
+    runner_progress_format(&progress, 1000.4, text, sizeof(text));
+    ck_assert_str_eq(text, "[0s] 0/4518 done, 0 pass");
+    for (int i = 0; i < 1230; ++i)
+        runner_progress_count(&progress, DMLCONF_STATUS_PASS);
+    runner_progress_count(&progress, DMLCONF_STATUS_FAIL);
+    runner_progress_count(&progress, DMLCONF_STATUS_CRASH);
+    runner_progress_count(&progress, DMLCONF_STATUS_TIMEOUT);
+    runner_progress_count(&progress, DMLCONF_STATUS_TIMEOUT);
+    char id[] = "conf.x";
+    const dmlconf_case c = {.id = id};
+    progress.flight = (runner_flight){&c, 1, 3.14};
+    /* 1234 done in 72 s: 3284 more at that pace take 192 s. */
+    runner_progress_format(&progress, 1072.0, text, sizeof(text));
+    ck_assert_str_eq(text, "[1m12s] 1234/4518 done, 1230 pass, 1 fail, 1 crash, 2 timeout, ETA 3m12s, slowest in "
+                           "flight: conf.x (3.1s)");
+    /* A batch in flight; a resumed run's cases are not this run's pace. */
+    progress.flight = (runner_flight){&c, 32, 75.0};
+    progress.earlier = 1000;
+    runner_progress_format(&progress, 1072.0, text, sizeof(text));
+    ck_assert_str_eq(text, "[1m12s] 1234/4518 done, 1230 pass, 1 fail, 1 crash, 2 timeout, ETA 16m50s, slowest in "
+                           "flight: conf.x and 31 more of its batch (1m15s)");
+    /* Cut short, it says how long the whole line is. */
+    ck_assert_uint_gt(runner_progress_format(&progress, 1072.0, text, 10), 9);
+    ck_assert_str_eq(text, "[1m12s] 1");
+}
+END_TEST
+
 START_TEST(test_wrong_values_fail_and_shrink)
 {
     char dir[] = "/tmp/dmlconf-repro-XXXXXX";
@@ -998,6 +1030,7 @@ static Suite *runner_suite(void)
     TCase *selection = tcase_create("selection");
     tcase_add_test(selection, test_filters_and_shards);
     tcase_add_test(selection, test_time_limit_formula);
+    tcase_add_test(selection, test_progress_line);
     tcase_add_test(selection, test_baseline);
     tcase_add_checked_fixture(selection, load_cases, free_cases);
     tcase_add_test(selection, test_caselist);

@@ -55,7 +55,10 @@ static const char explore_usage[] =
     "                            the default corpus); --no-corpus skips the comparison\n"
     "      --replay INDEX        write case INDEX of the sequence as a case file on standard\n"
     "                            output and run nothing\n"
-    "  -q, --quiet               no progress and no summary on the console\n"
+    "  -q, --quiet               only the verdict's line on the console (and warnings)\n"
+    "      --progress-interval SECONDS\n"
+    "                            when the console is not a terminal, a status line every\n"
+    "                            SECONDS (default 5; 0: none)\n"
     "  -h, --help                this help\n"
     "\n"
     "The reports' verdict covers random cases: it never claims conformance.\n"
@@ -179,6 +182,7 @@ static int parse_options(int argc, char **argv, explore_run_options *o)
         {"no-corpus", no_argument, NULL, 'X'},
         {"replay", required_argument, NULL, 'Y'},
         {"quiet", no_argument, NULL, 'q'},
+        {"progress-interval", required_argument, NULL, 'I'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -190,6 +194,7 @@ static int parse_options(int argc, char **argv, explore_run_options *o)
     o->jobs = dmlconf_cpu_count();
     o->timeout = 120;
     o->shrink_seconds = 30.0;
+    o->progress_interval = 5.0;
     o->shrink = o->rerun = true;
     o->argc = argc;
     o->argv = argv;
@@ -246,6 +251,14 @@ static int parse_options(int argc, char **argv, explore_run_options *o)
         case 'q':
             o->quiet = true;
             break;
+        case 'I':
+        {
+            char *end = NULL;
+            o->progress_interval = strtod(optarg, &end);
+            if (end == optarg || *end || !(o->progress_interval >= 0.0 && o->progress_interval <= 3600.0))
+                return usage_error("--progress-interval", "0 to 3600 seconds", optarg);
+            break;
+        }
         case 'h':
             fputs(explore_usage, stdout);
             return EXIT_PASSED;
@@ -313,7 +326,6 @@ static int parse_options(int argc, char **argv, explore_run_options *o)
         o->seconds = 60.0;
     return -1;
 }
-
 
 int command_explore(int argc, char **argv)
 {

@@ -11,6 +11,7 @@
 #include <dmlconf/exec_backend.h>
 #include <dmlconf/process.h>
 #include <dmlconf/reports.h>
+#include <dmlconf/status_line.h>
 #include <dmlconf/system_info.h>
 #include <dmlconf/text.h>
 #include <dmlconf/threads.h>
@@ -89,7 +90,11 @@ static const char run_usage_options[] =
     "                            120 s (dmlconf.1 gives the formula)\n"
     "      --no-rerun            do not rerun failures to tell flakes\n"
     "      --no-repro            do not shrink failures into minimal reproducers\n"
-    "  -q, --quiet               no progress and no summary on the console\n"
+    "  -q, --quiet               only the verdict's lines on the console (and warnings)\n"
+    "      --progress-interval SECONDS\n"
+    "                            when the console is not a terminal, a status line every\n"
+    "                            SECONDS (default 5; 0: none); a terminal gets one line,\n"
+    "                            redrawn\n"
     "  -h, --help                this help\n";
 
 static const char run_usage_notes[] =
@@ -125,28 +130,40 @@ typedef struct run_state
     dmlconf_load_error_list load_errors;
     bool report_error;
     char report_why[256];
-    size_t total, done;
-    uint64_t counts[DMLCONF_STATUS_COUNT];
-    bool progress;
-    double last_progress;
-    const char *command_line;
+    runner_progress progress; /* what is done, by status, and what runs */
+    dmlconf_status_line line; /* where progress is shown (stderr) */
+    bool quiet;
+    double progress_interval;
+    char header[768]; /* the header's lines after the backend's: what runs, where the reports go */
     uint64_t seed;
 } run_state;
 
-static void print_progress(run_state *state, bool final)
+/* Shows where the run stands, when a line is due (`force`: now). */
+static void show_progress(run_state *state, bool force)
 {
     double now = dmlconf_clock_seconds();
-    if (!final && now - state->last_progress < 0.1)
+    if (!force && !dmlconf_status_line_due(&state->line, now))
         return;
-    state->last_progress = now;
-    fprintf(stderr, "\r[%6zu/%6zu] pass %llu, fail %llu, skip %llu, error %llu, crash %llu%s", state->done,
-            state->total, (unsigned long long)state->counts[DMLCONF_STATUS_PASS],
-            (unsigned long long)(state->counts[DMLCONF_STATUS_FAIL] + state->counts[DMLCONF_STATUS_UNEXPECTED_PASS]),
-            (unsigned long long)state->counts[DMLCONF_STATUS_SKIP],
-            (unsigned long long)state->counts[DMLCONF_STATUS_ERROR],
-            (unsigned long long)(state->counts[DMLCONF_STATUS_CRASH] + state->counts[DMLCONF_STATUS_TIMEOUT]),
-            final ? "\n" : "");
-    fflush(stderr);
+    char text[512];
+    runner_progress_format(&state->progress, now, text, sizeof(text));
+    dmlconf_status_line_show(&state->line, text, now);
+}
+
+/* Prints what runs, before any case does (unless quiet), and starts the
+ * progress line under it. */
+static void print_header(run_state *state)
+{
+    const dmlconf_run_info *info = &state->info;
+    if (!state->quiet)
+    {
+        printf("dmlconf %s on %s: %s (%s), driver %s, runtime %s; target feature level %s\n%s\n", DMLCONF_VERSION,
+               info->backend, info->adapter, info->software_adapter ? "software" : "hardware", info->driver,
+               info->runtime, dmlconf_feature_level_name(info->target_level), state->header);
+        /* Before the progress on stderr: a log that holds both keeps them
+         * in order. */
+        fflush(stdout);
+    }
+    dmlconf_status_line_start(&state->line, stderr, state->quiet, state->progress_interval, dmlconf_clock_seconds());
 }
 
 #ifdef _WIN32
@@ -237,6 +254,7 @@ static void on_info(void *context, const dmlconf_backend_info *backend, dmlconf_
     info->software_adapter = backend->software;
     info->target_level = level;
     record_environment(info);
+    print_header(state);
     if (dmlconf_reports_begin(state->reports, info, &state->load_errors) && !state->report_error)
     {
         state->report_error = true;
@@ -245,6 +263,15 @@ static void on_info(void *context, const dmlconf_backend_info *backend, dmlconf_
     /* A resumed run's report holds what the earlier run finished, first. */
     for (size_t i = 0; state->previous && i < state->previous->results.count; ++i)
         record(state, &state->previous->results.items[i], NULL);
+    state->progress.earlier = state->progress.done;
+}
+
+/* What runs now, from the scheduler: shown when a line is due. */
+static void on_tick(void *context, const runner_flight *flight)
+{
+    run_state *state = context;
+    state->progress.flight = *flight;
+    show_progress(state, false);
 }
 
 /* Where a case ran: the baseline's say on its status, and its line for
@@ -265,11 +292,8 @@ static void record(run_state *state, const dmlconf_case_result *result, const ch
         state->report_error = true;
         snprintf(state->report_why, sizeof(state->report_why), "%s", dmlconf_reports_error(state->reports));
     }
-    if ((unsigned)result->status < DMLCONF_STATUS_COUNT)
-        state->counts[result->status]++;
-    state->done++;
-    if (state->progress)
-        print_progress(state, false);
+    /* Shown at the scheduler's next tick, with what then runs. */
+    runner_progress_count(&state->progress, result->status);
 }
 
 static void on_result(void *context, size_t case_index, const dmlconf_case_result *result, const char *encoded)
@@ -479,8 +503,9 @@ typedef struct run_options
     unsigned jobs;
     bool jobs_given; /* -j: exactly that many workers, whatever the adapter */
     uint64_t seed, timeout, memory_limit;
-    bool memory_given;  /* --memory-limit */
-    bool timeout_given; /* --timeout: a fixed limit; else it scales, `timeout` its floor */
+    bool memory_given;        /* --memory-limit */
+    bool timeout_given;       /* --timeout: a fixed limit; else it scales, `timeout` its floor */
+    double progress_interval; /* seconds between status lines in a log */
     bool rerun, repro, quiet, resume, strict_baseline, overwrite;
     const char *shard; /* --shard I/N, or NULL */
     uint32_t shard_index, shard_count;
@@ -588,6 +613,7 @@ static const struct option run_long_options[] = {
     {"no-rerun", no_argument, NULL, 'R'},
     {"no-repro", no_argument, NULL, 'P'},
     {"quiet", no_argument, NULL, 'q'},
+    {"progress-interval", required_argument, NULL, 'I'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -624,6 +650,19 @@ static int parse_number_option(int option, const char *argument, run_options *o)
             return EXIT_USAGE;
         }
         return -1;
+    case 'I':
+    {
+        /* Seconds, a fraction of one too (for tests). */
+        char *end = NULL;
+        double seconds = strtod(argument, &end);
+        if (end == argument || *end || !(seconds >= 0.0 && seconds <= 3600.0))
+        {
+            fprintf(stderr, "dmlconf run: --progress-interval takes 0 to 3600 seconds, not '%s'\n", argument);
+            return EXIT_USAGE;
+        }
+        o->progress_interval = seconds;
+        return -1;
+    }
     default: /* 'T' */
         if (parse_u64(argument, &o->timeout) || o->timeout > 86400)
         {
@@ -691,6 +730,7 @@ static int apply_run_option(int option, const char *argument, run_options *o)
     case 'M':
     case 's':
     case 'T':
+    case 'I':
         return parse_number_option(option, argument, o);
     case 'S':
         o->shard = argument;
@@ -761,6 +801,7 @@ static int parse_run_options(int argc, char **argv, run_options *o)
     o->report_dir = "dmlconf-results";
     o->jobs = dmlconf_cpu_count();
     o->timeout = 120;
+    o->progress_interval = 5.0;
     o->rerun = o->repro = true;
     o->argc = argc;
     o->argv = argv;
@@ -991,6 +1032,7 @@ static int run_on_backend(const run_options *o, run_state *state, const run_sele
         .on_info = on_info,
         .on_finish = on_finish,
         .on_result = on_result,
+        .on_tick = on_tick,
         .on_abandon = on_abandon,
         .context = state,
         .interrupted = runner_interrupt_flag(),
@@ -1012,21 +1054,34 @@ static int run_on_backend(const run_options *o, run_state *state, const run_sele
     return scheduled;
 }
 
-/* Prints the run's summary on the console. */
-static void print_summary(const run_options *o, const run_state *state, const run_selection *s)
+/* Writes the header's lines after the backend's: the cases selected, the
+ * time limit and where the reports go. */
+static void describe_selection(const run_options *o, const run_selection *s, char *buf, size_t size)
+{
+    dmlconf_text text = {buf, size, 0};
+    dmlconf_text_appendf(&text, "%zu case%s selected", s->selected_count, s->selected_count == 1 ? "" : "s");
+    if (o->shard_count > 1)
+        dmlconf_text_appendf(&text, " (shard %u of %u)", o->shard_index, o->shard_count);
+    if (s->resumed)
+        dmlconf_text_appendf(&text, "; %zu finished by the run resumed", s->resumed);
+    if (s->load_errors)
+        dmlconf_text_appendf(&text, "; %zu error%s in the case files (see above)", s->load_errors,
+                             s->load_errors == 1 ? "" : "s");
+    if (!o->timeout_given)
+        dmlconf_text_appendf(&text, "; time limit: %g x a case's elements x the backend's speed, at least %llu s",
+                             RUNNER_TIMEOUT_FACTOR, (unsigned long long)o->timeout);
+    else if (o->timeout)
+        dmlconf_text_appendf(&text, "; time limit: %llu s", (unsigned long long)o->timeout);
+    else
+        dmlconf_text_appendf(&text, "; no time limit");
+    dmlconf_text_appendf(&text, "\nreports: %s/", o->report_dir);
+}
+
+/* Prints the run's summary on the console, under its header and progress. */
+static void print_summary(const run_options *o, const run_state *state)
 {
     bool color = dmlconf_stream_is_terminal(stdout) && !getenv("NO_COLOR");
-    printf("dmlconf %s on %s: %s (%s), driver %s, runtime %s; target feature level %s\n", DMLCONF_VERSION,
-           state->info.backend, state->info.adapter, state->info.software_adapter ? "software" : "hardware",
-           state->info.driver, state->info.runtime, dmlconf_feature_level_name(state->info.target_level));
-    printf("%zu case%s selected", s->selected_count, s->selected_count == 1 ? "" : "s");
-    if (o->shard_count > 1)
-        printf(" (shard %u of %u)", o->shard_index, o->shard_count);
-    if (s->resumed)
-        printf("; %zu finished by the run resumed", s->resumed);
-    if (s->load_errors)
-        printf("; %zu error%s in the case files (see above)", s->load_errors, s->load_errors == 1 ? "" : "s");
-    printf("\n\n");
+    printf("\n");
     dmlconf_matrix_print(stdout, dmlconf_reports_matrix(state->reports), color);
     size_t result_count = 0;
     const dmlconf_case_result *results = dmlconf_reports_results(state->reports, &result_count);
@@ -1300,8 +1355,10 @@ static int describe_run(run_command *r, int argc, char **argv)
     if (o->operands.command)
         dmlconf_run_info_set_backend_command(&state->info, o->operands.command);
     state->seed = o->seed;
-    state->total = r->s.selected_count;
-    state->progress = !o->quiet && dmlconf_stream_is_terminal(stderr);
+    state->quiet = o->quiet;
+    state->progress_interval = o->progress_interval;
+    runner_progress_start(&state->progress, r->s.selected_count, dmlconf_clock_seconds());
+    describe_selection(o, &r->s, state->header, sizeof(state->header));
     if (state->previous && check_resumed_run(o, state, r->ops))
         return EXIT_SETUP;
     return 0;
@@ -1336,8 +1393,11 @@ static int run_cases(run_command *r)
             record(state, &skipped, NULL);
         }
     }
-    if (state->progress)
-        print_progress(state, true);
+    /* The last state, and the line ended for what follows. */
+    memset(&state->progress.flight, 0, sizeof(state->progress.flight));
+    if (state->line.mode == DMLCONF_STATUS_LINE_TERMINAL && state->line.drawn)
+        show_progress(state, true);
+    dmlconf_status_line_end(&state->line);
     /* Results already streamed get their reports even when the run did not
      * finish: they say it is incomplete or interrupted. A run whose backend
      * stopped serving it (-1 after it began) has no completion record. */
@@ -1358,26 +1418,29 @@ static int conclude(run_command *r)
 {
     const run_options *o = &r->o;
     const run_state *state = &r->state;
-    bool all_skipped = state->done > 0 && state->counts[DMLCONF_STATUS_SKIP] == state->done;
+    const runner_progress *progress = &state->progress;
+    bool all_skipped = progress->done > 0 && progress->counts[DMLCONF_STATUS_SKIP] == progress->done;
+    dmlconf_run_verdict verdict;
+    dmlconf_matrix_verdict(dmlconf_reports_matrix(state->reports), &verdict);
     if (!o->quiet)
-        print_summary(o, state, &r->s);
+        print_summary(o, state);
+    else
+        dmlconf_verdict_print(stdout, &verdict, false);
     if (state->report_error)
         fprintf(stderr, "dmlconf run: reports: %s\n", state->report_why);
     if (r->signal)
         fprintf(stderr,
                 "dmlconf run: interrupted by %s after %zu of %zu cases; the reports say so, and `dmlconf run "
                 "--resume` with the same options goes on from there\n",
-                r->signal, state->done, state->total);
+                r->signal, progress->done, progress->total);
     if (all_skipped)
         fprintf(stderr,
                 "dmlconf run: every one of the %zu cases selected was skipped (see the reasons in %s/): nothing "
                 "was judged\n",
-                state->done, o->report_dir);
+                progress->done, o->report_dir);
     if (r->stale && o->strict_baseline)
         fprintf(stderr, "dmlconf run: --strict-baseline: the baseline has %zu stale line%s\n", r->stale,
                 r->stale == 1 ? "" : "s");
-    dmlconf_run_verdict verdict;
-    dmlconf_matrix_verdict(dmlconf_reports_matrix(state->reports), &verdict);
     int exit_code = verdict.exit_status;
     if (state->report_error && exit_code < EXIT_INCOMPLETE)
         exit_code = EXIT_INCOMPLETE; /* the reports do not hold the whole run */

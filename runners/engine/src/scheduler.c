@@ -611,11 +611,13 @@ typedef struct watchdog
 {
     const runner_schedule *schedule;
     dmlconf_mutex lock;
-    bool busy;             /* a batch's backend work is in flight */
-    double busy_since;     /* since when */
-    batch_limit limit;     /* its time limit */
-    uint64_t elements;     /* its elements */
-    double interrupted_at; /* when the interrupt was first seen during it; 0: not yet */
+    bool busy;                 /* a batch's backend work is in flight */
+    double busy_since;         /* since when */
+    batch_limit limit;         /* its time limit */
+    uint64_t elements;         /* its elements */
+    const dmlconf_case *first; /* its first case */
+    size_t count;              /* its cases */
+    double interrupted_at;     /* when the interrupt was first seen during it; 0: not yet */
     bool stop;
     dmlconf_thread thread;
 } watchdog;
@@ -667,17 +669,27 @@ static int watch(void *argument)
                      runner_interrupt_name() ? runner_interrupt_name() : "interrupted", ABANDON_GRACE_SECONDS);
             abandon(w, reason);
         }
+        if (w->busy && w->schedule->on_tick)
+        {
+            /* The main thread is in the backend's call until it takes the
+             * lock again. */
+            runner_flight flight = {w->first, w->count, now - w->busy_since};
+            w->schedule->on_tick(w->schedule->context, &flight);
+        }
         dmlconf_mutex_unlock(&w->lock);
         dmlconf_clock_sleep(0.05);
     }
 }
 
-static void watchdog_busy(watchdog *w, bool busy, const batch_limit *limit, uint64_t elements)
+static void watchdog_busy(watchdog *w, bool busy, const batch_limit *limit, const dmlconf_case *const *cases,
+                          size_t count, uint64_t elements)
 {
     dmlconf_mutex_lock(&w->lock);
     w->busy = busy;
     w->limit = *limit;
     w->elements = elements;
+    w->first = cases[0];
+    w->count = count;
     w->busy_since = dmlconf_clock_seconds();
     w->interrupted_at = 0.0;
     dmlconf_mutex_unlock(&w->lock);
@@ -716,15 +728,20 @@ static int run_in_process(const runner_schedule *schedule, const dmlconf_case *c
             elements += dmlconf_case_element_count(cases[first + i]);
         batch_limit limit = limit_batch(schedule, &speed, elements);
         double started = dmlconf_clock_seconds();
-        watchdog_busy(dog, true, &limit, elements);
+        watchdog_busy(dog, true, &limit, cases + first, n, elements);
         runner_execute(&backend, &config, cases + first, n, results);
-        watchdog_busy(dog, false, &limit, elements);
+        watchdog_busy(dog, false, &limit, cases + first, n, elements);
         runner_speed_add(&speed, dmlconf_clock_seconds() - started, elements);
         for (size_t i = 0; i < n; ++i)
         {
             char *encoded = schedule->on_finish ? schedule->on_finish(schedule->context, &results[i]) : NULL;
             schedule->on_result(schedule->context, first + i, &results[i], encoded);
             free(encoded);
+        }
+        if (schedule->on_tick)
+        {
+            runner_flight idle = {NULL, 0, 0.0};
+            schedule->on_tick(schedule->context, &idle);
         }
     }
     if (watching)
@@ -758,6 +775,30 @@ static void start_in_turn(scheduler *s)
     if (start_worker(s, &s->workers[s->started], reason, sizeof(reason)))
         snprintf(s->open_error, sizeof(s->open_error), "cannot start a worker process: %s", reason);
     s->started++;
+}
+
+/* Tells the schedule's on_tick what is in flight: the batch sent longest
+ * ago. */
+static void tick(const scheduler *s)
+{
+    if (!s->schedule->on_tick)
+        return;
+    runner_flight flight = {NULL, 0, 0.0};
+    double now = dmlconf_clock_seconds();
+    const worker *oldest = NULL;
+    for (unsigned i = 0; i < s->worker_count; ++i)
+    {
+        const worker *w = &s->workers[i];
+        if (w->process && w->batch_count > w->received && (!oldest || w->sent_at < oldest->sent_at))
+            oldest = w;
+    }
+    if (oldest)
+    {
+        flight.oldest = s->cases[oldest->batch[oldest->received]];
+        flight.batch = oldest->batch_count - oldest->received;
+        flight.seconds = now - oldest->sent_at;
+    }
+    s->schedule->on_tick(s->schedule->context, &flight);
 }
 
 /* One round of the main loop: feed idle workers, wait for output, read it,
@@ -899,7 +940,7 @@ int runner_schedule_run(const runner_schedule *schedule, const dmlconf_case *con
     }
     int round;
     while ((round = schedule_round(&s, processes, ready, why, why_size)) == 0)
-        ;
+        tick(&s);
     if (round > 0)
     {
         *info = s.info;

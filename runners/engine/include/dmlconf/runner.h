@@ -307,6 +307,43 @@ double runner_speed_seconds_per_element(const runner_speed *speed);
  * seconds_per_element). */
 double runner_time_limit(double floor_seconds, uint64_t elements, double seconds_per_element);
 
+/* ---- progress (progress.c) ------------------------------------------------- */
+
+/* What runs now, for progress: the batch in flight longest. */
+typedef struct runner_flight
+{
+    const dmlconf_case *oldest; /* its first unfinished case; NULL: nothing in flight */
+    size_t batch;               /* that batch's unfinished cases, `oldest` among them */
+    double seconds;             /* how long the batch has run */
+} runner_flight;
+
+/* A run's progress: what is done, by status, and what runs. Start it with
+ * runner_progress_start. */
+typedef struct runner_progress
+{
+    size_t total;   /* cases the run reports */
+    size_t done;    /* ... reported so far */
+    size_t earlier; /* ... of those, finished by an earlier run (resumed): not in the ETA */
+    uint64_t counts[DMLCONF_STATUS_COUNT];
+    double started; /* dmlconf_clock_seconds() */
+    runner_flight flight;
+} runner_progress;
+
+/* Starts the progress of a run of `total` cases at `now`. */
+void runner_progress_start(runner_progress *progress, size_t total, double now);
+/* Counts one result of `status`. */
+void runner_progress_count(runner_progress *progress, dmlconf_status status);
+/* Writes one line (no newline) saying where the run stands at `now`, as
+ * snprintf does (returns the length of the whole line):
+ *   "[1m12s] 1234/4518 done, 1230 pass, 2 fail, 2 timeout, 3 skip, ETA 40s,
+ *    slowest in flight: conf.x (3.1s)"
+ * Each status is counted as itself (a timeout is a timeout, never a crash);
+ * pass is always shown, the others when there are any. The ETA (from this
+ * run's pace, without an earlier run's cases) comes once a case is done;
+ * the slowest in flight names the first unfinished case of the batch in
+ * flight longest ("conf.x and 31 more of its batch"). */
+size_t runner_progress_format(const runner_progress *progress, double now, char *buf, size_t size);
+
 /* ---- scheduling (scheduler.c) --------------------------------------------- */
 
 /* Called where a case ran (a worker process, or this one) as soon as its
@@ -325,6 +362,12 @@ typedef void (*runner_result_callback)(void *context, size_t case_index, const d
 /* Called in the main process once the backend has opened, before any
  * result, with its description and the target level in force. */
 typedef void (*runner_info_callback)(void *context, const dmlconf_backend_info *info, dmlconf_feature_level level);
+
+/* Called in the main process while cases run, at least every 0.2 s and
+ * after results come, with what is in flight. With jobs 0 it is also
+ * called, from the watchdog's thread, while a batch's backend call runs
+ * (about every 0.05 s); never at the same time as another callback. */
+typedef void (*runner_tick_callback)(void *context, const runner_flight *flight);
 
 typedef struct runner_schedule
 {
@@ -352,6 +395,7 @@ typedef struct runner_schedule
     runner_info_callback on_info;
     runner_finish_callback on_finish; /* may be NULL */
     runner_result_callback on_result;
+    runner_tick_callback on_tick; /* may be NULL */
     void *context;
     /* Set (by a signal handler) to stop the run: workers are stopped at
      * once and the results so far stand. NULL: never. */

@@ -33,6 +33,7 @@ typedef struct explore_run_options
     bool timeout_given; /* --timeout: a fixed limit per batch; else it scales, `timeout` its floor */
     unsigned negative_percent, jobs;
     double shrink_seconds;
+    double progress_interval; /* seconds between status lines when stderr is not a terminal (0: none) */
     bool shrink, rerun, quiet, resume, overwrite, replay, no_corpus;
     char **corpus_paths;
     size_t corpus_count;
