@@ -927,7 +927,7 @@ static int conclude(run_command *r)
     if (!o->quiet)
         print_summary(o, state);
     else
-        dmlconf_verdict_print(stdout, &verdict, false);
+        dmlconf_verdict_print(stdout, &verdict, dmlconf_stream_is_terminal(stdout) && !getenv("NO_COLOR"));
     if (state->report_error)
         fprintf(stderr, "dmlconf run: reports: %s\n", state->report_why);
     if (r->signal)
