@@ -35,7 +35,7 @@ status_line='^\[[0-9]+(m[0-9]{2})?s\] [0-9]+/5 done, [0-9]+ pass'
 check "a slow run into a log" 0 $?
 expect "the header's first line comes first" grep -q "^dmlconf [0-9.]* on exec:test-adapter: " <(head -n 1 log.txt)
 expect "then the cases selected and the time limit" \
-    grep -q "^5 cases selected; time limit: 10 x a case's elements x the backend's speed, at least 120 s$" \
+    grep -q "^5 cases selected; time limit: 10 x a batch's elements x the seconds an element took so far, at least 120 s$" \
     <(sed -n 2p log.txt)
 expect "then where the reports go" grep -qx "reports: log/" <(sed -n 3p log.txt)
 first_status=$(grep -n -E "$status_line" log.txt | head -n 1 | cut -d: -f1)

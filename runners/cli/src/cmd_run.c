@@ -570,8 +570,9 @@ static void describe_selection(const run_options *o, const run_selection *s, cha
         dmlconf_text_appendf(&text, "; %zu error%s in the case files (see above)", s->load_errors,
                              s->load_errors == 1 ? "" : "s");
     if (!o->timeout_given)
-        dmlconf_text_appendf(&text, "; time limit: %g x a case's elements x the backend's speed, at least %llu s",
-                             RUNNER_TIMEOUT_FACTOR, (unsigned long long)o->timeout);
+        dmlconf_text_appendf(
+            &text, "; time limit: %g x a batch's elements x the seconds an element took so far, at least %llu s",
+            RUNNER_TIMEOUT_FACTOR, (unsigned long long)o->timeout);
     else if (o->timeout)
         dmlconf_text_appendf(&text, "; time limit: %llu s", (unsigned long long)o->timeout);
     else
