@@ -254,8 +254,8 @@ static batch_limit limit_batch(const runner_schedule *schedule, const runner_spe
     return limit;
 }
 
-/* How a scaled limit came about, as a parenthesis for the message of a
- * case that ran past it (" (its batch's time limit: ...)"); "" for a fixed
+/* How a scaled limit came about, for the message of a case that ran past
+ * it (", its batch's time limit (the larger of ...)"); "" for a fixed
  * limit. */
 static void explain_limit(const runner_schedule *schedule, const batch_limit *limit, uint64_t elements, char *text,
                           size_t size)
