@@ -28,6 +28,15 @@ bool dmlconf_stream_is_terminal(FILE *stream)
     return _isatty(_fileno(stream)) != 0;
 }
 
+unsigned dmlconf_terminal_columns(FILE *stream)
+{
+    HANDLE console = (HANDLE)_get_osfhandle(_fileno(stream));
+    CONSOLE_SCREEN_BUFFER_INFO info;
+    if (console == INVALID_HANDLE_VALUE || !GetConsoleScreenBufferInfo(console, &info))
+        return 0;
+    return (unsigned)(info.srWindow.Right - info.srWindow.Left + 1);
+}
+
 int dmlconf_set_environment(const char *name, const char *value)
 {
     return _putenv_s(name, value) == 0 ? 0 : -1;
@@ -52,6 +61,7 @@ uint64_t dmlconf_physical_memory_bytes(void)
     return GlobalMemoryStatusEx(&status) ? (uint64_t)status.ullTotalPhys : 0;
 }
 #else
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 void dmlconf_host_name(char *name, size_t size)
@@ -66,6 +76,14 @@ void dmlconf_host_name(char *name, size_t size)
 bool dmlconf_stream_is_terminal(FILE *stream)
 {
     return isatty(fileno(stream)) != 0;
+}
+
+unsigned dmlconf_terminal_columns(FILE *stream)
+{
+    struct winsize size;
+    if (!isatty(fileno(stream)) || ioctl(fileno(stream), TIOCGWINSZ, &size) != 0)
+        return 0;
+    return size.ws_col;
 }
 
 int dmlconf_set_environment(const char *name, const char *value)

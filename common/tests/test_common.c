@@ -8,6 +8,7 @@
 #include <dmlconf/file_system.h>
 #include <dmlconf/glob.h>
 #include <dmlconf/process.h>
+#include <dmlconf/status_line.h>
 #include <dmlconf/threads.h>
 
 #include <check.h>
@@ -669,6 +670,44 @@ START_TEST(test_dynlib_open_file_does_not_search)
 }
 END_TEST
 
+/* In a log (a file here): nothing before the interval, a line of its own
+ * each interval after, never a carriage return; quiet or no interval:
+ * nothing at all. */
+START_TEST(test_status_line_in_a_log)
+{
+    FILE *log = tmpfile();
+    ck_assert_ptr_nonnull(log);
+    dmlconf_status_line line;
+    dmlconf_status_line_start(&line, log, false, 2.0, 100.0);
+    ck_assert_int_eq(line.mode, DMLCONF_STATUS_LINE_LOG);
+    ck_assert(!dmlconf_status_line_due(&line, 101.9));
+    ck_assert(dmlconf_status_line_due(&line, 102.0));
+    dmlconf_status_line_show(&line, "[2s] first", 102.0);
+    ck_assert(!dmlconf_status_line_due(&line, 103.0));
+    ck_assert(dmlconf_status_line_due(&line, 104.5));
+    dmlconf_status_line_show(&line, "[4s] second", 104.5);
+    dmlconf_status_line_end(&line);
+    char text[64] = "";
+    rewind(log);
+    size_t got = fread(text, 1, sizeof(text) - 1, log);
+    text[got] = '\0';
+    ck_assert_str_eq(text, "[2s] first\n[4s] second\n");
+    fclose(log);
+
+    FILE *other = tmpfile();
+    ck_assert_ptr_nonnull(other);
+    dmlconf_status_line_start(&line, other, true, 2.0, 0.0);
+    ck_assert_int_eq(line.mode, DMLCONF_STATUS_LINE_OFF);
+    ck_assert(!dmlconf_status_line_due(&line, 1000.0));
+    dmlconf_status_line_show(&line, "never", 1000.0);
+    dmlconf_status_line_start(&line, other, false, 0.0, 0.0);
+    ck_assert_int_eq(line.mode, DMLCONF_STATUS_LINE_OFF);
+    dmlconf_status_line_show(&line, "never", 1000.0);
+    ck_assert_int_eq(ftell(other), 0);
+    fclose(other);
+}
+END_TEST
+
 static Suite *common_suite(void)
 {
     Suite *suite = suite_create("common");
@@ -691,6 +730,7 @@ static Suite *common_suite(void)
     tcase_add_test(threads, test_threads);
     tcase_add_test(threads, test_condition);
     tcase_add_test(threads, test_clock);
+    tcase_add_test(threads, test_status_line_in_a_log);
     suite_add_tcase(suite, threads);
     TCase *dynlib = tcase_create("dynlib");
     tcase_add_test(dynlib, test_dynlib_open_file_does_not_search);

@@ -5,7 +5,7 @@
  * mode is the protocol's reference adapter; its other modes are the faults
  * the exec backend must contain.
  *
- * Usage: dmlconf_test_adapter [--mode MODE] [--trigger-elements N]
+ * Usage: dmlconf_test_adapter [--mode MODE] [--trigger-elements N] [--delay SECONDS]
  *            [--name NAME] [--validates] [--sums-only] [--types LIST]
  *            [--ranks LOW-HIGH] [--no-strides] [--no-in-place]
  *            [--feature-level L] [--marker PATH]
@@ -28,6 +28,7 @@
  *   unsupported   "unsupported" with a reason
  *   early         "unsupported" before reading the job's buffers
  *   failed        "failed" with a reason
+ *   slow          a correct answer after --delay SECONDS (default 1)
  * Modes that act between batches:
  *   exit-after-batch  exits (status 0) after answering each batch
  *   late-bytes        writes stray bytes a moment after each batch
@@ -81,6 +82,7 @@ typedef struct options
     bool in_place;
     const char *feature_level;
     const char *marker;
+    double delay; /* slow: seconds before each triggered answer */
 } options;
 
 static uint32_t get_u32(const unsigned char *in)
@@ -315,6 +317,8 @@ static void answer_triggered(const options *o, uint32_t index, unsigned char *ou
     }
     if (mode_is(o, "wrong"))
         output[0] ^= 0x5a;
+    if (mode_is(o, "slow"))
+        dmlconf_clock_sleep(o->delay);
     if (mode_is(o, "unsupported"))
     {
         answer(index, 2, 0, 0, "the test adapter does not run this one", NULL, 0);
@@ -407,8 +411,8 @@ done:
 
 static int parse_options(int argc, char **argv, options *o)
 {
-    *o = (options){"good", 7, "test-adapter", false, false, "float32,float16,int32,uint32,int64,uint64",
-                   1,      8, true,           true,  NULL,  NULL};
+    *o = (options){"good", 7,    "test-adapter", false, false, "float32,float16,int32,uint32,int64,uint64", 1, 8,
+                   true,   true, NULL,           NULL,  1.0};
     for (int i = 1; i < argc; ++i)
     {
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
@@ -432,6 +436,8 @@ static int parse_options(int argc, char **argv, options *o)
             o->feature_level = argv[++i];
         else if (value && !strcmp(argv[i], "--marker"))
             o->marker = argv[++i];
+        else if (value && !strcmp(argv[i], "--delay"))
+            o->delay = strtod(argv[++i], NULL);
         else if (value && !strcmp(argv[i], "--ranks"))
         {
             char *end = NULL;

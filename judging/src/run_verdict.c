@@ -548,7 +548,8 @@ static void missing_parts(const dmlconf_matrix *matrix, bool count_cases, char *
         separator = "; ";                                                                                              \
     } while (0)
     if (matrix->load_errors > 0)
-        ADD_PART("%llu error%s in the case files kept cases out (the corpus did not load completely)",
+        ADD_PART("%llu error%s in the case files or case lists kept cases out (a case file did not load "
+                 "completely, or a case list names cases not loaded)",
                  (unsigned long long)matrix->load_errors, matrix->load_errors == 1 ? "" : "s");
     if (matrix->end.kind == DMLCONF_END_NONE)
         ADD_PART("the results have no completion record (the run died, or is still running)");

@@ -11,6 +11,7 @@
 
 #include <check.h>
 #include <dmlconf/comparator.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,13 +152,20 @@ static int fault_execute(dmlconf_backend *backend, dmlconf_job *jobs, size_t cou
         uint32_t first_size = job->desc->input.sizes[0];
         if (!strcmp(b->mode, "crash") && first_size == CRASH_SIZE)
             raise(SIGSEGV);
-        if (!strcmp(b->mode, "hang") && first_size == HANG_SIZE)
+        if (!strncmp(b->mode, "hang", 4) && first_size == HANG_SIZE)
             sleep(100);
         if (!strncmp(b->mode, "half", 4) && sum_in_float16(job))
         {
             job->outcome = DMLCONF_JOB_DONE;
             job->device_seconds = -1.0;
             continue;
+        }
+        if (!strcmp(b->mode, "hang-slow"))
+        {
+            /* A microsecond an element: a case's time follows its size. */
+            uint64_t micro = dmlconf_tensor_element_count(&job->desc->output);
+            struct timespec pause = {(time_t)(micro / 1000000u), (long)(micro % 1000000u) * 1000};
+            nanosleep(&pause, NULL);
         }
         dmlconf_error err;
         if (dmlconf_compute(job->desc, job->input, job->input_bytes, job->output, job->output_bytes, NULL, &err))
@@ -382,6 +390,142 @@ START_TEST(test_hang_times_out)
     assert_status(&c, "t.hang", DMLCONF_STATUS_TIMEOUT);
     assert_status(&c, "t.a", DMLCONF_STATUS_PASS);
     assert_status(&c, "t.long", DMLCONF_STATUS_PASS);
+}
+END_TEST
+
+START_TEST(test_time_limit_formula)
+{
+    /* The floor, for small batches and before anything is known. */
+    ck_assert(runner_time_limit(120.0, 0, 1e-6) == 120.0);
+    ck_assert(runner_time_limit(120.0, 1000, 1e-6) == 120.0);
+    /* Above it: the factor times the expected time. 2^32 - 1 elements at
+     * 20 ns an element: 10 x 85.9 s. */
+    double limit = runner_time_limit(120.0, UINT64_C(4294967295), 20e-9);
+    ck_assert_msg(limit > 858.9 && limit < 859.0, "%g", limit);
+    ck_assert(runner_time_limit(0.0, 100, 1e-3) == RUNNER_TIMEOUT_FACTOR * 0.1);
+
+    /* The speed: assumed until enough elements have been measured, then
+     * the measured seconds over the measured elements. */
+    runner_speed speed = {0.0, 0};
+    ck_assert(runner_speed_seconds_per_element(&speed) == RUNNER_INITIAL_SECONDS_PER_ELEMENT);
+    runner_speed_add(&speed, 0.5, RUNNER_MEASURED_ELEMENTS / 2);
+    ck_assert(runner_speed_seconds_per_element(&speed) == RUNNER_INITIAL_SECONDS_PER_ELEMENT);
+    runner_speed_add(&speed, 0.0, 1000); /* no time: not counted */
+    runner_speed_add(&speed, 1.0, 0);    /* no elements: not counted */
+    ck_assert_uint_eq(speed.elements, RUNNER_MEASURED_ELEMENTS / 2);
+    runner_speed_add(&speed, 1.5, RUNNER_MEASURED_ELEMENTS * 3 / 2);
+    double expected = 2.0 / (double)(RUNNER_MEASURED_ELEMENTS * 2);
+    ck_assert_msg(fabs(runner_speed_seconds_per_element(&speed) - expected) < 1e-15, "%g",
+                  runner_speed_seconds_per_element(&speed));
+}
+END_TEST
+
+/* Cases whose time follows their size (a microsecond an element), two of
+ * them big, and a small one that hangs. */
+static const char sized_corpus_text[] =
+    "defaults: {op: cumulative_summation, dtype: int32, axis: 0}\n"
+    "cases:\n"
+    "  - {id: s.a, sizes: [4], input: [1, 2, 3, 4]}\n"
+    "  - {id: s.hang, sizes: [9], input: [1, 1, 1, 1, 1, 1, 1, 1, 1]}\n"
+    "  - {id: s.big1, sizes: [1500000], input: {generate: integers, min: -3, max: 3, seed: 1}}\n"
+    "  - {id: s.big2, sizes: [1500000], input: {generate: integers, min: -3, max: 3, seed: 2}}\n"
+    "  - {id: s.b, sizes: [3], input: [5, 6, 7]}\n";
+
+/* Runs the sized corpus on one worker with a one-second floor, the limit
+ * scaling or fixed. */
+static void run_sized(bool scales, collected *out, dmlconf_case_file *sized)
+{
+    size_t errors =
+        dmlconf_case_file_load_buffer(sized, "sized.yaml", sized_corpus_text, sizeof(sized_corpus_text) - 1, NULL);
+    ck_assert_uint_eq(errors, 0);
+    const dmlconf_case *list[8];
+    for (size_t i = 0; i < sized->case_count; ++i)
+        list[i] = &sized->cases[i];
+    memset(out, 0, sizeof(*out));
+    runner_schedule schedule = {
+        .backend_ops = &fault_ops,
+        .backend_config = {.adapter = "hang-slow"},
+        .config = {.level = DMLCONF_FEATURE_LEVEL_NONE},
+        .jobs = 1,
+        .timeout_seconds = 1.0,
+        .timeout_scales = scales,
+        .on_info = on_info,
+        .on_result = on_result,
+        .context = out,
+    };
+    dmlconf_backend_info info;
+    char why[256];
+    ck_assert_int_eq(runner_schedule_run(&schedule, list, sized->case_count, &info, why, sizeof(why)), 0);
+    ck_assert_uint_eq(out->count, sized->case_count);
+}
+
+static const dmlconf_case_result *find_in(const collected *c, size_t count, const char *id)
+{
+    for (size_t i = 0; i < count; ++i)
+    {
+        if (!strcmp(c->results[i].id, id))
+            return &c->results[i];
+    }
+    ck_abort_msg("no result for %s", id);
+    return NULL;
+}
+
+START_TEST(test_big_case_gets_time_a_hang_does_not)
+{
+    /* Scaling: the big cases (1.5 s each, past the 1 s floor) pass, the
+     * small case that hangs is still stopped at the floor. */
+    dmlconf_case_file sized;
+    collected c;
+    run_sized(true, &c, &sized);
+    ck_assert_int_eq(find_in(&c, 5, "s.big1")->status, DMLCONF_STATUS_PASS);
+    ck_assert_int_eq(find_in(&c, 5, "s.big2")->status, DMLCONF_STATUS_PASS);
+    ck_assert_int_eq(find_in(&c, 5, "s.a")->status, DMLCONF_STATUS_PASS);
+    ck_assert_int_eq(find_in(&c, 5, "s.b")->status, DMLCONF_STATUS_PASS);
+    const dmlconf_case_result *hang = find_in(&c, 5, "s.hang");
+    ck_assert_int_eq(hang->status, DMLCONF_STATUS_TIMEOUT);
+    ck_assert_msg(strstr(hang->message, "did not finish within 1 s, its batch's time limit (the larger of 1 s and 10 "
+                                        "x its 9 elements"),
+                  "%s", hang->message);
+    dmlconf_case_file_free(&sized);
+
+    /* A fixed limit of the same second times the big cases out. */
+    run_sized(false, &c, &sized);
+    ck_assert_int_eq(find_in(&c, 5, "s.big1")->status, DMLCONF_STATUS_TIMEOUT);
+    ck_assert_int_eq(find_in(&c, 5, "s.hang")->status, DMLCONF_STATUS_TIMEOUT);
+    ck_assert_str_eq(find_in(&c, 5, "s.hang")->message, "did not finish within 1 s; the worker was killed");
+    dmlconf_case_file_free(&sized);
+}
+END_TEST
+
+START_TEST(test_progress_line)
+{
+    runner_progress progress;
+    runner_progress_start(&progress, 4518, 1000.0);
+    char text[256];
+    runner_progress_format(&progress, 1000.4, text, sizeof(text));
+    ck_assert_str_eq(text, "[0s] 0/4518 done, 0 pass");
+    for (int i = 0; i < 1230; ++i)
+        runner_progress_count(&progress, DMLCONF_STATUS_PASS);
+    runner_progress_count(&progress, DMLCONF_STATUS_FAIL);
+    runner_progress_count(&progress, DMLCONF_STATUS_CRASH);
+    runner_progress_count(&progress, DMLCONF_STATUS_TIMEOUT);
+    runner_progress_count(&progress, DMLCONF_STATUS_TIMEOUT);
+    char id[] = "conf.x";
+    const dmlconf_case c = {.id = id};
+    progress.flight = (runner_flight){&c, 1, 3.14};
+    /* 1234 done in 72 s: 3284 more at that pace take 192 s. */
+    runner_progress_format(&progress, 1072.0, text, sizeof(text));
+    ck_assert_str_eq(text, "[1m12s] 1234/4518 done, 1230 pass, 1 fail, 1 crash, 2 timeout, ETA 3m12s, slowest in "
+                           "flight: conf.x (3.1s)");
+    /* A batch in flight; a resumed run's cases are not this run's pace. */
+    progress.flight = (runner_flight){&c, 32, 75.0};
+    progress.earlier = 1000;
+    runner_progress_format(&progress, 1072.0, text, sizeof(text));
+    ck_assert_str_eq(text, "[1m12s] 1234/4518 done, 1230 pass, 1 fail, 1 crash, 2 timeout, ETA 16m50s, slowest in "
+                           "flight: conf.x and 31 more of its batch (1m15s)");
+    /* Cut short, it says how long the whole line is. */
+    ck_assert_uint_gt(runner_progress_format(&progress, 1072.0, text, 10), 9);
+    ck_assert_str_eq(text, "[1m12s] 1");
 }
 END_TEST
 
@@ -901,6 +1045,58 @@ START_TEST(test_host_threads_change_no_result)
 }
 END_TEST
 
+START_TEST(test_caselist)
+{
+    char dir[] = "/tmp/dmlconf-caselist-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    write_file(dir, "list.txt", "# the list\nt.b\n\n  t.c   # trailing comment\nt.l*\nt.none\nt.a\n");
+    char path[256];
+    snprintf(path, sizeof(path), "%s/list.txt", dir);
+    runner_caselist list = {0};
+    char why[512];
+    ck_assert_int_eq(runner_caselist_read(&list, path, why, sizeof(why)), 0);
+    ck_assert(list.given);
+    ck_assert_uint_eq(list.count, 5);
+    ck_assert_str_eq(list.entries[1].text, "t.c");
+    ck_assert_uint_eq(list.entries[1].line, 4);
+    ck_assert(list.entries[2].glob);
+    ck_assert(runner_caselist_matches(&list, "t.a"));
+    ck_assert(runner_caselist_matches(&list, "t.long"));
+    ck_assert(!runner_caselist_matches(&list, "t.crash"));
+
+    /* The filter: listed, then narrowed by the globs. */
+    runner_filter filter = {0};
+    filter.caselist = &list;
+    ck_assert(runner_filter_selects(&filter));
+    ck_assert(runner_filter_matches(&filter, "t.b"));
+    ck_assert(!runner_filter_matches(&filter, "t.hang"));
+    ck_assert_int_eq(runner_filter_add(&filter, "!t.b"), 0);
+    ck_assert(!runner_filter_matches(&filter, "t.b"));
+    ck_assert(runner_filter_matches(&filter, "t.c"));
+    runner_filter_free(&filter);
+
+    /* Only t.none names no case. */
+    ck_assert_uint_eq(runner_caselist_mark(&list, cases, case_count), 1);
+    ck_assert(!list.entries[3].matched);
+    ck_assert_str_eq(list.entries[3].text, "t.none");
+    ck_assert_uint_eq(list.entries[3].line, 6);
+
+    /* An empty list lists nothing; a missing one says which. */
+    write_file(dir, "empty.txt", "# nothing\n\n");
+    runner_caselist empty = {0};
+    snprintf(path, sizeof(path), "%s/empty.txt", dir);
+    ck_assert_int_eq(runner_caselist_read(&empty, path, why, sizeof(why)), 0);
+    ck_assert(empty.given);
+    runner_filter only_empty = {.caselist = &empty};
+    ck_assert(!runner_filter_matches(&only_empty, "t.a"));
+    snprintf(path, sizeof(path), "%s/missing.txt", dir);
+    ck_assert_int_eq(runner_caselist_read(&empty, path, why, sizeof(why)), -1);
+    ck_assert_ptr_nonnull(strstr(why, "missing.txt: cannot open"));
+    runner_caselist_free(&empty);
+    runner_caselist_free(&list);
+}
+END_TEST
+
 static Suite *runner_suite(void)
 {
     Suite *suite = suite_create("runner");
@@ -910,6 +1106,7 @@ static Suite *runner_suite(void)
     tcase_add_test(scheduling, test_clean_run_in_and_out_of_process);
     tcase_add_test(scheduling, test_crash_costs_only_its_case);
     tcase_add_test(scheduling, test_hang_times_out);
+    tcase_add_test(scheduling, test_big_case_gets_time_a_hang_does_not);
     tcase_add_test(scheduling, test_wrong_values_fail_and_shrink);
     tcase_add_test(scheduling, test_flaky_failures_are_flakes);
     tcase_add_test(scheduling, test_accepting_invalid_desc_fails);
@@ -922,7 +1119,11 @@ static Suite *runner_suite(void)
     suite_add_tcase(suite, scheduling);
     TCase *selection = tcase_create("selection");
     tcase_add_test(selection, test_filters_and_shards);
+    tcase_add_test(selection, test_time_limit_formula);
+    tcase_add_test(selection, test_progress_line);
     tcase_add_test(selection, test_baseline);
+    tcase_add_checked_fixture(selection, load_cases, free_cases);
+    tcase_add_test(selection, test_caselist);
     suite_add_tcase(suite, selection);
     return suite;
 }

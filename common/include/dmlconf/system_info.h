@@ -19,6 +19,10 @@ void dmlconf_host_name(char *name, size_t size);
 /* True when `stream` is a terminal (a console on Windows). */
 bool dmlconf_stream_is_terminal(FILE *stream);
 
+/* The width in columns of the terminal `stream` writes to, or 0 when it is
+ * not a terminal or its width cannot be told. */
+unsigned dmlconf_terminal_columns(FILE *stream);
+
 /* The machine's physical memory in bytes, or 0 when it cannot be told. */
 uint64_t dmlconf_physical_memory_bytes(void);
 

@@ -235,7 +235,7 @@ typedef struct dmlconf_matrix
      * of it and judges its results as a whole run. */
     bool planned_known;
     uint64_t planned;     /* cases the run set out to run */
-    uint64_t load_errors; /* errors in case files that kept cases out */
+    uint64_t load_errors; /* errors in case files (or case lists) that kept cases out */
     dmlconf_run_end end;
     /* What the results are of (dmlconf_matrix_set_scope); a new matrix's
      * is case files of the user's own, which never claim conformance. */

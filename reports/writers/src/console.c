@@ -197,16 +197,22 @@ void dmlconf_matrix_print(FILE *out, const dmlconf_matrix *matrix, bool color)
     print_gaps(out, matrix);
 
     dmlconf_matrix_verdict(matrix, &verdict);
-    fputs("\nverdict: ", out);
+    fputc('\n', out);
+    dmlconf_verdict_print(out, &verdict, color);
+}
+
+void dmlconf_verdict_print(FILE *out, const dmlconf_run_verdict *verdict, bool color)
+{
+    fputs("verdict: ", out);
     if (color)
         fprintf(out, "%s%s%s%s", ANSI_BOLD,
-                verdict.exit_status == DMLCONF_EXIT_PASSED   ? ANSI_GREEN
-                : verdict.exit_status == DMLCONF_EXIT_FAILED ? ANSI_RED
-                                                             : ANSI_YELLOW,
-                verdict.text, ANSI_RESET);
+                verdict->exit_status == DMLCONF_EXIT_PASSED   ? ANSI_GREEN
+                : verdict->exit_status == DMLCONF_EXIT_FAILED ? ANSI_RED
+                                                              : ANSI_YELLOW,
+                verdict->text, ANSI_RESET);
     else
-        fputs(verdict.text, out);
-    fprintf(out, " (%s)\nscope: %s\n", verdict.detail, verdict.scope_text);
-    if (verdict.baseline != DMLCONF_BASELINE_NONE)
-        fprintf(out, "baseline: %s\n", verdict.baseline_text);
+        fputs(verdict->text, out);
+    fprintf(out, " (%s)\nscope: %s\n", verdict->detail, verdict->scope_text);
+    if (verdict->baseline != DMLCONF_BASELINE_NONE)
+        fprintf(out, "baseline: %s\n", verdict->baseline_text);
 }

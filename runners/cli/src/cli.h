@@ -29,6 +29,31 @@ void cli_print_tensor_header(FILE *out, const char *name, const dmlconf_tensor_d
  * *bytes untouched) when the text is malformed, negative or above 1.8e19. */
 int cli_parse_bytes(const char *text, uint64_t *bytes);
 
+/* The options that choose the directml backend's library and path (run and
+ * explore take them alike): long options only, their getopt values from
+ * CLI_OPTION_DIRECTML_DLL on, past every character. */
+enum
+{
+    CLI_OPTION_DIRECTML_DLL = 0x100,
+    CLI_OPTION_DIRECTML_FLAGS,
+    CLI_OPTION_DIRECTML_GRAPH,
+    CLI_OPTION_DIRECTML_BINDING,
+};
+
+/* Their entries, for a getopt_long table. */
+#define CLI_DIRECTML_LONG_OPTIONS                                                                                      \
+    {"directml-dll", required_argument, NULL, CLI_OPTION_DIRECTML_DLL},                                                \
+        {"directml-flags", required_argument, NULL, CLI_OPTION_DIRECTML_FLAGS},                                        \
+        {"directml-graph", required_argument, NULL, CLI_OPTION_DIRECTML_GRAPH},                                        \
+        {"directml-binding", required_argument, NULL, CLI_OPTION_DIRECTML_BINDING}
+
+/* Takes one of them: sets the environment variable that the directml
+ * backend reads (DMLCONF_DIRECTML_DLL, _FLAGS, _GRAPH, _BINDING), which the
+ * workers inherit; the backend checks the words when it opens. Returns 1
+ * when `option` is none of them (nothing done), 0 when taken, -1 when
+ * memory runs out (said so on stderr, after "dmlconf COMMAND: "). */
+int cli_take_directml_option(const char *command, int option, const char *argument);
+
 /* ---- the subcommands: each takes its own argv (argv[0] the subcommand's
  * name) and returns the process's exit status ---------------------------- */
 

@@ -49,7 +49,8 @@ static const char explore_usage[] =
     "                            options): its budget counts what it already ran\n"
     "      --overwrite           replace an earlier exploration in the report folder (a\n"
     "                            folder that holds one is refused otherwise)\n"
-    "      --timeout SECONDS     per batch of cases (default 120; 0: none)\n"
+    "      --timeout SECONDS     a fixed limit per batch of cases (0: none); by default\n"
+    "                            it scales with the batch's elements, at least 120 s\n"
     "      --shrink-seconds N    time to shrink one finding (default 30)\n"
     "      --no-shrink           write each finding's first case as it was drawn\n"
     "      --no-rerun            do not rerun failures to tell flakes\n"
@@ -57,7 +58,10 @@ static const char explore_usage[] =
     "                            the default corpus); --no-corpus skips the comparison\n"
     "      --replay INDEX        write case INDEX of the sequence as a case file on standard\n"
     "                            output and run nothing\n"
-    "  -q, --quiet               no progress and no summary on the console\n"
+    "  -q, --quiet               only the verdict's line on the console (and warnings)\n"
+    "      --progress-interval SECONDS\n"
+    "                            when the console is not a terminal, a status line every\n"
+    "                            SECONDS (default 5; 0: none)\n"
     "  -h, --help                this help\n"
     "\n"
     "The reports' verdict covers random cases: it never claims conformance.\n"
@@ -128,6 +132,7 @@ static int parse_number_option(int option, const char *value, explore_run_option
         if (bad || number > 86400)
             return usage_error("--timeout", "0 to 86400 seconds", value);
         o->timeout = number;
+        o->timeout_given = true;
         break;
     case 'K':
         if (bad || number == 0 || number > 3600)
@@ -161,10 +166,7 @@ static int parse_options(int argc, char **argv, explore_run_options *o)
     static const struct option options[] = {
         {"backend", required_argument, NULL, 'b'},
         {"adapter", required_argument, NULL, 'a'},
-        {"directml-dll", required_argument, NULL, 'D'},
-        {"directml-flags", required_argument, NULL, 'F'},
-        {"directml-graph", required_argument, NULL, 'G'},
-        {"directml-binding", required_argument, NULL, 'Z'},
+        CLI_DIRECTML_LONG_OPTIONS,
         {"feature-level", required_argument, NULL, 'l'},
         {"seconds", required_argument, NULL, 'T'},
         {"cases", required_argument, NULL, 'C'},
@@ -183,6 +185,7 @@ static int parse_options(int argc, char **argv, explore_run_options *o)
         {"no-corpus", no_argument, NULL, 'X'},
         {"replay", required_argument, NULL, 'Y'},
         {"quiet", no_argument, NULL, 'q'},
+        {"progress-interval", required_argument, NULL, 'I'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -194,6 +197,7 @@ static int parse_options(int argc, char **argv, explore_run_options *o)
     o->jobs = dmlconf_cpu_count();
     o->timeout = 120;
     o->shrink_seconds = 30.0;
+    o->progress_interval = 5.0;
     o->shrink = o->rerun = true;
     o->argc = argc;
     o->argv = argv;
@@ -217,16 +221,11 @@ static int parse_options(int argc, char **argv, explore_run_options *o)
         case 'a':
             o->adapter = optarg;
             break;
-        case 'D':
-        case 'F':
-        case 'G':
-        case 'Z':
-            /* The workers inherit them; the backend checks the words. */
-            if (dmlconf_set_environment(option == 'D'   ? "DMLCONF_DIRECTML_DLL"
-                                        : option == 'F' ? "DMLCONF_DIRECTML_FLAGS"
-                                        : option == 'G' ? "DMLCONF_DIRECTML_GRAPH"
-                                                        : "DMLCONF_DIRECTML_BINDING",
-                                        optarg))
+        case CLI_OPTION_DIRECTML_DLL:
+        case CLI_OPTION_DIRECTML_FLAGS:
+        case CLI_OPTION_DIRECTML_GRAPH:
+        case CLI_OPTION_DIRECTML_BINDING:
+            if (cli_take_directml_option("explore", option, optarg))
                 return EXIT_SETUP;
             break;
         case 'l':
@@ -258,6 +257,14 @@ static int parse_options(int argc, char **argv, explore_run_options *o)
         case 'q':
             o->quiet = true;
             break;
+        case 'I':
+        {
+            char *end = NULL;
+            o->progress_interval = strtod(optarg, &end);
+            if (end == optarg || *end || !(o->progress_interval >= 0.0 && o->progress_interval <= 3600.0))
+                return usage_error("--progress-interval", "0 to 3600 seconds", optarg);
+            break;
+        }
         case 'h':
             fputs(explore_usage, stdout);
             return EXIT_PASSED;
@@ -325,7 +332,6 @@ static int parse_options(int argc, char **argv, explore_run_options *o)
         o->seconds = 60.0;
     return -1;
 }
-
 
 int command_explore(int argc, char **argv)
 {

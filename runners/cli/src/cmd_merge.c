@@ -10,6 +10,7 @@
 
 #include <dmlconf/file_system.h>
 #include <dmlconf/reports.h>
+#include <dmlconf/system_info.h>
 
 #include <getopt.h>
 #include <stdarg.h>
@@ -18,7 +19,7 @@
 #include <string.h>
 
 static const char merge_usage[] =
-    "usage: dmlconf merge [--partial] [--overwrite] [--junit-max-bytes N] -o DIR RESULTS...\n"
+    "usage: dmlconf merge [--partial] [--overwrite] [--junit-max-bytes N] [-q] -o DIR RESULTS...\n"
     "\n"
     "Reads the results.jsonl of each shard of one run (a file, or a report folder holding\n"
     "one) and writes one merged set of reports into DIR. It refuses, naming the file and\n"
@@ -34,6 +35,7 @@ static const char merge_usage[] =
     "      --partial          merge what there is anyway (not shards of different runs):\n"
     "                         the reports then say \"incomplete\"\n"
     "      --junit-max-bytes N  keep junit.xml within N bytes (suffixes k, M, G), as run does\n"
+    "  -q, --quiet            only the verdict's lines on the console\n"
     "  -h, --help             this help\n"
     "\n"
     "exit status, from the merged run's verdict as every report says it: 0 passed\n"
@@ -217,14 +219,15 @@ int command_merge(int argc, char **argv)
                                             {"partial", no_argument, NULL, 'p'},
                                             {"overwrite", no_argument, NULL, 'w'},
                                             {"junit-max-bytes", required_argument, NULL, 'J'},
+                                            {"quiet", no_argument, NULL, 'q'},
                                             {"help", no_argument, NULL, 'h'},
                                             {NULL, 0, NULL, 0}};
     const char *dir = NULL;
-    bool partial = false, overwrite = false;
+    bool partial = false, overwrite = false, quiet = false;
     uint64_t junit_max_bytes = 0;
     int option;
     optind = 1;
-    while ((option = getopt_long(argc, argv, "o:h", options, NULL)) != -1)
+    while ((option = getopt_long(argc, argv, "o:qh", options, NULL)) != -1)
     {
         switch (option)
         {
@@ -244,6 +247,9 @@ int command_merge(int argc, char **argv)
                         optarg);
                 return EXIT_USAGE;
             }
+            break;
+        case 'q':
+            quiet = true;
             break;
         case 'h':
             fputs(merge_usage, stdout);
@@ -331,12 +337,10 @@ int command_merge(int argc, char **argv)
              * and nothing judged is no pass. */
             dmlconf_run_verdict verdict;
             dmlconf_report_input_verdict(&in, &verdict);
-            printf("merged %zu results from %zu shard%s into %s/%s\nverdict: %s (%s)\nscope: %s\n", merged.count,
-                   count, count == 1 ? "" : "s", dir,
-                   end.kind == DMLCONF_END_PARTIAL ? " (partial: the reports say incomplete)" : "", verdict.text,
-                   verdict.detail, verdict.scope_text);
-            if (verdict.baseline != DMLCONF_BASELINE_NONE)
-                printf("baseline: %s\n", verdict.baseline_text);
+            if (!quiet)
+                printf("merged %zu results from %zu shard%s into %s/%s\n", merged.count, count, count == 1 ? "" : "s",
+                       dir, end.kind == DMLCONF_END_PARTIAL ? " (partial: the reports say incomplete)" : "");
+            dmlconf_verdict_print(stdout, &verdict, dmlconf_stream_is_terminal(stdout) && !getenv("NO_COLOR"));
             exit_code = verdict.exit_status;
         }
     }

@@ -5,18 +5,18 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "cli.h"
+#include "run_options.h"
 
 #include <dmlconf/clock.h>
 #include <dmlconf/comparator.h>
 #include <dmlconf/exec_backend.h>
 #include <dmlconf/process.h>
 #include <dmlconf/reports.h>
+#include <dmlconf/status_line.h>
 #include <dmlconf/system_info.h>
 #include <dmlconf/text.h>
 #include <dmlconf/threads.h>
 
-#include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,80 +35,6 @@
  * (reports/gpu/nvidia-h100-2026-11-26/workers.txt). */
 #define HARDWARE_WORKERS 2u
 
-static const char run_usage[] =
-    "usage: dmlconf run [OPTIONS] [PATH...] [-- COMMAND [ARGS...]]\n"
-    "\n"
-    "Runs conformance cases (YAML files, or folders searched for them; by default the\n"
-    "whole corpus) on a backend, compares every output with the exact oracle and writes\n"
-    "the reports.\n"
-    "\n"
-    "options:\n"
-    "  -b, --backend NAME        backend to run on (default: d3d12, dmlconf's own kernels\n"
-    "                            on the GPU here; nothing runs in its place when it cannot);\n"
-    "                            `exec` runs an implementation's adapter program, the\n"
-    "                            COMMAND after -- (no shell), over the process protocol\n"
-    "                            (docs/process-protocol.md); plugin:PATH loads a native\n"
-    "                            plugin (a shared library built against dmlconf/backend.h)\n"
-    "  -a, --adapter WHICH       adapter index or name fragment (see `dmlconf adapters`)\n"
-    "      --directml-dll PATH   the DirectML library the directml backend loads (a file,\n"
-    "                            or a folder holding it); sets DMLCONF_DIRECTML_DLL\n"
-    "      --directml-flags F    the directml backend's execution flags: none (default),\n"
-    "                            half-precision, disable-meta-commands,\n"
-    "                            descriptors-volatile, joined by +; sets DMLCONF_DIRECTML_FLAGS\n"
-    "      --directml-graph G    none (default: the operator alone), alone (a graph of it),\n"
-    "                            input-edge or output-edge (an identity beside it); sets\n"
-    "                            DMLCONF_DIRECTML_GRAPH\n"
-    "      --directml-binding B  default, offset-aligned or offset-minimum, owned-input,\n"
-    "                            repeat, shared-initializer, joined by +; sets\n"
-    "                            DMLCONF_DIRECTML_BINDING\n"
-    "  -l, --feature-level L     target DirectML feature level, e.g. 4_0 (default: the\n"
-    "                            backend's); cases above it are skipped\n"
-    "  -f, --filter GLOB         run the ids matching GLOB; repeatable; '!GLOB' excludes\n"
-    "      --shard I/N           run shard I of N (0-based); also TEST_SHARD_INDEX and\n"
-    "                            TEST_TOTAL_SHARDS from the environment\n"
-    "  -j, --jobs N              worker processes (default: the number of CPUs, at most 2\n"
-    "                            on a hardware adapter; 0 runs in this process, without\n"
-    "                            crash isolation)\n"
-    "      --baseline DIR        known failures, flakes and skips (failures.txt, flakes.txt,\n"
-    "                            skips.txt); a listed failure that passes fails the run\n"
-    "      --strict-baseline     a baseline line that matches no case (stale) fails the run\n"
-    "  -o, --report-dir DIR      where the reports go (default: dmlconf-results); checked\n"
-    "                            and locked before any case runs; a folder that holds an\n"
-    "                            earlier run's reports is refused\n"
-    "      --overwrite           replace an earlier run's reports in the folder (once this\n"
-    "                            run begins: a run that cannot start leaves them)\n"
-    "      --resume              go on with the interrupted or crashed run in the report\n"
-    "                            folder (same options): cases it finished do not run again\n"
-    "      --memory-limit BYTES  most memory one case may take (suffixes k, M, G; default:\n"
-    "                            3/4 of the machine's memory shared by the workers); a case\n"
-    "                            that needs more is an error, not run\n"
-    "      --seed N              mix N into every generated input (default 0: the\n"
-    "                            corpus' own data)\n"
-    "      --timeout SECONDS     per case, and per batch of small cases (default 120; 0:\n"
-    "                            none)\n"
-    "      --no-rerun            do not rerun failures to tell flakes\n"
-    "      --no-repro            do not shrink failures into minimal reproducers\n"
-    "      --junit-max-bytes N   junit.xml within N bytes (k, M, G): the verdict, then\n"
-    "                            as many cases as fit, failures first\n"
-    "  -q, --quiet               no progress and no summary on the console\n"
-    "  -h, --help                this help\n";
-
-/* The rest of the help: what the verdict claims, and the exit statuses. */
-static const char run_usage_verdict[] =
-    "\n"
-    "The verdict states its scope: only the whole reference corpus on an implementation\n"
-    "under test can be conformant; a subset (filters, a shard), case files of your own and\n"
-    "the self-check (--backend oracle) pass or fail without a conformance claim. With\n"
-    "--baseline the run also answers \"no regressions\", and the exit status follows that\n"
-    "answer.\n"
-    "\n"
-    "exit status: 0 passed (conformant at the target level; passed, for a scope that\n"
-    "claims no conformance; with --baseline: no regressions), 1 failed (a case failed;\n"
-    "with --baseline: regressions), 2 incomplete (interrupted, a case file did not load,\n"
-    "cases missing or not judged for lack of resources, nothing to run, or cases the\n"
-    "backend does not support left uncovered), 3 setup error (a usage error, a backend,\n"
-    "adapter or plugin that cannot be used, a report folder that cannot be used).\n";
-
 typedef struct run_state
 {
     const dmlconf_results_file *previous; /* --resume: what the interrupted run finished */
@@ -120,28 +46,40 @@ typedef struct run_state
     dmlconf_load_error_list load_errors;
     bool report_error;
     char report_why[256];
-    size_t total, done;
-    uint64_t counts[DMLCONF_STATUS_COUNT];
-    bool progress;
-    double last_progress;
-    const char *command_line;
+    runner_progress progress; /* what is done, by status, and what runs */
+    dmlconf_status_line line; /* where progress is shown (stderr) */
+    bool quiet;
+    double progress_interval;
+    char header[768]; /* the header's lines after the backend's: what runs, where the reports go */
     uint64_t seed;
 } run_state;
 
-static void print_progress(run_state *state, bool final)
+/* Shows where the run stands, when a line is due (`force`: now). */
+static void show_progress(run_state *state, bool force)
 {
     double now = dmlconf_clock_seconds();
-    if (!final && now - state->last_progress < 0.1)
+    if (!force && !dmlconf_status_line_due(&state->line, now))
         return;
-    state->last_progress = now;
-    fprintf(stderr, "\r[%6zu/%6zu] pass %llu, fail %llu, skip %llu, error %llu, crash %llu%s", state->done,
-            state->total, (unsigned long long)state->counts[DMLCONF_STATUS_PASS],
-            (unsigned long long)(state->counts[DMLCONF_STATUS_FAIL] + state->counts[DMLCONF_STATUS_UNEXPECTED_PASS]),
-            (unsigned long long)state->counts[DMLCONF_STATUS_SKIP],
-            (unsigned long long)state->counts[DMLCONF_STATUS_ERROR],
-            (unsigned long long)(state->counts[DMLCONF_STATUS_CRASH] + state->counts[DMLCONF_STATUS_TIMEOUT]),
-            final ? "\n" : "");
-    fflush(stderr);
+    char text[512];
+    runner_progress_format(&state->progress, now, text, sizeof(text));
+    dmlconf_status_line_show(&state->line, text, now);
+}
+
+/* Prints what runs, before any case does (unless quiet), and starts the
+ * progress line under it. */
+static void print_header(run_state *state)
+{
+    const dmlconf_run_info *info = &state->info;
+    if (!state->quiet)
+    {
+        printf("dmlconf %s on %s: %s (%s), driver %s, runtime %s; target feature level %s\n%s\n", DMLCONF_VERSION,
+               info->backend, info->adapter, info->software_adapter ? "software" : "hardware", info->driver,
+               info->runtime, dmlconf_feature_level_name(info->target_level), state->header);
+        /* Before the progress on stderr: a log that holds both keeps them
+         * in order. */
+        fflush(stdout);
+    }
+    dmlconf_status_line_start(&state->line, stderr, state->quiet, state->progress_interval, dmlconf_clock_seconds());
 }
 
 #ifdef _WIN32
@@ -232,6 +170,7 @@ static void on_info(void *context, const dmlconf_backend_info *backend, dmlconf_
     info->software_adapter = backend->software;
     info->target_level = level;
     record_environment(info);
+    print_header(state);
     if (dmlconf_reports_begin(state->reports, info, &state->load_errors) && !state->report_error)
     {
         state->report_error = true;
@@ -240,6 +179,15 @@ static void on_info(void *context, const dmlconf_backend_info *backend, dmlconf_
     /* A resumed run's report holds what the earlier run finished, first. */
     for (size_t i = 0; state->previous && i < state->previous->results.count; ++i)
         record(state, &state->previous->results.items[i], NULL);
+    state->progress.earlier = state->progress.done;
+}
+
+/* What runs now, from the scheduler: shown when a line is due. */
+static void on_tick(void *context, const runner_flight *flight)
+{
+    run_state *state = context;
+    state->progress.flight = *flight;
+    show_progress(state, false);
 }
 
 /* Where a case ran: the baseline's say on its status, and its line for
@@ -260,11 +208,8 @@ static void record(run_state *state, const dmlconf_case_result *result, const ch
         state->report_error = true;
         snprintf(state->report_why, sizeof(state->report_why), "%s", dmlconf_reports_error(state->reports));
     }
-    if ((unsigned)result->status < DMLCONF_STATUS_COUNT)
-        state->counts[result->status]++;
-    state->done++;
-    if (state->progress)
-        print_progress(state, false);
+    /* Shown at the scheduler's next tick, with what then runs. */
+    runner_progress_count(&state->progress, result->status);
 }
 
 static void on_result(void *context, size_t case_index, const dmlconf_case_result *result, const char *encoded)
@@ -320,19 +265,6 @@ static void fill_run_info(run_state *state, int argc, char **argv, uint64_t seed
     dmlconf_host_name(info->host, sizeof(info->host));
 }
 
-static int parse_u64(const char *text, uint64_t *value)
-{
-    char *end;
-    errno = 0;
-    if (!*text || *text == '-')
-        return -1;
-    unsigned long long v = strtoull(text, &end, 0);
-    if (errno || *end)
-        return -1;
-    *value = v;
-    return 0;
-}
-
 /* Says why a selection holds no case to run (a usage error: a gate that
  * ran nothing must not look like one that passed). */
 static void explain_empty_selection(size_t loaded, size_t load_errors, size_t matched, size_t selected,
@@ -345,7 +277,8 @@ static void explain_empty_selection(size_t loaded, size_t load_errors, size_t ma
     else if (loaded == 0)
         snprintf(why, why_size, "no case to run: the paths given hold no case file with a case in it");
     else if (matched == 0 && filtered)
-        snprintf(why, why_size, "no case to run: no id among the %zu cases loaded matches the filters", loaded);
+        snprintf(why, why_size, "no case to run: no id among the %zu cases loaded matches the filters and case lists",
+                 loaded);
     else if (selected == 0)
         snprintf(why, why_size, "no case to run: shard %u of %u is empty (%zu cases before sharding)", shard_index,
                  shard_count, matched);
@@ -376,78 +309,6 @@ static void print_failures(const run_state *state, const dmlconf_case_result *re
         printf("  ... and %zu more (see %s/%s)\n", failing - shown, state->report_dir, DMLCONF_REPORT_FAILURES_TXT);
 }
 
-/* Where the "--" that ends the options stands in argv (argc when there is
- * none), found by a first pass of getopt that keeps the arguments in order:
- * an option's own argument that happens to be "--" is not taken for it. */
-static int find_separator(int argc, char **argv, const char *short_options, const struct option *options)
-{
-    char in_order[64];
-    snprintf(in_order, sizeof(in_order), "-%s", short_options);
-    int saved_opterr = opterr;
-    opterr = 0;
-    optind = 0;
-    int before = 1;
-    for (;;)
-    {
-        before = optind > 0 ? optind : 1;
-        if (getopt_long(argc, argv, in_order, options, NULL) == -1)
-            break;
-    }
-    int separator = optind == before + 1 && before < argc && !strcmp(argv[before], "--") ? before : argc;
-    opterr = saved_opterr;
-    optind = 0;
-    return separator;
-}
-
-/* What follows the options: the case files, and after "--" the command of
- * a backend that runs one (exec), or more case files for the others. */
-typedef struct run_operands
-{
-    char **paths;
-    size_t path_count;
-    char **combined;            /* paths before and after "--" (freed) */
-    const char *const *command; /* NULL-terminated; NULL without "--" */
-    size_t command_count;
-} run_operands;
-
-/* Splits the operands for `backend`. Returns 0, or -1 (message printed)
- * when the command is missing or misplaced, or memory runs out. */
-static int split_operands(char **argv, int argc, int separator, int first, const dmlconf_backend_ops *backend,
-                          run_operands *out)
-{
-    memset(out, 0, sizeof(*out));
-    out->paths = argv + first;
-    out->path_count = (size_t)(separator - first);
-    bool takes_command = backend && !strcmp(backend->name, "exec");
-    size_t after = separator < argc ? (size_t)(argc - separator - 1) : 0;
-    if (takes_command)
-    {
-        if (!after)
-        {
-            fprintf(stderr, "dmlconf run: --backend exec runs the adapter program given after --: dmlconf run "
-                            "--backend exec [OPTIONS] [PATH...] -- COMMAND [ARGS...]\n");
-            return -1;
-        }
-        out->command = (const char *const *)(argv + separator + 1);
-        out->command_count = after;
-        return 0;
-    }
-    if (!after)
-        return 0;
-    /* Case files after "--", as before any backend took a command. */
-    out->combined = malloc((out->path_count + after) * sizeof(*out->combined));
-    if (!out->combined)
-    {
-        fprintf(stderr, "dmlconf run: out of memory\n");
-        return -1;
-    }
-    memcpy(out->combined, out->paths, out->path_count * sizeof(*out->combined));
-    memcpy(out->combined + out->path_count, argv + separator + 1, after * sizeof(*out->combined));
-    out->paths = out->combined;
-    out->path_count += after;
-    return 0;
-}
-
 /* The exec backend's time limit for its adapter (DMLCONF_EXEC_TIMEOUT),
  * unless set: half the run's, so that a hung adapter is caught, with its
  * last words, before the scheduler's deadline for the batch. */
@@ -458,253 +319,6 @@ static int set_exec_timeout(uint64_t run_timeout)
     char text[32];
     snprintf(text, sizeof(text), "%g", (double)run_timeout / 2.0);
     return dmlconf_set_environment(DMLCONF_EXEC_TIMEOUT_VARIABLE, text);
-}
-
-/* Everything `dmlconf run` was told. */
-typedef struct run_options
-{
-    const char *backend_name, *adapter, *baseline_dir, *report_dir;
-    const char *const *backend_arguments; /* the backend config's: a plugin's path or exec's command */
-    dmlconf_feature_level level;
-    runner_filter filter;
-    unsigned jobs;
-    bool jobs_given; /* -j: exactly that many workers, whatever the adapter */
-    uint64_t seed, timeout, memory_limit, junit_max_bytes;
-    bool rerun, repro, quiet, resume, strict_baseline, overwrite;
-    uint32_t shard_index, shard_count;
-    char *const *paths; /* case files and folders (none: the default corpus) */
-    size_t path_count;
-    int argc; /* the whole command line, for the reports */
-    char **argv;
-    int separator;         /* where "--" stands (argc: nowhere) */
-    int first_operand;     /* the first argument after the options */
-    run_operands operands; /* split once the backend is known */
-} run_options;
-
-/* Reads the shard from --shard or the GoogleTest convention's variables. */
-static int parse_shard(const char *shard, run_options *o)
-{
-    o->shard_index = 0;
-    o->shard_count = 1;
-    const char *env_index = getenv("TEST_SHARD_INDEX"), *env_total = getenv("TEST_TOTAL_SHARDS");
-    if (shard)
-    {
-        if (runner_parse_shard(shard, &o->shard_index, &o->shard_count))
-        {
-            fprintf(stderr, "dmlconf run: --shard takes I/N with 0 <= I < N, not '%s'\n", shard);
-            return -1;
-        }
-        return 0;
-    }
-    if (!env_index && !env_total)
-        return 0;
-    if (!env_index || !env_total)
-    {
-        /* Half a shard is no shard: running the whole corpus instead would
-         * run it once per shard. */
-        fprintf(stderr, "dmlconf run: %s is set but %s is not; set both (or neither)\n",
-                env_index ? "TEST_SHARD_INDEX" : "TEST_TOTAL_SHARDS", env_index ? "TEST_TOTAL_SHARDS" : "TEST_SHARD_INDEX");
-        return -1;
-    }
-    char text[64];
-    snprintf(text, sizeof(text), "%s/%s", env_index, env_total);
-    if (runner_parse_shard(text, &o->shard_index, &o->shard_count))
-    {
-        fprintf(stderr, "dmlconf run: TEST_SHARD_INDEX=%s and TEST_TOTAL_SHARDS=%s do not name a shard\n", env_index,
-                env_total);
-        return -1;
-    }
-    /* Tell the test launcher that sharding is understood. */
-    const char *status_file = getenv("TEST_SHARD_STATUS_FILE");
-    if (status_file && *status_file)
-    {
-        FILE *touch = fopen(status_file, "a");
-        if (touch)
-            fclose(touch);
-    }
-    return 0;
-}
-
-/* Parses the options. Returns -1 to go on, or the exit status to end with
- * (help, a usage error). */
-static int parse_run_options(int argc, char **argv, run_options *o)
-{
-    static const struct option options[] = {
-        {"backend", required_argument, NULL, 'b'},
-        {"adapter", required_argument, NULL, 'a'},
-        {"directml-dll", required_argument, NULL, 'D'},
-        {"directml-flags", required_argument, NULL, 'F'},
-        {"directml-graph", required_argument, NULL, 'G'},
-        {"directml-binding", required_argument, NULL, 'K'},
-        {"feature-level", required_argument, NULL, 'l'},
-        {"filter", required_argument, NULL, 'f'},
-        {"shard", required_argument, NULL, 'S'},
-        {"jobs", required_argument, NULL, 'j'},
-        {"baseline", required_argument, NULL, 'B'},
-        {"strict-baseline", no_argument, NULL, 'X'},
-        {"report-dir", required_argument, NULL, 'o'},
-        {"resume", no_argument, NULL, 'U'},
-        {"overwrite", no_argument, NULL, 'W'},
-        {"memory-limit", required_argument, NULL, 'M'},
-        {"junit-max-bytes", required_argument, NULL, 'J'},
-        {"seed", required_argument, NULL, 's'},
-        {"timeout", required_argument, NULL, 'T'},
-        {"no-rerun", no_argument, NULL, 'R'},
-        {"no-repro", no_argument, NULL, 'P'},
-        {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    memset(o, 0, sizeof(*o));
-    o->report_dir = "dmlconf-results";
-    o->jobs = dmlconf_cpu_count();
-    o->timeout = 120;
-    o->rerun = o->repro = true;
-    o->argc = argc;
-    o->argv = argv;
-    const char *shard = NULL;
-    bool memory_given = false;
-    static const char short_options[] = "b:a:l:f:j:o:qh";
-    /* The options end at "--"; what follows is for the backend (or more
-     * case files). */
-    o->separator = find_separator(argc, argv, short_options, options);
-    int option;
-    while ((option = getopt_long(o->separator, argv, short_options, options, NULL)) != -1)
-    {
-        uint64_t value;
-        switch (option)
-        {
-        case 'b':
-            o->backend_name = optarg;
-            break;
-        case 'a':
-            o->adapter = optarg;
-            break;
-        case 'D':
-        case 'F':
-        case 'G':
-        case 'K':
-            /* The workers inherit them; the backend checks the words. */
-            if (dmlconf_set_environment(option == 'D'   ? "DMLCONF_DIRECTML_DLL"
-                                        : option == 'F' ? "DMLCONF_DIRECTML_FLAGS"
-                                        : option == 'G' ? "DMLCONF_DIRECTML_GRAPH"
-                                                        : "DMLCONF_DIRECTML_BINDING",
-                                        optarg))
-            {
-                fprintf(stderr, "dmlconf run: out of memory\n");
-                return EXIT_SETUP;
-            }
-            break;
-        case 'l':
-            if (!dmlconf_feature_level_from_name(optarg, &o->level))
-            {
-                fprintf(stderr, "dmlconf run: '%s' is not a feature level (1_0 to 6_4)\n", optarg);
-                return EXIT_USAGE;
-            }
-            break;
-        case 'f':
-            if (runner_filter_add(&o->filter, optarg))
-            {
-                fprintf(stderr, "dmlconf run: out of memory\n");
-                return EXIT_SETUP;
-            }
-            break;
-        case 'S':
-            shard = optarg;
-            break;
-        case 'j':
-            if (parse_u64(optarg, &value) || value > 1024)
-            {
-                fprintf(stderr, "dmlconf run: --jobs takes 0 to 1024, not '%s'\n", optarg);
-                return EXIT_USAGE;
-            }
-            o->jobs = (unsigned)value;
-            o->jobs_given = true;
-            break;
-        case 'B':
-            o->baseline_dir = optarg;
-            break;
-        case 'X':
-            o->strict_baseline = true;
-            break;
-        case 'o':
-            o->report_dir = optarg;
-            break;
-        case 'U':
-            o->resume = true;
-            break;
-        case 'W':
-            o->overwrite = true;
-            break;
-        case 'M':
-            if (cli_parse_bytes(optarg, &o->memory_limit) || o->memory_limit == 0)
-            {
-                fprintf(stderr, "dmlconf run: --memory-limit takes a number of bytes (4G, 512M), not '%s'\n", optarg);
-                return EXIT_USAGE;
-            }
-            memory_given = true;
-            break;
-        case 'J':
-            if (cli_parse_bytes(optarg, &o->junit_max_bytes) || o->junit_max_bytes == 0)
-            {
-                fprintf(stderr, "dmlconf run: --junit-max-bytes takes a number of bytes (1M, 500k), not '%s'\n",
-                        optarg);
-                return EXIT_USAGE;
-            }
-            break;
-        case 's':
-            if (parse_u64(optarg, &o->seed))
-            {
-                fprintf(stderr, "dmlconf run: --seed takes an unsigned 64-bit integer, not '%s'\n", optarg);
-                return EXIT_USAGE;
-            }
-            break;
-        case 'T':
-            if (parse_u64(optarg, &o->timeout) || o->timeout > 86400)
-            {
-                fprintf(stderr, "dmlconf run: --timeout takes 0 to 86400 seconds, not '%s'\n", optarg);
-                return EXIT_USAGE;
-            }
-            break;
-        case 'R':
-            o->rerun = false;
-            break;
-        case 'P':
-            o->repro = false;
-            break;
-        case 'q':
-            o->quiet = true;
-            break;
-        case 'h':
-            fputs(run_usage, stdout);
-            fputs(run_usage_verdict, stdout);
-            return EXIT_PASSED;
-        default:
-            fputs(run_usage, stderr);
-            fputs(run_usage_verdict, stderr);
-            return EXIT_USAGE;
-        }
-    }
-    if (o->strict_baseline && !o->baseline_dir)
-    {
-        fprintf(stderr, "dmlconf run: --strict-baseline needs --baseline DIR\n");
-        return EXIT_USAGE;
-    }
-    if (o->resume && o->overwrite)
-    {
-        fprintf(stderr, "dmlconf run: --resume goes on with the run in the folder, --overwrite replaces it: give "
-                        "one\n");
-        return EXIT_USAGE;
-    }
-    if (!memory_given)
-    {
-        /* Each worker may hold one large case: three quarters of the
-         * machine's memory, shared by the workers. */
-        uint64_t memory = dmlconf_physical_memory_bytes();
-        o->memory_limit = memory ? memory / 4 * 3 / (o->jobs ? o->jobs : 1) : 0;
-    }
-    o->first_operand = optind;
-    return parse_shard(shard, o) ? EXIT_USAGE : -1;
 }
 
 /* The backend to run on: the one named (a plugin loaded into *choice), or
@@ -916,9 +530,11 @@ static int run_on_backend(const run_options *o, run_state *state, const run_sele
         .jobs = o->jobs,
         .hardware_jobs = o->jobs_given ? 0 : HARDWARE_WORKERS,
         .timeout_seconds = (double)o->timeout,
+        .timeout_scales = !o->timeout_given,
         .on_info = on_info,
         .on_finish = on_finish,
         .on_result = on_result,
+        .on_tick = on_tick,
         .on_abandon = on_abandon,
         .context = state,
         .interrupted = runner_interrupt_flag(),
@@ -940,21 +556,35 @@ static int run_on_backend(const run_options *o, run_state *state, const run_sele
     return scheduled;
 }
 
-/* Prints the run's summary on the console. */
-static void print_summary(const run_options *o, const run_state *state, const run_selection *s)
+/* Writes the header's lines after the backend's: the cases selected, the
+ * time limit and where the reports go. */
+static void describe_selection(const run_options *o, const run_selection *s, char *buf, size_t size)
+{
+    dmlconf_text text = {buf, size, 0};
+    dmlconf_text_appendf(&text, "%zu case%s selected", s->selected_count, s->selected_count == 1 ? "" : "s");
+    if (o->shard_count > 1)
+        dmlconf_text_appendf(&text, " (shard %u of %u)", o->shard_index, o->shard_count);
+    if (s->resumed)
+        dmlconf_text_appendf(&text, "; %zu finished by the run resumed", s->resumed);
+    if (s->load_errors)
+        dmlconf_text_appendf(&text, "; %zu error%s in the case files (see above)", s->load_errors,
+                             s->load_errors == 1 ? "" : "s");
+    if (!o->timeout_given)
+        dmlconf_text_appendf(
+            &text, "; time limit: %g x a batch's elements x the seconds an element took so far, at least %llu s",
+            RUNNER_TIMEOUT_FACTOR, (unsigned long long)o->timeout);
+    else if (o->timeout)
+        dmlconf_text_appendf(&text, "; time limit: %llu s", (unsigned long long)o->timeout);
+    else
+        dmlconf_text_appendf(&text, "; no time limit");
+    dmlconf_text_appendf(&text, "\nreports: %s/", o->report_dir);
+}
+
+/* Prints the run's summary on the console, under its header and progress. */
+static void print_summary(const run_options *o, const run_state *state)
 {
     bool color = dmlconf_stream_is_terminal(stdout) && !getenv("NO_COLOR");
-    printf("dmlconf %s on %s: %s (%s), driver %s, runtime %s; target feature level %s\n", DMLCONF_VERSION,
-           state->info.backend, state->info.adapter, state->info.software_adapter ? "software" : "hardware",
-           state->info.driver, state->info.runtime, dmlconf_feature_level_name(state->info.target_level));
-    printf("%zu case%s selected", s->selected_count, s->selected_count == 1 ? "" : "s");
-    if (o->shard_count > 1)
-        printf(" (shard %u of %u)", o->shard_index, o->shard_count);
-    if (s->resumed)
-        printf("; %zu finished by the run resumed", s->resumed);
-    if (s->load_errors)
-        printf("; %zu error%s in the case files (see above)", s->load_errors, s->load_errors == 1 ? "" : "s");
-    printf("\n\n");
+    printf("\n");
     dmlconf_matrix_print(stdout, dmlconf_reports_matrix(state->reports), color);
     size_t result_count = 0;
     const dmlconf_case_result *results = dmlconf_reports_results(state->reports, &result_count);
@@ -1017,12 +647,12 @@ static int end_unstarted(run_state *state, int exit_status, const char *why)
 }
 
 /* Describes what the selected cases are (the verdict's scope) into the run
- * info: the whole reference corpus, a subset of it, or files of the user's
- * own. */
-static void describe_scope(const run_options *o, const run_selection *s, const char *selected_digest,
-                           dmlconf_run_info *info)
+ * info: the whole reference corpus (every case of it selected), a subset of
+ * it, or files of the user's own. */
+static void describe_scope(const run_options *o, const run_selection *s, dmlconf_run_info *info)
 {
-    const bool filtered = o->filter.include_count || o->filter.exclude_count;
+    const runner_filter *filter = &o->filter;
+    const bool filtered = runner_filter_selects(filter);
     const char *cases_variable = getenv("DMLCONF_CASES");
     bool reference = o->path_count == 0 && !(cases_variable && *cases_variable);
     if (!reference)
@@ -1035,7 +665,6 @@ static void describe_scope(const run_options *o, const run_selection *s, const c
         runner_corpus_digest(&s->corpus, &everything, whole, sizeof(whole));
         reference = digest[0] && !strcmp(digest, whole);
     }
-    (void)selected_digest;
     dmlconf_text detail = {info->scope_detail, sizeof(info->scope_detail), 0};
     if (!reference)
     {
@@ -1046,185 +675,315 @@ static void describe_scope(const run_options *o, const run_selection *s, const c
             dmlconf_text_appendf(&detail, "%s%s", i ? " " : "", o->paths[i]);
     }
     else
-        snprintf(info->scope, sizeof(info->scope), "%s", filtered ? "subset" : "corpus");
-    if (filtered)
+    {
+        /* Filters and case lists that keep every case select the corpus;
+         * any that leave one out, a subset, which never claims
+         * conformance. */
+        snprintf(info->scope, sizeof(info->scope), "%s", s->matched < s->all_count ? "subset" : "corpus");
+    }
+    if (filter->include_count || filter->exclude_count)
     {
         dmlconf_text_appendf(&detail, "%sfilter", detail.length ? "; " : "");
-        for (size_t i = 0; i < o->filter.include_count; ++i)
-            dmlconf_text_appendf(&detail, " '%s'", o->filter.include[i]);
-        for (size_t i = 0; i < o->filter.exclude_count; ++i)
-            dmlconf_text_appendf(&detail, " '!%s'", o->filter.exclude[i]);
+        for (size_t i = 0; i < filter->include_count; ++i)
+            dmlconf_text_appendf(&detail, " '%s'", filter->include[i]);
+        for (size_t i = 0; i < filter->exclude_count; ++i)
+            dmlconf_text_appendf(&detail, " '!%s'", filter->exclude[i]);
     }
+    if (o->caselist_count)
+    {
+        dmlconf_text_appendf(&detail, "%scase list%s", detail.length ? "; " : "", o->caselist_count == 1 ? "" : "s");
+        for (size_t i = 0; i < o->caselist_count; ++i)
+            dmlconf_text_appendf(&detail, " %s", strcmp(o->caselists[i], "-") ? o->caselists[i] : "(standard input)");
+    }
+    if (o->rerun_dir)
+        dmlconf_text_appendf(&detail, "%sthe cases that did not pass in %s", detail.length ? "; " : "", o->rerun_dir);
     if (filtered || !reference)
         dmlconf_text_appendf(&detail, ": %zu of %zu cases loaded", s->matched, s->all_count);
     if (detail.length >= sizeof(info->scope_detail))
         memcpy(info->scope_detail + sizeof(info->scope_detail) - 4, "...", 4);
 }
 
-int command_run(int argc, char **argv)
+/* One `dmlconf run`, from its options to its exit status. */
+typedef struct run_command
 {
     run_options o;
     run_state state;
     run_selection s;
-    dmlconf_results_file previous;
-    memset(&state, 0, sizeof(state));
-    memset(&s, 0, sizeof(s));
-    memset(&previous, 0, sizeof(previous));
-    int exit_code = parse_run_options(argc, argv, &o);
-    runner_backend_choice choice = {0};
-    char why[1024] = "";
-    if (exit_code >= 0)
-        goto done;
-    state.report_dir = o.report_dir;
-    /* The folder first: every later reason not to start is written there. */
-    if ((exit_code = open_reports(&o, &state, &previous)) != 0)
-        goto done;
-    const dmlconf_backend_ops *ops = choose_backend(&o, &choice, why, sizeof(why));
-    if (!ops)
-    {
-        exit_code = end_unstarted(&state, EXIT_SETUP, why);
-        goto done;
-    }
-    if (split_operands(argv, argc, o.separator, o.first_operand, ops, &o.operands))
-    {
-        exit_code = end_unstarted(&state, EXIT_SETUP, "the command line's operands do not fit the backend (above)");
-        goto done;
-    }
-    o.paths = o.operands.paths;
-    o.path_count = o.operands.path_count;
+    dmlconf_results_file previous; /* --resume: the run in the folder */
+    runner_backend_choice choice;
+    const dmlconf_backend_ops *ops;
+    runner_caselist caselist; /* --caselist, -f @FILE, --rerun-failures */
+    size_t rerun_added;       /* the cases --rerun-failures listed */
+    size_t stale;             /* the baseline's stale lines */
+    int scheduled;            /* the scheduler's answer */
+    const char *signal;       /* the signal that stopped the run, or NULL */
+    char why[1024];
+} run_command;
+
+/* Chooses the backend, splits the operands for it and loads the baseline.
+ * Returns 0, or the exit status (said why, and written into the reports). */
+static int prepare_backend(run_command *r, char **argv, int argc)
+{
+    run_options *o = &r->o;
+    r->ops = choose_backend(o, &r->choice, r->why, sizeof(r->why));
+    if (!r->ops)
+        return end_unstarted(&r->state, EXIT_SETUP, r->why);
+    if (run_split_operands(argv, argc, o->separator, o->first_operand, r->ops, &o->operands))
+        return end_unstarted(&r->state, EXIT_SETUP, "the command line's operands do not fit the backend (above)");
+    o->paths = o->operands.paths;
+    o->path_count = o->operands.path_count;
     /* The backend config's arguments: a plugin's path, or exec's command. */
-    o.backend_arguments = choice.arguments ? choice.arguments : o.operands.command;
-    if (o.operands.command && set_exec_timeout(o.timeout))
-    {
-        exit_code = end_unstarted(&state, EXIT_SETUP, "out of memory");
-        goto done;
-    }
-    if (o.baseline_dir)
+    o->backend_arguments = r->choice.arguments ? r->choice.arguments : o->operands.command;
+    if (o->operands.command && set_exec_timeout(o->timeout))
+        return end_unstarted(&r->state, EXIT_SETUP, "out of memory");
+    if (o->baseline_dir)
     {
         char reason[512];
-        if (runner_baseline_load(&state.baseline, o.baseline_dir, reason, sizeof(reason)))
+        if (runner_baseline_load(&r->state.baseline, o->baseline_dir, reason, sizeof(reason)))
         {
-            snprintf(why, sizeof(why), "baseline: %s", reason);
-            exit_code = end_unstarted(&state, EXIT_SETUP, why);
-            goto done;
+            snprintf(r->why, sizeof(r->why), "baseline: %s", reason);
+            return end_unstarted(&r->state, EXIT_SETUP, r->why);
         }
-        state.have_baseline = true;
+        r->state.have_baseline = true;
     }
+    return 0;
+}
 
-    if (select_cases(&o, &state, &s) || runner_corpus_load_errors(&s.corpus, &state.load_errors))
+/* Reads the case lists the options name into r->caselist, for the filter.
+ * Returns 0, or the exit status of a list that cannot be read (a setup
+ * error, said why). */
+static int read_caselists(run_command *r)
+{
+    run_options *o = &r->o;
+    char reason[768];
+    for (size_t i = 0; i < o->caselist_count; ++i)
     {
-        exit_code = end_unstarted(&state, EXIT_SETUP, "out of memory");
-        goto done;
+        if (runner_caselist_read(&r->caselist, o->caselists[i], reason, sizeof(reason)))
+        {
+            snprintf(r->why, sizeof(r->why), "case list: %s", reason);
+            return end_unstarted(&r->state, EXIT_SETUP, r->why);
+        }
     }
-    if (s.run_count == 0 && !s.resumed)
+    if (o->rerun_dir &&
+        runner_caselist_add_failures(&r->caselist, o->rerun_dir, &r->rerun_added, reason, sizeof(reason)))
     {
-        explain_empty_selection(s.all_count, s.load_errors, s.matched, s.selected_count, o.shard_index, o.shard_count,
-                                o.filter.include_count || o.filter.exclude_count, why, sizeof(why));
-        exit_code = end_unstarted(&state, EXIT_INCOMPLETE, why);
-        goto done;
+        snprintf(r->why, sizeof(r->why), "--rerun-failures: %s", reason);
+        return end_unstarted(&r->state, EXIT_SETUP, r->why);
     }
-    size_t stale = report_stale_baseline(&state, &s);
+    o->filter.caselist = &r->caselist;
+    return 0;
+}
 
+/* Says which lines of the case lists name no case loaded, on the console
+ * (even when quiet: a warning) and as errors in the reports: what a list
+ * asked for did not run, so the run is incomplete. Returns 0, or -1 when
+ * memory runs out. */
+static int report_unlisted(run_command *r)
+{
+    runner_caselist *list = &r->caselist;
+    if (!list->given || runner_caselist_mark(list, r->s.all, r->s.all_count) == 0)
+        return 0;
+    for (size_t i = 0; i < list->count; ++i)
+    {
+        const runner_caselist_entry *e = &list->entries[i];
+        if (e->matched)
+            continue;
+        char message[512];
+        if (e->line)
+            snprintf(message, sizeof(message), "the case list names no case loaded: '%s'", e->text);
+        else
+            snprintf(message, sizeof(message), "case '%s' (%s in that run) is not among the cases loaded", e->text,
+                     dmlconf_status_name(e->status));
+        fprintf(stderr, "dmlconf run: %s", e->source);
+        if (e->line)
+            fprintf(stderr, ":%u", (unsigned)e->line);
+        fprintf(stderr, ": warning: %s; the run will be incomplete\n", message);
+        if (dmlconf_load_error_list_add(&r->state.load_errors, e->source, e->line, e->line ? 1 : 0, message))
+            return -1;
+    }
+    return 0;
+}
+
+/* Loads the corpus and selects the cases to run. Returns 0, or the exit
+ * status of a run with nothing to run (said why). */
+static int prepare_cases(run_command *r)
+{
+    run_options *o = &r->o;
+    run_selection *s = &r->s;
+    int status = read_caselists(r);
+    if (status)
+        return status;
+    if (select_cases(o, &r->state, s) || runner_corpus_load_errors(&s->corpus, &r->state.load_errors) ||
+        report_unlisted(r))
+        return end_unstarted(&r->state, EXIT_SETUP, "out of memory");
+    if (s->run_count == 0 && !s->resumed && o->rerun_dir && !r->rerun_added && !o->caselist_count)
+    {
+        snprintf(r->why, sizeof(r->why),
+                 "no case to run: every case of the run in %s/ passed or was skipped (--rerun-failures runs those "
+                 "that did not)",
+                 o->rerun_dir);
+        return end_unstarted(&r->state, EXIT_INCOMPLETE, r->why);
+    }
+    if (s->run_count == 0 && !s->resumed)
+    {
+        explain_empty_selection(s->all_count, s->load_errors, s->matched, s->selected_count, o->shard_index,
+                                o->shard_count, runner_filter_selects(&o->filter), r->why, sizeof(r->why));
+        return end_unstarted(&r->state, EXIT_INCOMPLETE, r->why);
+    }
+    r->stale = report_stale_baseline(&r->state, s);
+    return 0;
+}
+
+/* Describes the run in the run info (what it is, its scope, its baseline)
+ * and, resuming, checks that it is the run the folder holds. Returns 0, or
+ * the exit status. */
+static int describe_run(run_command *r, int argc, char **argv)
+{
+    run_options *o = &r->o;
+    run_state *state = &r->state;
     char digest[24];
-    runner_corpus_digest(&s.corpus, &o.filter, digest, sizeof(digest));
+    runner_corpus_digest(&r->s.corpus, &o->filter, digest, sizeof(digest));
     /* What a reproduce command must name beyond the backend's own name: a
      * plugin's path, or exec with its adapter's command. */
-    const char *backend_requested = choice.plugin ? o.backend_name : o.operands.command ? "exec" : NULL;
-    run_identity identity = {o.adapter, backend_requested, o.shard_index,   o.shard_count,
-                             digest,    s.matched,         s.selected_count};
-    fill_run_info(&state, argc + 1, argv - 1, o.seed, &identity);
-    describe_scope(&o, &s, digest, &state.info);
-    state.info.self_check = runner_backend_is_self_check(ops);
-    if (o.baseline_dir)
+    const char *backend_requested = r->choice.plugin ? o->backend_name : o->operands.command ? "exec" : NULL;
+    run_identity identity = {o->adapter, backend_requested, o->shard_index,     o->shard_count,
+                             digest,     r->s.matched,      r->s.selected_count};
+    fill_run_info(state, argc + 1, argv - 1, o->seed, &identity);
+    describe_scope(o, &r->s, &state->info);
+    state->info.self_check = runner_backend_is_self_check(r->ops);
+    if (o->baseline_dir)
     {
-        snprintf(state.info.baseline, sizeof(state.info.baseline), "%s", o.baseline_dir);
-        state.info.strict_baseline = o.strict_baseline;
-        state.info.baseline_stale_lines = stale;
+        snprintf(state->info.baseline, sizeof(state->info.baseline), "%s", o->baseline_dir);
+        state->info.strict_baseline = o->strict_baseline;
+        state->info.baseline_stale_lines = r->stale;
     }
-    if (o.operands.command)
-        dmlconf_run_info_set_backend_command(&state.info, o.operands.command);
-    state.seed = o.seed;
-    state.total = s.selected_count;
-    state.progress = !o.quiet && dmlconf_stream_is_terminal(stderr);
-    if (state.previous && check_resumed_run(&o, &state, ops))
-    {
-        exit_code = EXIT_SETUP;
-        goto done;
-    }
+    if (o->operands.command)
+        dmlconf_run_info_set_backend_command(&state->info, o->operands.command);
+    state->seed = o->seed;
+    state->quiet = o->quiet;
+    state->progress_interval = o->progress_interval;
+    runner_progress_start(&state->progress, r->s.selected_count, dmlconf_clock_seconds());
+    describe_selection(o, &r->s, state->header, sizeof(state->header));
+    if (state->previous && check_resumed_run(o, state, r->ops))
+        return EXIT_SETUP;
+    return 0;
+}
 
+/* Runs the cases and finishes the reports with what ran. Returns 0, or the
+ * exit status of a backend that did not open (said why). */
+static int run_cases(run_command *r)
+{
+    run_state *state = &r->state;
     runner_interrupt_install();
-    int scheduled = run_on_backend(&o, &state, &s, ops, why, sizeof(why));
+    r->scheduled = run_on_backend(&r->o, state, &r->s, r->ops, r->why, sizeof(r->why));
     runner_interrupt_restore();
-    const char *signal_name = runner_interrupt_name();
-    if (scheduled < 0 && !dmlconf_reports_begun(state.reports))
+    r->signal = runner_interrupt_name();
+    if (r->scheduled < 0 && !dmlconf_reports_begun(state->reports))
     {
         /* The backend, asked for or the default, did not open: no other
          * stands in for it (`why` names it). */
-        exit_code = end_unstarted(&state, EXIT_SETUP, why);
-        goto done;
+        return end_unstarted(state, EXIT_SETUP, r->why);
     }
-    if (scheduled < 0)
-        fprintf(stderr, "dmlconf run: %s\n", why);
-    if (scheduled == 0)
+    if (r->scheduled < 0)
+        fprintf(stderr, "dmlconf run: %s\n", r->why);
+    if (r->scheduled == 0)
     {
         /* Baseline skips, recorded after the run so the stream stays in
          * order of completion. */
-        for (size_t i = 0; i < s.baseline_skipped_count; ++i)
+        for (size_t i = 0; i < r->s.baseline_skipped_count; ++i)
         {
             dmlconf_case_result skipped;
-            runner_result_init(&skipped, s.baseline_skipped[i], DMLCONF_STATUS_SKIP,
+            runner_result_init(&skipped, r->s.baseline_skipped[i], DMLCONF_STATUS_SKIP,
                                "skipped by the baseline's skips.txt");
-            record(&state, &skipped, NULL);
+            record(state, &skipped, NULL);
         }
     }
-    if (state.progress)
-        print_progress(&state, true);
+    /* The last state, and the line ended for what follows. */
+    memset(&state->progress.flight, 0, sizeof(state->progress.flight));
+    if (state->line.mode == DMLCONF_STATUS_LINE_TERMINAL && state->line.drawn)
+        show_progress(state, true);
+    dmlconf_status_line_end(&state->line);
     /* Results already streamed get their reports even when the run did not
      * finish: they say it is incomplete or interrupted. A run whose backend
      * stopped serving it (-1 after it began) has no completion record. */
-    int finished = signal_name     ? dmlconf_reports_finish_interrupted(state.reports, signal_name)
-                   : scheduled < 0 ? dmlconf_reports_finish_unended(state.reports)
-                                   : dmlconf_reports_finish(state.reports);
-    if (finished && !state.report_error)
+    int finished = r->signal          ? dmlconf_reports_finish_interrupted(state->reports, r->signal)
+                   : r->scheduled < 0 ? dmlconf_reports_finish_unended(state->reports)
+                                      : dmlconf_reports_finish(state->reports);
+    if (finished && !state->report_error)
     {
-        state.report_error = true;
-        snprintf(state.report_why, sizeof(state.report_why), "%s", dmlconf_reports_error(state.reports));
+        state->report_error = true;
+        snprintf(state->report_why, sizeof(state->report_why), "%s", dmlconf_reports_error(state->reports));
     }
+    return 0;
+}
 
-    bool all_skipped = state.done > 0 && state.counts[DMLCONF_STATUS_SKIP] == state.done;
-    if (!o.quiet)
-        print_summary(&o, &state, &s);
-    if (state.report_error)
-        fprintf(stderr, "dmlconf run: reports: %s\n", state.report_why);
-    if (signal_name)
+/* Says how the run ended on the console and returns its exit status: the
+ * verdict's, as every report says it. */
+static int conclude(run_command *r)
+{
+    const run_options *o = &r->o;
+    const run_state *state = &r->state;
+    const runner_progress *progress = &state->progress;
+    bool all_skipped = progress->done > 0 && progress->counts[DMLCONF_STATUS_SKIP] == progress->done;
+    dmlconf_run_verdict verdict;
+    dmlconf_matrix_verdict(dmlconf_reports_matrix(state->reports), &verdict);
+    if (!o->quiet)
+        print_summary(o, state);
+    else
+        dmlconf_verdict_print(stdout, &verdict, dmlconf_stream_is_terminal(stdout) && !getenv("NO_COLOR"));
+    if (state->report_error)
+        fprintf(stderr, "dmlconf run: reports: %s\n", state->report_why);
+    if (r->signal)
         fprintf(stderr,
                 "dmlconf run: interrupted by %s after %zu of %zu cases; the reports say so, and `dmlconf run "
                 "--resume` with the same options goes on from there\n",
-                signal_name, state.done, state.total);
+                r->signal, progress->done, progress->total);
     if (all_skipped)
         fprintf(stderr,
                 "dmlconf run: every one of the %zu cases selected was skipped (see the reasons in %s/): nothing "
                 "was judged\n",
-                state.done, o.report_dir);
-    if (stale && o.strict_baseline)
-        fprintf(stderr, "dmlconf run: --strict-baseline: the baseline has %zu stale line%s\n", stale,
-                stale == 1 ? "" : "s");
-    /* The exit status is the verdict's, as every report says it. */
-    dmlconf_run_verdict verdict;
-    dmlconf_matrix_verdict(dmlconf_reports_matrix(state.reports), &verdict);
-    exit_code = verdict.exit_status;
-    if (state.report_error && exit_code < EXIT_INCOMPLETE)
+                progress->done, o->report_dir);
+    if (r->stale && o->strict_baseline)
+        fprintf(stderr, "dmlconf run: --strict-baseline: the baseline has %zu stale line%s\n", r->stale,
+                r->stale == 1 ? "" : "s");
+    int exit_code = verdict.exit_status;
+    if (state->report_error && exit_code < EXIT_INCOMPLETE)
         exit_code = EXIT_INCOMPLETE; /* the reports do not hold the whole run */
+    return exit_code;
+}
 
-done:
-    dmlconf_reports_close(state.reports);
-    runner_backend_choice_release(&choice);
-    dmlconf_results_file_free(&previous);
-    free_selection(&s);
-    dmlconf_load_error_list_free(&state.load_errors);
-    runner_filter_free(&o.filter);
-    free(o.operands.combined);
-    if (state.have_baseline)
-        runner_baseline_free(&state.baseline);
+static void free_run_command(run_command *r)
+{
+    dmlconf_reports_close(r->state.reports);
+    runner_backend_choice_release(&r->choice);
+    dmlconf_results_file_free(&r->previous);
+    free_selection(&r->s);
+    dmlconf_load_error_list_free(&r->state.load_errors);
+    runner_filter_free(&r->o.filter);
+    runner_caselist_free(&r->caselist);
+    free(r->o.caselists);
+    free(r->o.operands.combined);
+    if (r->state.have_baseline)
+        runner_baseline_free(&r->state.baseline);
+    free(r);
+}
+
+int command_run(int argc, char **argv)
+{
+    run_command *r = calloc(1, sizeof(*r));
+    if (!r)
+    {
+        fprintf(stderr, "dmlconf run: out of memory\n");
+        return EXIT_SETUP;
+    }
+    int exit_code = run_parse_options(argc, argv, &r->o);
+    r->state.report_dir = r->o.report_dir;
+    /* The folder first: every later reason not to start is written there;
+     * then the backend and the cases, what the run is, and the run. */
+    if (exit_code < 0 && (exit_code = open_reports(&r->o, &r->state, &r->previous)) == 0 &&
+        (exit_code = prepare_backend(r, argv, argc)) == 0 && (exit_code = prepare_cases(r)) == 0 &&
+        (exit_code = describe_run(r, argc, argv)) == 0 && (exit_code = run_cases(r)) == 0)
+        exit_code = conclude(r);
+    free_run_command(r);
     return exit_code;
 }

@@ -10,28 +10,15 @@
 
 #include <dmlconf/runner.h>
 
+#include "id_lines.h"
+
 #include <dmlconf/file_system.h>
 #include <dmlconf/glob.h>
 #include <dmlconf/text.h>
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Cuts a '#' comment and the blanks around the text. */
-static char *trim(char *line)
-{
-    char *hash = strchr(line, '#');
-    if (hash)
-        *hash = '\0';
-    while (*line == ' ' || *line == '\t')
-        ++line;
-    size_t n = strlen(line);
-    while (n && (line[n - 1] == ' ' || line[n - 1] == '\t' || line[n - 1] == '\r'))
-        line[--n] = '\0';
-    return line;
-}
 
 static int add_entry(runner_baseline_list *list, const char *text, uint32_t line)
 {
@@ -53,6 +40,11 @@ static int add_entry(runner_baseline_list *list, const char *text, uint32_t line
         return -1;
     list->count++;
     return 0;
+}
+
+static int add_line(void *context, const char *text, uint32_t line)
+{
+    return add_entry(context, text, line);
 }
 
 /* Reads the non-empty lines of dir/name into `list` (a missing file has
@@ -78,26 +70,7 @@ static int read_entries(const char *dir, const char *name, runner_baseline_list 
         snprintf(why, why_size, "%s: %s", path, reason);
         return -1;
     }
-    char *line = NULL;
-    size_t capacity = 0;
-    uint32_t number = 0;
-    int got, result = 0;
-    while (result == 0 && (got = dmlconf_read_line(file, &line, &capacity)) > 0)
-    {
-        ++number;
-        const char *text = trim(line);
-        if (*text && add_entry(list, text, number))
-        {
-            snprintf(why, why_size, "out of memory reading %s", path);
-            result = -1;
-        }
-    }
-    if (result == 0 && got < 0)
-    {
-        snprintf(why, why_size, "%s: cannot read it: %s", path, ferror(file) ? strerror(errno) : "out of memory");
-        result = -1;
-    }
-    free(line);
+    int result = runner_read_id_lines(file, path, add_line, list, why, why_size);
     fclose(file);
     return result;
 }
@@ -125,8 +98,8 @@ static int parse_failures(runner_baseline_list *list, char *why, size_t why_size
         if (!comma)
             continue; /* an id alone: a failure */
         *comma = '\0';
-        char *status = trim(comma + 1);
-        trim(entry->text);
+        char *status = runner_id_line_trim(comma + 1);
+        runner_id_line_trim(entry->text);
         if (!*entry->text || !dmlconf_status_from_name(status, &entry->status) || !is_failing_status(entry->status))
         {
             snprintf(why, why_size,

@@ -1,5 +1,5 @@
 /*
- * Case selection: include/exclude globs on ids, and shards.
+ * Case selection: include/exclude globs on ids, case lists, and shards.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -29,6 +29,8 @@ int runner_filter_add(runner_filter *filter, const char *pattern)
 
 bool runner_filter_matches(const runner_filter *filter, const char *id)
 {
+    if (filter->caselist && filter->caselist->given && !runner_caselist_matches(filter->caselist, id))
+        return false;
     bool included = filter->include_count == 0;
     for (size_t i = 0; i < filter->include_count && !included; ++i)
         included = dmlconf_glob_match(filter->include[i], id);
@@ -40,6 +42,11 @@ bool runner_filter_matches(const runner_filter *filter, const char *id)
             return false;
     }
     return true;
+}
+
+bool runner_filter_selects(const runner_filter *filter)
+{
+    return filter->include_count || filter->exclude_count || (filter->caselist && filter->caselist->given);
 }
 
 void runner_filter_free(runner_filter *filter)

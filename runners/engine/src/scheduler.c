@@ -234,6 +234,43 @@ static int forked_worker_main(void *context, int in_fd, int out_fd)
 
 /* ---- the main process's side -------------------------------------------------- */
 
+/* A batch's time limit and what it was made of, for the message of a
+ * case that ran past it. */
+typedef struct batch_limit
+{
+    double seconds; /* 0: none */
+    double seconds_per_element;
+    bool measured; /* the speed was measured, not assumed */
+} batch_limit;
+
+/* The time limit of a batch of `elements`: the schedule's, or scaled by
+ * the speed measured so far (runner_time_limit). */
+static batch_limit limit_batch(const runner_schedule *schedule, const runner_speed *speed, uint64_t elements)
+{
+    batch_limit limit = {schedule->timeout_seconds, runner_speed_seconds_per_element(speed),
+                         speed->elements >= RUNNER_MEASURED_ELEMENTS};
+    if (schedule->timeout_scales)
+        limit.seconds = runner_time_limit(schedule->timeout_seconds, elements, limit.seconds_per_element);
+    return limit;
+}
+
+/* How a scaled limit came about, for the message of a case that ran past
+ * it (", its batch's time limit (the larger of ...)"); "" for a fixed
+ * limit. */
+static void explain_limit(const runner_schedule *schedule, const batch_limit *limit, uint64_t elements, char *text,
+                          size_t size)
+{
+    if (!schedule->timeout_scales)
+    {
+        snprintf(text, size, "%s", "");
+        return;
+    }
+    snprintf(text, size,
+             ", its batch's time limit (the larger of %.0f s and %g x its %llu elements x %.3g s an element, %s)",
+             schedule->timeout_seconds, RUNNER_TIMEOUT_FACTOR, (unsigned long long)elements, limit->seconds_per_element,
+             limit->measured ? "the backend's speed in this run" : "assumed until more cases have run");
+}
+
 typedef struct worker
 {
     dmlconf_process *process; /* NULL when not running */
@@ -243,7 +280,10 @@ typedef struct worker
     uint32_t batch_count; /* cases in flight (0: idle) */
     uint32_t received;    /* results of the batch read so far */
     double deadline;      /* when the batch (or the hello) is late */
-    bool told_to_stop;    /* sent the stop message (count 0) */
+    double sent_at;       /* when the batch was sent */
+    uint64_t batch_elements;
+    batch_limit limit; /* the batch's time limit, and how it came about */
+    bool told_to_stop; /* sent the stop message (count 0) */
     /* Bytes received and not yet delivered, read in large pieces. */
     char *inbox;
     size_t inbox_used;
@@ -260,6 +300,7 @@ typedef struct scheduler
     bool *single;        /* the case must run in a batch of its own */
     bool *killed_before; /* its worker was killed from outside once already */
     size_t done;
+    runner_speed speed; /* of the batches that finished */
     worker *workers;
     unsigned worker_count;
     unsigned hardware_limit; /* workers on a hardware adapter */
@@ -362,8 +403,12 @@ static bool send_batch(scheduler *s, worker *w)
     }
     w->batch_count = count;
     w->received = 0;
-    double timeout = s->schedule->timeout_seconds;
-    w->deadline = timeout > 0.0 ? dmlconf_clock_seconds() + timeout : 0.0;
+    w->batch_elements = 0;
+    for (uint32_t i = 0; i < count; ++i)
+        w->batch_elements += dmlconf_case_element_count(s->cases[w->batch[i]]);
+    w->limit = limit_batch(s->schedule, &s->speed, w->batch_elements);
+    w->sent_at = dmlconf_clock_seconds();
+    w->deadline = w->limit.seconds > 0.0 ? w->sent_at + w->limit.seconds : 0.0;
     if (dmlconf_process_write(w->process, &count, sizeof(count)) ||
         dmlconf_process_write(w->process, numbers, count * sizeof(uint32_t)))
         w->deadline = dmlconf_clock_seconds(); /* treat as lost at the next check */
@@ -402,8 +447,12 @@ static void lose_worker(scheduler *s, worker *w, bool timed_out)
         dmlconf_case_result result;
         char message[400];
         if (timed_out)
-            snprintf(message, sizeof(message), "did not finish within %.0f s; the worker was killed",
-                     s->schedule->timeout_seconds);
+        {
+            char why[240];
+            explain_limit(s->schedule, &w->limit, w->batch_elements, why, sizeof(why));
+            snprintf(message, sizeof(message), "did not finish within %.0f s%s; the worker was killed",
+                     w->limit.seconds, why);
+        }
         else if (from_outside || s->killed_before[index])
             snprintf(message, sizeof(message),
                      "the worker running the case %s%s; the first time it was killed by a signal from outside "
@@ -530,8 +579,11 @@ static int read_from_worker(scheduler *s, worker *w)
     }
     memmove(w->inbox, w->inbox + at, w->inbox_used - at);
     w->inbox_used -= at;
-    if (w->received == w->batch_count)
+    if (w->batch_count && w->received == w->batch_count)
+    {
+        runner_speed_add(&s->speed, dmlconf_clock_seconds() - w->sent_at, w->batch_elements);
         w->batch_count = 0;
+    }
     return 0;
 }
 
@@ -559,9 +611,13 @@ typedef struct watchdog
 {
     const runner_schedule *schedule;
     dmlconf_mutex lock;
-    bool busy;              /* a batch's backend work is in flight */
-    double busy_since;      /* since when */
-    double interrupted_at;  /* when the interrupt was first seen during it; 0: not yet */
+    bool busy;                 /* a batch's backend work is in flight */
+    double busy_since;         /* since when */
+    batch_limit limit;         /* its time limit */
+    uint64_t elements;         /* its elements */
+    const dmlconf_case *first; /* its first case */
+    size_t count;              /* its cases */
+    double interrupted_at;     /* when the interrupt was first seen during it; 0: not yet */
     bool stop;
     dmlconf_thread thread;
 } watchdog;
@@ -582,7 +638,7 @@ static void abandon(watchdog *w, const char *reason)
 static int watch(void *argument)
 {
     watchdog *w = argument;
-    char reason[256];
+    char reason[512];
     for (;;)
     {
         dmlconf_mutex_lock(&w->lock);
@@ -592,15 +648,17 @@ static int watch(void *argument)
             return 0;
         }
         double now = dmlconf_clock_seconds();
-        double timeout = w->schedule->timeout_seconds;
+        double timeout = w->limit.seconds;
         if (w->busy && interrupted(w->schedule) && w->interrupted_at == 0.0)
             w->interrupted_at = now;
         if (w->busy && timeout > 0.0 && now - w->busy_since > timeout)
         {
+            char why[240];
+            explain_limit(w->schedule, &w->limit, w->elements, why, sizeof(why));
             snprintf(reason, sizeof(reason),
-                     "the backend did not return within %.0f s (--jobs 0 runs it in this process, with no worker "
+                     "the backend did not return within %.0f s%s (--jobs 0 runs it in this process, with no worker "
                      "to stop): the run ends without it",
-                     timeout);
+                     timeout, why);
             abandon(w, reason); /* never returns: the lock stays taken */
         }
         if (w->busy && w->interrupted_at > 0.0 && now - w->interrupted_at > ABANDON_GRACE_SECONDS)
@@ -611,15 +669,27 @@ static int watch(void *argument)
                      runner_interrupt_name() ? runner_interrupt_name() : "interrupted", ABANDON_GRACE_SECONDS);
             abandon(w, reason);
         }
+        if (w->busy && w->schedule->on_tick)
+        {
+            /* The main thread is in the backend's call until it takes the
+             * lock again. */
+            runner_flight flight = {w->first, w->count, now - w->busy_since};
+            w->schedule->on_tick(w->schedule->context, &flight);
+        }
         dmlconf_mutex_unlock(&w->lock);
         dmlconf_clock_sleep(0.05);
     }
 }
 
-static void watchdog_busy(watchdog *w, bool busy)
+static void watchdog_busy(watchdog *w, bool busy, const batch_limit *limit, const dmlconf_case *const *cases,
+                          size_t count, uint64_t elements)
 {
     dmlconf_mutex_lock(&w->lock);
     w->busy = busy;
+    w->limit = *limit;
+    w->elements = elements;
+    w->first = cases[0];
+    w->count = count;
     w->busy_since = dmlconf_clock_seconds();
     w->interrupted_at = 0.0;
     dmlconf_mutex_unlock(&w->lock);
@@ -648,18 +718,30 @@ static int run_in_process(const runner_schedule *schedule, const dmlconf_case *c
         return -1;
     }
     dog->schedule = schedule;
+    runner_speed speed = {0.0, 0};
     bool watching = dmlconf_thread_start(&dog->thread, watch, dog) == 0;
     for (size_t first = 0; first < count && !stopped_early(schedule); first += BATCH_CASES)
     {
         size_t n = count - first < BATCH_CASES ? count - first : BATCH_CASES;
-        watchdog_busy(dog, true);
+        uint64_t elements = 0;
+        for (size_t i = 0; i < n; ++i)
+            elements += dmlconf_case_element_count(cases[first + i]);
+        batch_limit limit = limit_batch(schedule, &speed, elements);
+        double started = dmlconf_clock_seconds();
+        watchdog_busy(dog, true, &limit, cases + first, n, elements);
         runner_execute(&backend, &config, cases + first, n, results);
-        watchdog_busy(dog, false);
+        watchdog_busy(dog, false, &limit, cases + first, n, elements);
+        runner_speed_add(&speed, dmlconf_clock_seconds() - started, elements);
         for (size_t i = 0; i < n; ++i)
         {
             char *encoded = schedule->on_finish ? schedule->on_finish(schedule->context, &results[i]) : NULL;
             schedule->on_result(schedule->context, first + i, &results[i], encoded);
             free(encoded);
+        }
+        if (schedule->on_tick)
+        {
+            runner_flight idle = {NULL, 0, 0.0};
+            schedule->on_tick(schedule->context, &idle);
         }
     }
     if (watching)
@@ -693,6 +775,30 @@ static void start_in_turn(scheduler *s)
     if (start_worker(s, &s->workers[s->started], reason, sizeof(reason)))
         snprintf(s->open_error, sizeof(s->open_error), "cannot start a worker process: %s", reason);
     s->started++;
+}
+
+/* Tells the schedule's on_tick what is in flight: the batch sent longest
+ * ago. */
+static void tick(const scheduler *s)
+{
+    if (!s->schedule->on_tick)
+        return;
+    runner_flight flight = {NULL, 0, 0.0};
+    double now = dmlconf_clock_seconds();
+    const worker *oldest = NULL;
+    for (unsigned i = 0; i < s->worker_count; ++i)
+    {
+        const worker *w = &s->workers[i];
+        if (w->process && w->batch_count > w->received && (!oldest || w->sent_at < oldest->sent_at))
+            oldest = w;
+    }
+    if (oldest)
+    {
+        flight.oldest = s->cases[oldest->batch[oldest->received]];
+        flight.batch = oldest->batch_count - oldest->received;
+        flight.seconds = now - oldest->sent_at;
+    }
+    s->schedule->on_tick(s->schedule->context, &flight);
 }
 
 /* One round of the main loop: feed idle workers, wait for output, read it,
@@ -834,7 +940,7 @@ int runner_schedule_run(const runner_schedule *schedule, const dmlconf_case *con
     }
     int round;
     while ((round = schedule_round(&s, processes, ready, why, why_size)) == 0)
-        ;
+        tick(&s);
     if (round > 0)
     {
         *info = s.info;

@@ -21,6 +21,7 @@
 #include <dmlconf/clock.h>
 #include <dmlconf/file_system.h>
 #include <dmlconf/reports.h>
+#include <dmlconf/status_line.h>
 #include <dmlconf/system_info.h>
 #include <dmlconf/text.h>
 #include <dmlconf/threads.h>
@@ -86,6 +87,9 @@ typedef struct explore_context
     char regenerate_suffix[1024];       /* " -- COMMAND" for exec, else empty */
     const dmlconf_run_verdict *verdict; /* the reports' verdict, once they are written */
     dmlconf_report_set *reports;        /* the report folder, open */
+    dmlconf_status_line line;           /* progress, on stderr */
+    double rate;                        /* cases a second of the last round */
+    size_t round_done;                  /* results of the round in flight */
 } explore_context;
 
 /* How fast the rounds went. */
@@ -306,6 +310,7 @@ static void on_result(void *context, size_t index, const dmlconf_case_result *re
     explore_context *x = context;
     if (index >= x->round.count)
         return;
+    x->round_done++;
     const explore_spec *spec = &x->round.specs[index];
     explore_coverage_record(&x->coverage, x->round.cells[index], spec->negative, spec->reason, result);
     if (dmlconf_status_is_failure(result->status) || result->status == DMLCONF_STATUS_FLAKE)
@@ -328,9 +333,12 @@ static void on_abandon(void *context, const char *reason)
         dmlconf_reports_write_unstarted(x->reports, "interrupted", "interrupted", reason, EXIT_INCOMPLETE);
 }
 
+static void on_tick(void *context, const runner_flight *flight);
+
 static int run_round(explore_context *x)
 {
     const explore_run_options *o = x->o;
+    x->round_done = 0;
     runner_schedule schedule = {
         .backend_ops = x->ops,
         .backend_config = {.adapter = o->adapter, .feature_level = x->level, .arguments = x->arguments},
@@ -344,7 +352,9 @@ static int run_round(explore_context *x)
             },
         .jobs = o->jobs,
         .timeout_seconds = (double)o->timeout,
+        .timeout_scales = !o->timeout_given,
         .on_result = on_result,
+        .on_tick = on_tick,
         .on_abandon = on_abandon,
         .context = x,
         .interrupted = runner_interrupt_flag(),
@@ -502,15 +512,38 @@ static bool budget_left(const explore_context *x)
     return !(x->o->seconds > 0.0 && elapsed(x) >= x->o->seconds);
 }
 
-static void print_progress(const explore_context *x, double rate)
+/* Shows where the exploration stands when a line is due (`force`: now):
+ * "[1m05s] 4130 cases (1092/s), 3914 of 24768 cells, 0 findings", and the
+ * round in flight. */
+static void show_progress(explore_context *x, bool in_round, bool force)
 {
+    double now = dmlconf_clock_seconds();
+    if (!force && !dmlconf_status_line_due(&x->line, now))
+        return;
     size_t exercised = 0;
     for (size_t k = 0; k < x->coverage.allowed_count; ++k)
         exercised += x->coverage.cells[x->coverage.allowed_list[k]].generated > 0;
-    fprintf(stderr, "\r[explore] %llu cases (%.0f/s), %zu of %zu cells, %zu finding%s, %.0f s",
-            (unsigned long long)x->next_index, rate, exercised, x->coverage.allowed_count, x->findings.count,
-            x->findings.count == 1 ? "" : "s", elapsed(x));
-    fflush(stderr);
+    double seconds = elapsed(x);
+    char text[320];
+    dmlconf_text line = {text, sizeof(text), 0};
+    unsigned long long whole = (unsigned long long)(seconds + 0.5);
+    if (whole < 60)
+        dmlconf_text_appendf(&line, "[%llus]", whole);
+    else
+        dmlconf_text_appendf(&line, "[%llum%02llus]", whole / 60, whole % 60);
+    dmlconf_text_appendf(&line, " %llu cases (%.0f/s), %zu of %zu cells, %zu finding%s",
+                         (unsigned long long)x->next_index, x->rate, exercised, x->coverage.allowed_count,
+                         x->findings.count, x->findings.count == 1 ? "" : "s");
+    if (in_round)
+        dmlconf_text_appendf(&line, "; a round of %zu in flight, %zu done", x->round.count, x->round_done);
+    dmlconf_status_line_show(&x->line, text, now);
+}
+
+/* The scheduler's tick during a round. */
+static void on_tick(void *context, const runner_flight *flight)
+{
+    (void)flight;
+    show_progress(context, true, false);
 }
 
 /* Runs rounds until the budget is spent (a round still running when the
@@ -519,7 +552,6 @@ static void print_progress(const explore_context *x, double rate)
 static int explore_loop(explore_context *x)
 {
     round_pace pace = {0.0, 0.0, 0, 0};
-    bool progress = !x->o->quiet && dmlconf_stream_is_terminal(stderr);
     explore_tally *snapshot = malloc(EXPLORE_CELL_COUNT * sizeof(*snapshot));
     uint64_t(*negatives)[DMLCONF_STATUS_COUNT] = malloc(sizeof(x->coverage.negative_statuses));
     size_t *added = NULL;
@@ -572,14 +604,13 @@ static int explore_loop(explore_context *x)
             write_reproducers(x, added, (size_t)fresh);
         if (save_state(x))
             goto done;
-        if (progress)
-            print_progress(x, pace.rate);
+        x->rate = pace.rate;
+        show_progress(x, false, x->line.mode == DMLCONF_STATUS_LINE_TERMINAL);
     }
     result = 0;
 
 done:
-    if (progress && x->next_index)
-        fputc('\n', stderr);
+    dmlconf_status_line_end(&x->line);
     free_round(&x->round);
     free(added);
     free(snapshot);
@@ -843,6 +874,12 @@ static void print_spread(FILE *out, const explore_finding *f)
             (unsigned long long)f->by_decreasing[1]);
 }
 
+/* The verdict's line, all that -q leaves on the console. */
+static void print_verdict(FILE *out, const dmlconf_run_verdict *verdict)
+{
+    fprintf(out, "verdict: %s (%s); scope: %s\n", verdict->text, verdict->detail, verdict->scope_text);
+}
+
 /* The findings, for people (console and findings.md). */
 static void print_findings(FILE *out, const explore_context *x, bool markdown)
 {
@@ -854,8 +891,10 @@ static void print_findings(FILE *out, const explore_context *x, bool markdown)
                 x->probe.info.backend, x->probe.info.adapter, (unsigned long long)x->next_index, elapsed(x),
                 (unsigned long long)x->o->seed, dmlconf_feature_level_name(x->level));
     if (x->verdict)
-        fprintf(out, "%sverdict: %s (%s); scope: %s\n", markdown ? "" : "\n", x->verdict->text, x->verdict->detail,
-                x->verdict->scope_text);
+    {
+        fputs(markdown ? "" : "\n", out);
+        print_verdict(out, x->verdict);
+    }
     if (!findings->count)
     {
         const bool judged = x->verdict && (x->verdict->status == DMLCONF_RUN_PASSED ||
@@ -1016,11 +1055,30 @@ static int open_report_folder(explore_context *x, dmlconf_report_set **reports)
     return 0;
 }
 
+/* What explores, before it does (unless quiet), and the progress line
+ * under it. */
+static void print_header(explore_context *x)
+{
+    const explore_run_options *o = x->o;
+    if (!o->quiet)
+    {
+        printf("dmlconf %s explore on %s: %s; feature level %s; seed %llu\n", DMLCONF_VERSION, x->probe.info.backend,
+               x->probe.info.adapter, dmlconf_feature_level_name(x->level), (unsigned long long)o->seed);
+        if (o->seconds > 0.0)
+            printf("budget: %.0f s%s", o->seconds, o->cases ? ", " : "");
+        else
+            printf("budget: ");
+        if (o->cases)
+            printf("%llu cases", (unsigned long long)o->cases);
+        printf("; reports: %s/\n", o->report_dir);
+        fflush(stdout); /* before the progress on stderr */
+    }
+    dmlconf_status_line_start(&x->line, stderr, o->quiet, o->progress_interval, dmlconf_clock_seconds());
+}
+
 static void print_summary(const explore_context *x)
 {
-    printf("dmlconf %s explore on %s: %s; feature level %s; seed %llu\n", DMLCONF_VERSION, x->probe.info.backend,
-           x->probe.info.adapter, dmlconf_feature_level_name(x->level), (unsigned long long)x->o->seed);
-    printf("%llu cases in %.1f s (%.0f cases/s)\n", (unsigned long long)x->next_index, elapsed(x),
+    printf("\n%llu cases in %.1f s (%.0f cases/s)\n", (unsigned long long)x->next_index, elapsed(x),
            elapsed(x) > 0.0 ? (double)x->next_index / elapsed(x) : 0.0);
     explore_coverage_print(stdout, &x->coverage);
     print_findings(stdout, x, false);
@@ -1061,6 +1119,7 @@ int explore_run(const explore_run_options *options)
     if (o.resume ? resume_state(&x) : save_state(&x))
         goto done; /* said why; nothing in the folder was touched */
     x.started = dmlconf_clock_seconds();
+    print_header(&x);
     runner_interrupt_install();
     int looped = explore_loop(&x);
     runner_interrupt_restore();
@@ -1075,6 +1134,8 @@ int explore_run(const explore_run_options *options)
     reported |= write_text_file(&x, FINDINGS_MD, write_findings_markdown);
     if (!o.quiet)
         print_summary(&x);
+    else
+        print_verdict(stdout, &verdict);
     if (signal_name)
         fprintf(stderr,
                 "dmlconf explore: interrupted by %s after %llu cases; the round in flight is not counted, and "

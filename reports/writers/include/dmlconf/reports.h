@@ -174,6 +174,11 @@ char *dmlconf_results_path(const char *argument);
  * yellow); the caller decides (a terminal, and NO_COLOR unset). */
 void dmlconf_matrix_print(FILE *out, const dmlconf_matrix *matrix, bool color);
 
+/* Prints the verdict's lines, as dmlconf_matrix_print ends: "verdict: TEXT
+ * (DETAIL)", "scope: ..." and, with a baseline, "baseline: ...". All that
+ * `-q` leaves on the console. */
+void dmlconf_verdict_print(FILE *out, const dmlconf_run_verdict *verdict, bool color);
+
 /* ---- formatting shared by the writers (and useful on a console) ----------- */
 
 /* The diffs show decimal and hex in separate columns, hence these; a

@@ -252,22 +252,81 @@ int runner_shrink_case(const runner_shrink_options *options, const runner_candid
 int runner_shrink(runner_backend *backend, const runner_config *config, const dmlconf_case *c, const void *input,
                   dmlconf_failure failure, char *path, size_t path_size, char *why, size_t why_size);
 
+/* ---- case lists (caselist.c) ------------------------------------------------ */
+
+/* One id or glob of a case list, and where it came from. */
+typedef struct runner_caselist_entry
+{
+    char *text;            /* an id, or a glob (dmlconf/glob.h) */
+    const char *source;    /* the file it was read from (owned by the list) */
+    uint32_t line;         /* its line there; 0 for an earlier run's results */
+    bool glob;             /* holds a glob's special characters */
+    dmlconf_status status; /* from an earlier run: the status it had there */
+    bool matched;          /* set by runner_caselist_mark */
+} runner_caselist_entry;
+
+/* The cases a run is asked for by case lists (--caselist FILE, and
+ * --rerun-failures DIR): a case is listed when one entry is its id or a
+ * glob it matches. Start it zeroed. */
+typedef struct runner_caselist
+{
+    bool given;                     /* a list was given, even an empty one: then only listed cases run */
+    runner_caselist_entry *entries; /* in the order read */
+    size_t count;
+    size_t capacity;
+    runner_caselist_entry **exact; /* the entries that are plain ids, sorted by id */
+    size_t exact_count;
+    size_t glob_count;
+    char **sources;
+    size_t source_count;
+    bool stdin_read;
+} runner_caselist;
+
+/* Reads a case list file: one id or glob a line, '#' starting a comment,
+ * blanks around the text and blank lines ignored; "-" reads standard
+ * input (once). Only a regular file is read. Returns 0, or -1 with why set
+ * ("PATH: cannot open: No such file or directory ..."), leaving what was
+ * read before. */
+int runner_caselist_read(runner_caselist *list, const char *path, char *why, size_t why_size);
+
+/* Adds the ids of the cases that did not pass in the run whose reports are
+ * in `report_dir` (its results.jsonl): every status but pass and skip
+ * (fail, error, crash, timeout, expected-fail, unexpected-pass, flake,
+ * no-resources), each an exact id. *added receives how many. Returns 0, or
+ * -1 with why set (the file cannot be read, or is not a results file). */
+int runner_caselist_add_failures(runner_caselist *list, const char *report_dir, size_t *added, char *why,
+                                 size_t why_size);
+
+/* Whether the id is listed. */
+bool runner_caselist_matches(const runner_caselist *list, const char *id);
+
+/* Marks the entries that name or match one of `cases` (entry->matched) and
+ * returns how many name none of them. */
+size_t runner_caselist_mark(runner_caselist *list, const dmlconf_case *const *cases, size_t count);
+
+/* Frees the entries and zeroes the list. */
+void runner_caselist_free(runner_caselist *list);
+
 /* ---- filters and shards (filter.c) ---------------------------------------- */
 
-/* Include and exclude globs on case ids ("!" or "-" before a glob excludes). */
+/* Include and exclude globs on case ids ("!" or "-" before a glob excludes),
+ * and the case lists. */
 typedef struct runner_filter
 {
     const char **include;
     size_t include_count;
     const char **exclude;
     size_t exclude_count;
+    const runner_caselist *caselist; /* NULL, or one not `given`: every case is listed */
 } runner_filter;
 
 /* Adds one --filter argument. Returns 0, or -1 when memory runs out. */
 int runner_filter_add(runner_filter *filter, const char *pattern);
-/* True when the id passes: it matches an include glob (or there are none) and
- * no exclude glob. */
+/* True when the id passes: the case lists list it (when one was given), it
+ * matches an include glob (or there are none), and no exclude glob. */
 bool runner_filter_matches(const runner_filter *filter, const char *id);
+/* Whether the filter keeps out any case at all: globs, or case lists. */
+bool runner_filter_selects(const runner_filter *filter);
 void runner_filter_free(runner_filter *filter);
 
 /* Parses "I/N" (0 <= I < N). Returns 0, or -1 when malformed. */
@@ -324,6 +383,72 @@ int runner_baseline_stale(const runner_baseline *baseline, const dmlconf_case *c
                           char ***lines, size_t *stale);
 void runner_baseline_free(runner_baseline *baseline);
 
+/* ---- time limits (time_limit.c) ------------------------------------------- */
+
+/* A batch's time limit, when it scales (runner_schedule.timeout_scales):
+ *     max(floor, RUNNER_TIMEOUT_FACTOR x elements x seconds an element)
+ * where the seconds an element are this backend's in this run
+ * (runner_speed), or RUNNER_INITIAL_SECONDS_PER_ELEMENT until batches of
+ * RUNNER_MEASURED_ELEMENTS elements have finished. */
+#define RUNNER_TIMEOUT_FACTOR              10.0
+#define RUNNER_INITIAL_SECONDS_PER_ELEMENT 1e-6
+#define RUNNER_MEASURED_ELEMENTS           (UINT64_C(1) << 20)
+
+/* The wall time of the batches that finished and their elements. Start it
+ * zeroed. */
+typedef struct runner_speed
+{
+    double seconds;
+    uint64_t elements;
+} runner_speed;
+
+/* Counts a batch of `elements` that took `seconds` (a batch that took no
+ * time or had no elements counts nothing). */
+void runner_speed_add(runner_speed *speed, double seconds, uint64_t elements);
+/* The seconds an element took, or RUNNER_INITIAL_SECONDS_PER_ELEMENT while
+ * fewer than RUNNER_MEASURED_ELEMENTS were measured. */
+double runner_speed_seconds_per_element(const runner_speed *speed);
+/* max(floor_seconds, RUNNER_TIMEOUT_FACTOR x elements x
+ * seconds_per_element). */
+double runner_time_limit(double floor_seconds, uint64_t elements, double seconds_per_element);
+
+/* ---- progress (progress.c) ------------------------------------------------- */
+
+/* What runs now, for progress: the batch in flight longest. */
+typedef struct runner_flight
+{
+    const dmlconf_case *oldest; /* its first unfinished case; NULL: nothing in flight */
+    size_t batch;               /* that batch's unfinished cases, `oldest` among them */
+    double seconds;             /* how long the batch has run */
+} runner_flight;
+
+/* A run's progress: what is done, by status, and what runs. Start it with
+ * runner_progress_start. */
+typedef struct runner_progress
+{
+    size_t total;   /* cases the run reports */
+    size_t done;    /* ... reported so far */
+    size_t earlier; /* ... of those, finished by an earlier run (resumed): not in the ETA */
+    uint64_t counts[DMLCONF_STATUS_COUNT];
+    double started; /* dmlconf_clock_seconds() */
+    runner_flight flight;
+} runner_progress;
+
+/* Starts the progress of a run of `total` cases at `now`. */
+void runner_progress_start(runner_progress *progress, size_t total, double now);
+/* Counts one result of `status`. */
+void runner_progress_count(runner_progress *progress, dmlconf_status status);
+/* Writes one line (no newline) saying where the run stands at `now`, as
+ * snprintf does (returns the length of the whole line):
+ *   "[1m12s] 1234/4518 done, 1230 pass, 2 fail, 2 timeout, 3 skip, ETA 40s,
+ *    slowest in flight: conf.x (3.1s)"
+ * Each status is counted as itself (a timeout is a timeout, never a crash);
+ * pass is always shown, the others when there are any. The ETA (from this
+ * run's pace, without an earlier run's cases) comes once a case is done;
+ * the slowest in flight names the first unfinished case of the batch in
+ * flight longest ("conf.x and 31 more of its batch"). */
+size_t runner_progress_format(const runner_progress *progress, double now, char *buf, size_t size);
+
 /* ---- scheduling (scheduler.c) --------------------------------------------- */
 
 /* Called where a case ran (a worker process, or this one) as soon as its
@@ -342,6 +467,12 @@ typedef void (*runner_result_callback)(void *context, size_t case_index, const d
 /* Called in the main process once the backend has opened, before any
  * result, with its description and the target level in force. */
 typedef void (*runner_info_callback)(void *context, const dmlconf_backend_info *info, dmlconf_feature_level level);
+
+/* Called in the main process while cases run, at least every 0.2 s and
+ * after results come, with what is in flight. With jobs 0 it is also
+ * called, from the watchdog's thread, while a batch's backend call runs
+ * (about every 0.05 s); never at the same time as another callback. */
+typedef void (*runner_tick_callback)(void *context, const runner_flight *flight);
 
 typedef struct runner_schedule
 {
@@ -362,16 +493,21 @@ typedef struct runner_schedule
     double timeout_seconds; /* per batch: a case above 2^20 elements runs alone and has
                              * it whole; a batch of smaller cases must finish within it
                              * too; 0: none */
+    /* The limit scales with the batch's elements and the backend's speed
+     * measured in this run, timeout_seconds being its floor
+     * (runner_time_limit); false: timeout_seconds is the limit. */
+    bool timeout_scales;
     runner_info_callback on_info;
     runner_finish_callback on_finish; /* may be NULL */
     runner_result_callback on_result;
+    runner_tick_callback on_tick; /* may be NULL */
     void *context;
     /* Set (by a signal handler) to stop the run: workers are stopped at
      * once and the results so far stand. NULL: never. */
     const volatile sig_atomic_t *interrupted;
     /* With jobs 0 (the backend in this process, which no one can stop), a
      * watchdog thread calls this when a batch's backend call has not
-     * returned within timeout_seconds, or two seconds after the run was
+     * returned within its time limit, or two seconds after the run was
      * interrupted: the callee writes what it can (the reports, saying the
      * run was interrupted by `reason`), from that thread, while the stuck
      * call holds the run's own; then the process ends with exit status

@@ -30,8 +30,10 @@ typedef struct explore_run_options
     double seconds; /* 0: no time budget */
     uint64_t cases; /* 0: no case budget */
     uint64_t seed, max_elements, timeout, replay_index;
+    bool timeout_given; /* --timeout: a fixed limit per batch; else it scales, `timeout` its floor */
     unsigned negative_percent, jobs;
     double shrink_seconds;
+    double progress_interval; /* seconds between status lines when stderr is not a terminal (0: none) */
     bool shrink, rerun, quiet, resume, overwrite, replay, no_corpus;
     char **corpus_paths;
     size_t corpus_count;
