@@ -6,6 +6,7 @@
 #endif
 
 #include <dmlconf/file_system.h>
+#include <dmlconf/reserve.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -279,15 +280,8 @@ typedef struct name_list
 
 static int name_list_add(name_list *list, const char *name)
 {
-    if (list->count + 1 >= list->capacity)
-    {
-        size_t capacity = list->capacity ? list->capacity * 2 : 32;
-        char **items = realloc(list->items, capacity * sizeof(*items));
-        if (!items)
-            return -1;
-        list->items = items;
-        list->capacity = capacity;
-    }
+    if (!dmlconf_reserve((void **)&list->items, &list->capacity, list->count + 2, sizeof(*list->items)))
+        return -1;
     char *copy = copy_string(name);
     if (!copy)
         return -1;

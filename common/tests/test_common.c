@@ -10,6 +10,8 @@
 #include <dmlconf/process.h>
 #include <dmlconf/threads.h>
 
+#include "test_helpers.h"
+
 #include <check.h>
 #include <errno.h>
 #include <fnmatch.h>
@@ -699,6 +701,7 @@ static Suite *common_suite(void)
     tcase_add_test(glob, test_glob_examples);
     tcase_add_test(glob, test_glob_against_fnmatch);
     suite_add_tcase(suite, glob);
+    suite_add_tcase(suite, reserve_tcase());
     return suite;
 }
 

@@ -31,6 +31,8 @@
  */
 #include "docgen_internal.h"
 
+#include <dmlconf/reserve.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,15 +163,8 @@ static size_t scan_operator(const char *text, size_t i, size_t end, char *kind, 
 
 static bool push_term(explanation *x, size_t begin, size_t end, bool negate)
 {
-    if (x->term_count == x->term_capacity)
-    {
-        size_t capacity = x->term_capacity ? x->term_capacity * 2 : 16;
-        term *terms = realloc(x->terms, capacity * sizeof(*terms));
-        if (!terms)
-            return false;
-        x->terms = terms;
-        x->term_capacity = capacity;
-    }
+    if (!dmlconf_reserve((void **)&x->terms, &x->term_capacity, x->term_count + 1, sizeof(*x->terms)))
+        return false;
     x->terms[x->term_count++] = (term){begin, end, negate};
     return true;
 }
@@ -271,17 +266,10 @@ static bool is_separator(const docgen_page *page, size_t i, size_t end)
 /* Appends a "..." item at [begin, end). */
 static bool push_placeholder(explanation *x, size_t begin, size_t end, bool *failed)
 {
-    if (x->count == x->capacity)
+    if (!dmlconf_reserve((void **)&x->items, &x->capacity, x->count + 1, sizeof(*x->items)))
     {
-        size_t capacity = x->capacity * 2;
-        item *items = realloc(x->items, capacity * sizeof(*items));
-        if (!items)
-        {
-            *failed = true;
-            return false;
-        }
-        x->items = items;
-        x->capacity = capacity;
+        *failed = true;
+        return false;
     }
     item *it = &x->items[x->count++];
     memset(it, 0, sizeof(*it));
@@ -312,17 +300,10 @@ static bool parse_items(const docgen_page *page, size_t begin, size_t end, expla
             --trimmed;
         if (trimmed == start)
             return false;
-        if (x->count == x->capacity)
+        if (!dmlconf_reserve((void **)&x->items, &x->capacity, x->count + 1, sizeof(*x->items)))
         {
-            size_t capacity = x->capacity ? x->capacity * 2 : 8;
-            item *items = realloc(x->items, capacity * sizeof(*items));
-            if (!items)
-            {
-                *failed = true;
-                return false;
-            }
-            x->items = items;
-            x->capacity = capacity;
+            *failed = true;
+            return false;
         }
         /* "2+3+9 ...": the last row of a column's explanation writes its
          * placeholder after a blank, without a separator. */

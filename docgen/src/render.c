@@ -10,6 +10,7 @@
  *      ...
  */
 #include <dmlconf/docgen.h>
+#include <dmlconf/reserve.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -54,18 +55,11 @@ static void append_explained(docgen_text *out, const docgen_text *tensor, const 
             docgen_text_free(&comment);
             break;
         }
-        if (commented == capacity)
+        if (!dmlconf_reserve((void **)&comments, &capacity, commented + 1, sizeof(*comments)))
         {
-            size_t grown = capacity ? capacity * 2 : 8;
-            docgen_text *more = realloc(comments, grown * sizeof(*more));
-            if (!more)
-            {
-                docgen_text_free(&comment);
-                out->failed = true;
-                break;
-            }
-            comments = more;
-            capacity = grown;
+            docgen_text_free(&comment);
+            out->failed = true;
+            break;
         }
         comments[commented++] = comment;
         if (length > widest)

@@ -8,6 +8,8 @@
 #include <dmlconf/compiler.h>
 #include "loader_internal.h"
 
+#include <dmlconf/reserve.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -411,22 +413,15 @@ static void append_case(loader *L, loader_draft *d, const dmlconf_scan_desc *des
                         dmlconf_case_data *input, dmlconf_case_data *expected)
 {
     dmlconf_case_file *file = L->file;
-    dmlconf_case *c, *cases;
-    size_t capacity, i;
+    dmlconf_case *c;
+    size_t i;
 
-    if (file->case_count == file->case_capacity)
+    if (!dmlconf_reserve((void **)&file->cases, &file->case_capacity, file->case_count + 1, sizeof(*file->cases)))
     {
-        capacity = file->case_capacity ? file->case_capacity * 2 : 16;
-        cases = realloc(file->cases, capacity * sizeof(*cases));
-        if (!cases)
-        {
-            loader_case_data_free(input);
-            loader_case_data_free(expected);
-            loader_out_of_memory(L);
-            return;
-        }
-        file->cases = cases;
-        file->case_capacity = capacity;
+        loader_case_data_free(input);
+        loader_case_data_free(expected);
+        loader_out_of_memory(L);
+        return;
     }
     c = &file->cases[file->case_count++];
     memset(c, 0, sizeof(*c));

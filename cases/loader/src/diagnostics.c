@@ -4,32 +4,12 @@
  */
 #include "loader_internal.h"
 
+#include <dmlconf/reserve.h>
 #include <dmlconf/text.h>
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Makes room for one more diagnostic. Returns 0 or -1. */
-static int diagnostics_reserve(dmlconf_diagnostics *list)
-{
-    dmlconf_diagnostic *items;
-    size_t capacity;
-
-    if (list->count < list->capacity)
-    {
-        return 0;
-    }
-    capacity = list->capacity ? list->capacity * 2 : 16;
-    items = realloc(list->items, capacity * sizeof(*items));
-    if (!items)
-    {
-        return -1;
-    }
-    list->items = items;
-    list->capacity = capacity;
-    return 0;
-}
 
 char *loader_strdup(const char *text)
 {
@@ -81,7 +61,7 @@ int loader_diagnostics_push(dmlconf_diagnostics *list, dmlconf_severity severity
     {
         ++list->error_count;
     }
-    if (!message || diagnostics_reserve(list))
+    if (!message || !dmlconf_reserve((void **)&list->items, &list->capacity, list->count + 1, sizeof(*list->items)))
     {
         goto fail;
     }

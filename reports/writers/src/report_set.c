@@ -11,6 +11,7 @@
 #include "report_internal.h"
 
 #include <dmlconf/clock.h>
+#include <dmlconf/reserve.h>
 
 #include <errno.h>
 #include <stdarg.h>
@@ -160,18 +161,8 @@ void dmlconf_report_view_free(dmlconf_report_view *view)
 
 int dmlconf_result_list_append(dmlconf_result_list *list, const dmlconf_case_result *result)
 {
-    if (list->count == list->capacity)
-    {
-        size_t capacity = list->capacity ? list->capacity * 2 : 64;
-        dmlconf_case_result *items;
-        if (capacity > SIZE_MAX / sizeof(*items))
-            return -1;
-        items = realloc(list->items, capacity * sizeof(*items));
-        if (!items)
-            return -1;
-        list->items = items;
-        list->capacity = capacity;
-    }
+    if (!dmlconf_reserve((void **)&list->items, &list->capacity, list->count + 1, sizeof(*list->items)))
+        return -1;
     list->items[list->count++] = *result;
     return 0;
 }

@@ -14,6 +14,8 @@
  */
 #include "report_internal.h"
 
+#include <dmlconf/reserve.h>
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -1143,15 +1145,8 @@ static int read_line(FILE *file, char **buffer, size_t *capacity, size_t *length
     for (;;)
     {
         size_t got;
-        if (*capacity - used < 2)
-        {
-            size_t grown = *capacity ? *capacity * 2 : 4096;
-            char *bigger = realloc(*buffer, grown);
-            if (!bigger)
-                return -1;
-            *buffer = bigger;
-            *capacity = grown;
-        }
+        if (!dmlconf_reserve((void **)buffer, capacity, used + 2, 1))
+            return -1;
         if (!fgets(*buffer + used, (int)(*capacity - used > INT32_MAX ? INT32_MAX : *capacity - used), file))
         {
             if (ferror(file))

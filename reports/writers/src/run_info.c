@@ -6,6 +6,8 @@
  */
 #include "report_internal.h"
 
+#include <dmlconf/reserve.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -288,18 +290,8 @@ int dmlconf_load_error_list_add(dmlconf_load_error_list *list, const char *file,
 {
     dmlconf_load_error error = {NULL, line, column, NULL};
 
-    if (list->count == list->capacity)
-    {
-        size_t capacity = list->capacity ? list->capacity * 2 : 16;
-        dmlconf_load_error *items;
-        if (capacity > SIZE_MAX / sizeof(*items))
-            return -1;
-        items = realloc(list->items, capacity * sizeof(*items));
-        if (!items)
-            return -1;
-        list->items = items;
-        list->capacity = capacity;
-    }
+    if (!dmlconf_reserve((void **)&list->items, &list->capacity, list->count + 1, sizeof(*list->items)))
+        return -1;
     error.message = copy_string(message ? message : "");
     error.file = file ? copy_string(file) : NULL;
     if (!error.message || (file && !error.file))

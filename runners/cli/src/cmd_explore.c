@@ -8,6 +8,7 @@
 
 #include <dmlconf/explore.h>
 #include <dmlconf/file_system.h>
+#include <dmlconf/reserve.h>
 #include <dmlconf/system_info.h>
 #include <dmlconf/threads.h>
 
@@ -144,10 +145,8 @@ static int parse_number_option(int option, const char *value, explore_run_option
 /* Adds a --corpus path. Returns 0, or -1 when memory runs out. */
 static int add_corpus_path(explore_run_options *o, char *path)
 {
-    char **grown = realloc(o->corpus_paths, (o->corpus_count + 1) * sizeof(*grown));
-    if (!grown)
+    if (!dmlconf_reserve((void **)&o->corpus_paths, &o->corpus_capacity, o->corpus_count + 1, sizeof(*o->corpus_paths)))
         return -1;
-    o->corpus_paths = grown;
     o->corpus_paths[o->corpus_count++] = path;
     return 0;
 }

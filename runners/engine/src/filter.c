@@ -6,25 +6,24 @@
 #include <dmlconf/runner.h>
 
 #include <dmlconf/glob.h>
+#include <dmlconf/reserve.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int append(const char ***items, size_t *count, const char *value)
+static int append(const char ***items, size_t *count, size_t *capacity, const char *value)
 {
-    const char **grown = realloc(*items, (*count + 1) * sizeof(**items));
-    if (!grown)
+    if (!dmlconf_reserve((void **)items, capacity, *count + 1, sizeof(**items)))
         return -1;
-    grown[(*count)++] = value;
-    *items = grown;
+    (*items)[(*count)++] = value;
     return 0;
 }
 
 int runner_filter_add(runner_filter *filter, const char *pattern)
 {
     if (pattern[0] == '!' || pattern[0] == '-')
-        return append(&filter->exclude, &filter->exclude_count, pattern + 1);
-    return append(&filter->include, &filter->include_count, pattern);
+        return append(&filter->exclude, &filter->exclude_count, &filter->exclude_capacity, pattern + 1);
+    return append(&filter->include, &filter->include_count, &filter->include_capacity, pattern);
 }
 
 bool runner_filter_matches(const runner_filter *filter, const char *id)

@@ -153,9 +153,9 @@ int runner_shrink(runner_backend *backend, const runner_config *config, const dm
 typedef struct runner_filter
 {
     const char **include;
-    size_t include_count;
+    size_t include_count, include_capacity;
     const char **exclude;
-    size_t exclude_count;
+    size_t exclude_count, exclude_capacity;
 } runner_filter;
 
 /* Adds one --filter argument. Returns 0, or -1 when memory runs out. */

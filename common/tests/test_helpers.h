@@ -1,0 +1,12 @@
+/*
+ * The TCases of common's small helpers, one file each, gathered into the
+ * common suite by test_common.c.
+ */
+#ifndef DMLCONF_COMMON_TEST_HELPERS_H
+#define DMLCONF_COMMON_TEST_HELPERS_H
+
+#include <check.h>
+
+TCase *reserve_tcase(void);
+
+#endif /* DMLCONF_COMMON_TEST_HELPERS_H */
