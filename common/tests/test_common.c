@@ -702,6 +702,7 @@ static Suite *common_suite(void)
     tcase_add_test(glob, test_glob_against_fnmatch);
     suite_add_tcase(suite, glob);
     suite_add_tcase(suite, reserve_tcase());
+    suite_add_tcase(suite, buffer_tcase());
     return suite;
 }
 

@@ -8,5 +8,6 @@
 #include <check.h>
 
 TCase *reserve_tcase(void);
+TCase *buffer_tcase(void);
 
 #endif /* DMLCONF_COMMON_TEST_HELPERS_H */

@@ -5,6 +5,7 @@
  */
 #include "loader_internal.h"
 
+#include <dmlconf/buffer.h>
 #include <dmlconf/file_system.h>
 #include <dmlconf/npy.h>
 #include <dmlconf/values.h>
@@ -14,62 +15,6 @@
 
 /* Where flow lists are wrapped. */
 #define BLESS_COLUMNS 120u
-
-/* A growable byte buffer. */
-typedef struct bless_text
-{
-    char *data;
-    size_t size;
-    size_t capacity;
-    bool failed;
-} bless_text;
-
-static void text_add(bless_text *text, const char *bytes, size_t length)
-{
-    size_t capacity;
-    char *data;
-
-    if (text->failed)
-    {
-        return;
-    }
-    if (text->size + length + 1 > text->capacity)
-    {
-        capacity = text->capacity ? text->capacity : 1024;
-        while (capacity < text->size + length + 1)
-        {
-            capacity *= 2;
-        }
-        data = realloc(text->data, capacity);
-        if (!data)
-        {
-            text->failed = true;
-            return;
-        }
-        text->data = data;
-        text->capacity = capacity;
-    }
-    memcpy(text->data + text->size, bytes, length);
-    text->size += length;
-    text->data[text->size] = '\0';
-}
-
-static void text_add_string(bless_text *text, const char *string)
-{
-    text_add(text, string, strlen(string));
-}
-
-static void text_add_spaces(bless_text *text, size_t count)
-{
-    static const char spaces[] = "                                ";
-
-    while (count)
-    {
-        size_t chunk = count < sizeof(spaces) - 1 ? count : sizeof(spaces) - 1;
-        text_add(text, spaces, chunk);
-        count -= chunk;
-    }
-}
 
 /* One change to the file: bytes [start, end) replaced by `text`. */
 typedef struct bless_edit
@@ -81,14 +26,14 @@ typedef struct bless_edit
 
 /* Writes "[v, v, ...]" wrapped at BLESS_COLUMNS; `column` is the 0-based
  * column where the '[' goes, continuation lines are indented by `indent`. */
-static void format_values(bless_text *text, dmlconf_data_type type, const void *values, uint64_t count, size_t column,
-                          size_t indent, const char *newline)
+static void format_values(dmlconf_buffer *text, dmlconf_data_type type, const void *values, uint64_t count,
+                          size_t column, size_t indent, const char *newline)
 {
     char value[DMLCONF_VALUE_TEXT_SIZE];
     size_t size = dmlconf_value_size(type), length;
     uint64_t i;
 
-    text_add(text, "[", 1);
+    dmlconf_buffer_append(text, "[", 1);
     ++column;
     for (i = 0; i < count; ++i)
     {
@@ -102,21 +47,21 @@ static void format_values(bless_text *text, dmlconf_data_type type, const void *
         {
             if (column + 2 + length + 1 > BLESS_COLUMNS && column > indent + 1)
             {
-                text_add(text, ",", 1);
-                text_add_string(text, newline);
-                text_add_spaces(text, indent);
+                dmlconf_buffer_append(text, ",", 1);
+                dmlconf_buffer_puts(text, newline);
+                dmlconf_buffer_repeat(text, ' ', indent);
                 column = indent;
             }
             else
             {
-                text_add(text, ", ", 2);
+                dmlconf_buffer_append(text, ", ", 2);
                 column += 2;
             }
         }
-        text_add(text, value, length);
+        dmlconf_buffer_append(text, value, length);
         column += length;
     }
-    text_add(text, "]", 1);
+    dmlconf_buffer_append(text, "]", 1);
 }
 
 /* The line break the file uses at `offset` (the end of a line). */
@@ -231,7 +176,7 @@ fail:
 static int bless_case(const dmlconf_case *c, const char *source, size_t size, dmlconf_diagnostics *diags,
                       bless_edit *edit)
 {
-    bless_text text = {0};
+    dmlconf_buffer text = {0};
     const char *newline = "\n";
     char *text_path = NULL, *open_path = NULL, why[256];
     uint64_t shape[DMLCONF_MAX_DIMENSIONS];
@@ -252,13 +197,13 @@ static int bless_case(const dmlconf_case *c, const char *source, size_t size, dm
         edit->start = c->expected.key_end.offset;
         edit->end = c->expected.end.offset;
         column = c->expected.key_end.column - 1 + 2;
-        text_add_string(&text, ": ");
+        dmlconf_buffer_puts(&text, ": ");
     }
     else if (c->flow_style)
     {
         edit->start = edit->end = c->input.end.offset;
         column = c->input.end.column - 1 + 12;
-        text_add_string(&text, ", expected: ");
+        dmlconf_buffer_puts(&text, ", expected: ");
     }
     else
     {
@@ -269,9 +214,9 @@ static int bless_case(const dmlconf_case *c, const char *source, size_t size, dm
         }
         newline = line_break_at(source, size, line_end);
         edit->start = edit->end = line_end;
-        text_add_string(&text, newline);
-        text_add_spaces(&text, indent);
-        text_add_string(&text, "expected: ");
+        dmlconf_buffer_puts(&text, newline);
+        dmlconf_buffer_repeat(&text, ' ', indent);
+        dmlconf_buffer_puts(&text, "expected: ");
         column = indent + 10;
     }
     if (expected_in_npy(c))
@@ -291,9 +236,9 @@ static int bless_case(const dmlconf_case *c, const char *source, size_t size, dm
             dmlconf_diagnostics_add(diags, DMLCONF_SEVERITY_ERROR, open_path, 0, 0, "cannot write: %s", why);
             goto fail;
         }
-        text_add_string(&text, "{npy: ");
-        text_add_string(&text, text_path);
-        text_add_string(&text, "}");
+        dmlconf_buffer_puts(&text, "{npy: ");
+        dmlconf_buffer_puts(&text, text_path);
+        dmlconf_buffer_puts(&text, "}");
     }
     else
     {
@@ -325,7 +270,7 @@ long dmlconf_case_file_bless(const dmlconf_case_file *file, const dmlconf_bless_
     bool all = options && options->all;
     loader_source source;
     bless_edit *edits = NULL;
-    bless_text out = {0};
+    dmlconf_buffer out = {0};
     size_t count = 0, i;
     uint64_t position = 0;
     char why[256];
@@ -375,11 +320,11 @@ long dmlconf_case_file_bless(const dmlconf_case_file *file, const dmlconf_bless_
     }
     for (i = 0; i < count; ++i)
     {
-        text_add(&out, source.text + position, (size_t)(edits[i].start - position));
-        text_add_string(&out, edits[i].text);
+        dmlconf_buffer_append(&out, source.text + position, (size_t)(edits[i].start - position));
+        dmlconf_buffer_puts(&out, edits[i].text);
         position = edits[i].end;
     }
-    text_add(&out, source.text + position, (size_t)(source.size - position));
+    dmlconf_buffer_append(&out, source.text + position, (size_t)(source.size - position));
     if (out.failed)
     {
         dmlconf_diagnostics_add(diags, DMLCONF_SEVERITY_ERROR, file->path, 0, 0, "out of memory");
@@ -387,7 +332,8 @@ long dmlconf_case_file_bless(const dmlconf_case_file *file, const dmlconf_bless_
     }
     dmlconf_replacement replacement;
     if (dmlconf_replacement_begin(&replacement, file->path, why, sizeof(why)) ||
-        dmlconf_replacement_finish(&replacement, !out.size || fwrite(out.data, 1, out.size, replacement.file) == out.size,
+        dmlconf_replacement_finish(&replacement,
+                                   !out.length || fwrite(out.data, 1, out.length, replacement.file) == out.length,
                                    false, why, sizeof(why)))
     {
         dmlconf_diagnostics_add(diags, DMLCONF_SEVERITY_ERROR, file->path, 0, 0, "%s", why);
