@@ -703,6 +703,7 @@ static Suite *common_suite(void)
     suite_add_tcase(suite, glob);
     suite_add_tcase(suite, reserve_tcase());
     suite_add_tcase(suite, buffer_tcase());
+    suite_add_tcase(suite, why_tcase());
     return suite;
 }
 

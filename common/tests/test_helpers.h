@@ -9,5 +9,6 @@
 
 TCase *reserve_tcase(void);
 TCase *buffer_tcase(void);
+TCase *why_tcase(void);
 
 #endif /* DMLCONF_COMMON_TEST_HELPERS_H */

@@ -11,10 +11,10 @@
  * reference for the specs it cannot take.
  */
 #include "datagen_internal.h"
-#include "why.h"
 
 #include <dmlconf/datagen.h>
 #include <dmlconf/values.h>
+#include <dmlconf/why.h>
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -503,7 +503,7 @@ int dmlconf_datagen_set(dmlconf_datagen_spec *spec, const char *key, const char 
         why[0] = '\0';
     if (!key || !value_text)
     {
-        cases_set_why(why, why_size, "generator key or value missing");
+        dmlconf_set_why(why, why_size, "generator key or value missing");
         return -1;
     }
     uint32_t bit = 0;
@@ -516,15 +516,15 @@ int dmlconf_datagen_set(dmlconf_datagen_spec *spec, const char *key, const char 
         char list[160];
         key_list(allowed, list, sizeof(list));
         if (spec->kind == DMLCONF_DATAGEN_NONE)
-            cases_set_why(why, why_size, "unknown generator key '%s' (valid keys: %s)", key, list);
+            dmlconf_set_why(why, why_size, "unknown generator key '%s' (valid keys: %s)", key, list);
         else
-            cases_set_why(why, why_size, "unknown key '%s' for generator %s (valid keys: %s)", key,
-                          dmlconf_datagen_kind_name(spec->kind), list);
+            dmlconf_set_why(why, why_size, "unknown key '%s' for generator %s (valid keys: %s)", key,
+                            dmlconf_datagen_kind_name(spec->kind), list);
         return -1;
     }
     if (spec->keys & bit)
     {
-        cases_set_why(why, why_size, "key '%s' given twice", key);
+        dmlconf_set_why(why, why_size, "key '%s' given twice", key);
         return -1;
     }
     char detail[512];
@@ -539,7 +539,7 @@ int dmlconf_datagen_set(dmlconf_datagen_spec *spec, const char *key, const char 
                 return 0;
             }
         }
-        cases_set_why(why, why_size, "unknown generator '%.40s' (expected one of %s)", value_text, generator_list);
+        dmlconf_set_why(why, why_size, "unknown generator '%.40s' (expected one of %s)", value_text, generator_list);
         return -1;
     }
     if (bit == DMLCONF_DATAGEN_KEY_SEED)
@@ -547,7 +547,7 @@ int dmlconf_datagen_set(dmlconf_datagen_spec *spec, const char *key, const char 
         uint64_t seed;
         if (dmlconf_value_parse_u64(value_text, 0, UINT64_MAX, &seed, detail, sizeof(detail)) != DMLCONF_VALUE_OK)
         {
-            cases_set_why(why, why_size, "seed: %s", detail);
+            dmlconf_set_why(why, why_size, "seed: %s", detail);
             return -1;
         }
         spec->seed = seed;
@@ -561,7 +561,7 @@ int dmlconf_datagen_set(dmlconf_datagen_spec *spec, const char *key, const char 
         if (dmlconf_value_parse_i64(value_text, -PARAMETER_LIMIT, PARAMETER_LIMIT, &value, detail, sizeof(detail)) !=
             DMLCONF_VALUE_OK)
         {
-            cases_set_why(why, why_size, "%s: %s", key, detail);
+            dmlconf_set_why(why, why_size, "%s: %s", key, detail);
             return -1;
         }
         *integer = (int32_t)value;
@@ -571,7 +571,7 @@ int dmlconf_datagen_set(dmlconf_datagen_spec *spec, const char *key, const char 
     unsigned char element[8] = {0};
     if (dmlconf_value_parse(spec->type, value_text, false, element, detail, sizeof(detail)) != DMLCONF_VALUE_OK)
     {
-        cases_set_why(why, why_size, "%s: %s", key, detail);
+        dmlconf_set_why(why, why_size, "%s: %s", key, detail);
         return -1;
     }
     memcpy((unsigned char *)spec + parameter_offset(bit), element, sizeof(element));
@@ -645,12 +645,12 @@ static int check_bounds(const dmlconf_datagen_spec *spec, const type_desc *t, co
     parameter_text(t, spec->max, high, sizeof(high));
     if (t->f && (!float_is_finite(t, spec->min) || !float_is_finite(t, spec->max)))
     {
-        cases_set_why(why, why_size, "%s: min and max must be finite (min %s, max %s)", name, low, high);
+        dmlconf_set_why(why, why_size, "%s: min and max must be finite (min %s, max %s)", name, low, high);
         return -1;
     }
     if (element_compare(t, spec->min, spec->max) > 0)
     {
-        cases_set_why(why, why_size, "%s: min (%s) is greater than max (%s)", name, low, high);
+        dmlconf_set_why(why, why_size, "%s: min (%s) is greater than max (%s)", name, low, high);
         return -1;
     }
     if (t->f && spec->kind != DMLCONF_DATAGEN_UNIFORM)
@@ -662,11 +662,11 @@ static int check_bounds(const dmlconf_datagen_spec *spec, const type_desc *t, co
         {
             if (!float_small_integer(t, bound[i], &k))
             {
-                cases_set_why(why, why_size,
-                              "%s: %s (%s) must be an integer from -%" PRId64 " to %" PRId64
-                              " (the integers that %s holds exactly)",
-                              name, label[i], i ? high : low, INT64_C(1) << t->f->precision,
-                              INT64_C(1) << t->f->precision, lower_name(t->type, type_name, sizeof(type_name)));
+                dmlconf_set_why(why, why_size,
+                                "%s: %s (%s) must be an integer from -%" PRId64 " to %" PRId64
+                                " (the integers that %s holds exactly)",
+                                name, label[i], i ? high : low, INT64_C(1) << t->f->precision,
+                                INT64_C(1) << t->f->precision, lower_name(t->type, type_name, sizeof(type_name)));
                 return -1;
             }
         }
@@ -693,8 +693,8 @@ static int check_dyadic(const dmlconf_datagen_spec *spec, const type_desc *t, ch
     char type_name[16];
     if (t->f ? spec->scale > -t->f->qmin : spec->scale > 0)
     {
-        cases_set_why(why, why_size, "dyadic: scale %" PRId32 " is too large for %s (at most %d)", spec->scale,
-                      lower_name(t->type, type_name, sizeof(type_name)), t->f ? -t->f->qmin : 0);
+        dmlconf_set_why(why, why_size, "dyadic: scale %" PRId32 " is too large for %s (at most %d)", spec->scale,
+                        lower_name(t->type, type_name, sizeof(type_name)), t->f ? -t->f->qmin : 0);
         return -1;
     }
     const unsigned char *bound[2] = {spec->min, spec->max};
@@ -707,9 +707,9 @@ static int check_dyadic(const dmlconf_datagen_spec *spec, const type_desc *t, ch
         if (d.n && dyadic_store(&d, t, false, scratch) != DMLCONF_VALUE_OK)
         {
             char text[DMLCONF_VALUE_TEXT_SIZE];
-            cases_set_why(why, why_size, "dyadic: %s (%s) * 2^%" PRId64 " is out of range for %s", i ? "max" : "min",
-                          parameter_text(t, bound[i], text, sizeof(text)), -(int64_t)spec->scale,
-                          lower_name(t->type, type_name, sizeof(type_name)));
+            dmlconf_set_why(why, why_size, "dyadic: %s (%s) * 2^%" PRId64 " is out of range for %s", i ? "max" : "min",
+                            parameter_text(t, bound[i], text, sizeof(text)), -(int64_t)spec->scale,
+                            lower_name(t->type, type_name, sizeof(type_name)));
             return -1;
         }
     }
@@ -725,8 +725,8 @@ static int check_normal(const dmlconf_datagen_spec *spec, const type_desc *t, ch
     parameter_text(t, spec->stddev, stddev_text, sizeof(stddev_text));
     if (t->f && (!float_is_finite(t, spec->mean) || !float_is_finite(t, spec->stddev)))
     {
-        cases_set_why(why, why_size, "normal: mean and stddev must be finite (mean %s, stddev %s)", mean_text,
-                      stddev_text);
+        dmlconf_set_why(why, why_size, "normal: mean and stddev must be finite (mean %s, stddev %s)", mean_text,
+                        stddev_text);
         return -1;
     }
     dyadic mean;
@@ -735,7 +735,7 @@ static int check_normal(const dmlconf_datagen_spec *spec, const type_desc *t, ch
     dyadic_from_element(&stddev, t, spec->stddev);
     if (stddev.negative && stddev.n)
     {
-        cases_set_why(why, why_size, "normal: stddev (%s) must not be negative", stddev_text);
+        dmlconf_set_why(why, why_size, "normal: stddev (%s) must not be negative", stddev_text);
         return -1;
     }
     /* The results lie between mean - 6 stddev and mean + 6 stddev. */
@@ -749,8 +749,9 @@ static int check_normal(const dmlconf_datagen_spec *spec, const type_desc *t, ch
         unsigned char scratch[8];
         if (dyadic_store(&end, t, true, scratch) != DMLCONF_VALUE_OK)
         {
-            cases_set_why(why, why_size, "normal: mean %s 6 * stddev (mean %s, stddev %s) is out of range for %s",
-                          sign ? "-" : "+", mean_text, stddev_text, lower_name(t->type, type_name, sizeof(type_name)));
+            dmlconf_set_why(why, why_size, "normal: mean %s 6 * stddev (mean %s, stddev %s) is out of range for %s",
+                            sign ? "-" : "+", mean_text, stddev_text,
+                            lower_name(t->type, type_name, sizeof(type_name)));
             return -1;
         }
     }
@@ -764,15 +765,15 @@ static int check_wide(const dmlconf_datagen_spec *spec, const type_desc *t, char
     int high = t->f ? t->f->emax : (int)t->bits - 1 - (t->is_signed ? 1 : 0);
     if (spec->emin > spec->emax)
     {
-        cases_set_why(why, why_size, "wide: emin (%" PRId32 ") is greater than emax (%" PRId32 ")", spec->emin,
-                      spec->emax);
+        dmlconf_set_why(why, why_size, "wide: emin (%" PRId32 ") is greater than emax (%" PRId32 ")", spec->emin,
+                        spec->emax);
         return -1;
     }
     if (spec->emin < low || spec->emax > high)
     {
-        cases_set_why(why, why_size,
-                      "wide: exponents must lie from %d to %d for %s (emin %" PRId32 ", emax %" PRId32 ")", low, high,
-                      lower_name(t->type, type_name, sizeof(type_name)), spec->emin, spec->emax);
+        dmlconf_set_why(why, why_size,
+                        "wide: exponents must lie from %d to %d for %s (emin %" PRId32 ", emax %" PRId32 ")", low, high,
+                        lower_name(t->type, type_name, sizeof(type_name)), spec->emin, spec->emax);
         return -1;
     }
     return 0;
@@ -784,7 +785,7 @@ int dmlconf_datagen_check(const dmlconf_datagen_spec *spec, char *why, size_t wh
         why[0] = '\0';
     if (spec->kind == DMLCONF_DATAGEN_NONE || !dmlconf_datagen_kind_name(spec->kind))
     {
-        cases_set_why(why, why_size, "missing 'generate' key (one of %s)", generator_list);
+        dmlconf_set_why(why, why_size, "missing 'generate' key (one of %s)", generator_list);
         return -1;
     }
     const char *name = dmlconf_datagen_kind_name(spec->kind);
@@ -792,9 +793,10 @@ int dmlconf_datagen_check(const dmlconf_datagen_spec *spec, char *why, size_t wh
     if (!describe_type(spec->type, &t))
     {
         char type_name[16];
-        cases_set_why(why, why_size,
-                      "generator %s needs a computable dtype (float32, float16, int32, uint32, int64, uint64), not %s",
-                      name, lower_name(spec->type, type_name, sizeof(type_name)));
+        dmlconf_set_why(
+            why, why_size,
+            "generator %s needs a computable dtype (float32, float16, int32, uint32, int64, uint64), not %s", name,
+            lower_name(spec->type, type_name, sizeof(type_name)));
         return -1;
     }
     char list[160];
@@ -803,14 +805,14 @@ int dmlconf_datagen_check(const dmlconf_datagen_spec *spec, char *why, size_t wh
     if (extra)
     {
         key_list(valid, list, sizeof(list));
-        cases_set_why(why, why_size, "key '%s' does not apply to generator %s (valid keys: %s)",
-                      key_name(extra & (0u - extra)), name, list);
+        dmlconf_set_why(why, why_size, "key '%s' does not apply to generator %s (valid keys: %s)",
+                        key_name(extra & (0u - extra)), name, list);
         return -1;
     }
     uint32_t missing = required_keys(spec->kind) & ~spec->keys;
     if (missing)
     {
-        cases_set_why(why, why_size, "generator %s needs key '%s'", name, key_name(missing & (0u - missing)));
+        dmlconf_set_why(why, why_size, "generator %s needs key '%s'", name, key_name(missing & (0u - missing)));
         return -1;
     }
     switch (spec->kind)
@@ -830,7 +832,7 @@ int dmlconf_datagen_check(const dmlconf_datagen_spec *spec, char *why, size_t wh
         if (t.f && (((spec->keys & DMLCONF_DATAGEN_KEY_START) && !float_is_finite(&t, spec->start)) ||
                     ((spec->keys & DMLCONF_DATAGEN_KEY_STEP) && !float_is_finite(&t, spec->step))))
         {
-            cases_set_why(why, why_size, "iota: start and step must be finite");
+            dmlconf_set_why(why, why_size, "iota: start and step must be finite");
             return -1;
         }
         return 0;

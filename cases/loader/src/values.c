@@ -13,9 +13,8 @@
  * bits below it only matter through the sticky flag. Decimal and hex literals
  * are turned into (X, sticky), then rounded by one routine.
  */
-#include "why.h"
-
 #include <dmlconf/values.h>
+#include <dmlconf/why.h>
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -1248,14 +1247,14 @@ static dmlconf_value_status finish_float(const float_format *f, const char *labe
 {
     if (r->failed)
     {
-        cases_set_why(why, why_size, "%s: number too long to convert", label);
+        dmlconf_set_why(why, why_size, "%s: number too long to convert", label);
         return DMLCONF_VALUE_SYNTAX;
     }
     if (r->overflow)
     {
         char largest[96];
         describe_value(f, false, float_inf_bits(f) - 1u, largest, sizeof(largest));
-        cases_set_why(why, why_size, "%s is out of range for %s (largest finite value %s)", label, f->name, largest);
+        dmlconf_set_why(why, why_size, "%s is out of range for %s (largest finite value %s)", label, f->name, largest);
         return DMLCONF_VALUE_OUT_OF_RANGE;
     }
     if (r->inexact && !allow_rounding)
@@ -1266,18 +1265,18 @@ static dmlconf_value_status finish_float(const float_format *f, const char *labe
         if (r->below + 1u >= inf_bits)
         {
             describe_value(f, negative, r->below, low, sizeof(low));
-            cases_set_why(why, why_size,
-                          "%s is not exactly representable in %s; the nearest finite value is %s; write it", label,
-                          f->name, low);
+            dmlconf_set_why(why, why_size,
+                            "%s is not exactly representable in %s; the nearest finite value is %s; write it", label,
+                            f->name, low);
         }
         else
         {
             /* In increasing order. */
             describe_value(f, negative, negative ? r->below + 1u : r->below, low, sizeof(low));
             describe_value(f, negative, negative ? r->below : r->below + 1u, high, sizeof(high));
-            cases_set_why(why, why_size,
-                          "%s is not exactly representable in %s; nearest values are %s and %s; write one of them",
-                          label, f->name, low, high);
+            dmlconf_set_why(why, why_size,
+                            "%s is not exactly representable in %s; nearest values are %s and %s; write one of them",
+                            label, f->name, low, high);
         }
         return DMLCONF_VALUE_INEXACT;
     }
@@ -1301,8 +1300,8 @@ static dmlconf_value_status parse_float(const type_info *info, const char *text,
     case NUMBER_BITS:
         if (t->bits_digits > 2u * f->bytes)
         {
-            cases_set_why(why, why_size, "%s has too many hex digits for %s (at most %u)", quote, f->name,
-                          2u * f->bytes);
+            dmlconf_set_why(why, why_size, "%s has too many hex digits for %s (at most %u)", quote, f->name,
+                            2u * f->bytes);
             return DMLCONF_VALUE_BAD_BITS;
         }
         store_le(out, t->bits_value, f->bytes);
@@ -1334,7 +1333,7 @@ static dmlconf_value_status parse_float(const type_info *info, const char *text,
     default:
         break;
     }
-    cases_set_why(why, why_size, "expected a %s value (%s...), got '%s'", f->name, float_syntax_help, quote);
+    dmlconf_set_why(why, why_size, "expected a %s value (%s...), got '%s'", f->name, float_syntax_help, quote);
     return DMLCONF_VALUE_SYNTAX;
 }
 
@@ -1413,8 +1412,8 @@ static dmlconf_value_status parse_integer_text(const char *text, const number_te
             if (!integer_magnitude(t, &value) || !range_contains(range, t->negative, value))
             {
                 describe_integer(text, range, quote, bounds);
-                cases_set_why(why, why_size, "%s is out of range%s: expected an integer %s", quote, range->suffix,
-                              bounds);
+                dmlconf_set_why(why, why_size, "%s is out of range%s: expected an integer %s", quote, range->suffix,
+                                bounds);
                 return DMLCONF_VALUE_OUT_OF_RANGE;
             }
             *negative = t->negative && value != 0;
@@ -1422,13 +1421,13 @@ static dmlconf_value_status parse_integer_text(const char *text, const number_te
             return DMLCONF_VALUE_OK;
         }
         describe_integer(text, range, quote, bounds);
-        cases_set_why(why, why_size, "expected an integer %s%s (decimal or 0x hex, no point or exponent), got %s",
-                      bounds, range->suffix, quote);
+        dmlconf_set_why(why, why_size, "expected an integer %s%s (decimal or 0x hex, no point or exponent), got %s",
+                        bounds, range->suffix, quote);
         return DMLCONF_VALUE_NOT_INTEGER;
     case NUMBER_NAN:
     case NUMBER_INF:
         describe_integer(text, range, quote, bounds);
-        cases_set_why(why, why_size, "expected an integer %s%s, got %s", bounds, range->suffix, quote);
+        dmlconf_set_why(why, why_size, "expected an integer %s%s, got %s", bounds, range->suffix, quote);
         return DMLCONF_VALUE_NOT_INTEGER;
     case NUMBER_BITS:
     case NUMBER_SYNTAX:
@@ -1436,8 +1435,8 @@ static dmlconf_value_status parse_integer_text(const char *text, const number_te
         break;
     }
     describe_integer(text, range, quote, bounds);
-    cases_set_why(why, why_size, "expected an integer %s%s (decimal or 0x hex), got '%s'", bounds, range->suffix,
-                  quote);
+    dmlconf_set_why(why, why_size, "expected an integer %s%s (decimal or 0x hex), got '%s'", bounds, range->suffix,
+                    quote);
     return DMLCONF_VALUE_SYNTAX;
 }
 
@@ -1472,8 +1471,8 @@ static dmlconf_value_status parse_int(const type_info *info, const char *text, c
         if (t->bits_digits > 2u * info->bytes)
         {
             char quote[QUOTE_SIZE];
-            cases_set_why(why, why_size, "%s has too many hex digits for %s (at most %u)", shorten(text, quote),
-                          info->name, 2u * info->bytes);
+            dmlconf_set_why(why, why_size, "%s has too many hex digits for %s (at most %u)", shorten(text, quote),
+                            info->name, 2u * info->bytes);
             return DMLCONF_VALUE_BAD_BITS;
         }
         store_le(out, t->bits_value, info->bytes);
@@ -1500,9 +1499,9 @@ static dmlconf_value_status unsupported(dmlconf_data_type type, char *why, size_
 {
     const char *name = dmlconf_data_type_name(type);
     if (name)
-        cases_set_why(why, why_size, "values of type %s are not supported", name);
+        dmlconf_set_why(why, why_size, "values of type %s are not supported", name);
     else
-        cases_set_why(why, why_size, "values of data type %d are not supported", (int)type);
+        dmlconf_set_why(why, why_size, "values of data type %d are not supported", (int)type);
     return DMLCONF_VALUE_UNSUPPORTED_TYPE;
 }
 
@@ -1515,7 +1514,7 @@ dmlconf_value_status dmlconf_value_parse(dmlconf_data_type type, const char *tex
         return unsupported(type, why, why_size);
     if (!text)
     {
-        cases_set_why(why, why_size, "expected a %s value, got nothing", info.name);
+        dmlconf_set_why(why, why_size, "expected a %s value, got nothing", info.name);
         return DMLCONF_VALUE_SYNTAX;
     }
     number_text t;
@@ -1618,7 +1617,8 @@ dmlconf_value_status dmlconf_value_from_dyadic(dmlconf_data_type type, bool nega
     {
         if (msb >= 64)
         {
-            cases_set_why(why, why_size, "the value is out of range for %s: expected an integer %s", info.name, bounds);
+            dmlconf_set_why(why, why_size, "the value is out of range for %s: expected an integer %s", info.name,
+                            bounds);
             return DMLCONF_VALUE_OUT_OF_RANGE;
         }
         if (exponent >= 0)
@@ -1635,16 +1635,16 @@ dmlconf_value_status dmlconf_value_from_dyadic(dmlconf_data_type type, bool nega
             {
                 if (!allow_rounding)
                 {
-                    cases_set_why(why, why_size, "the value is not an integer (expected an integer %s for %s)", bounds,
-                                  info.name);
+                    dmlconf_set_why(why, why_size, "the value is not an integer (expected an integer %s for %s)",
+                                    bounds, info.name);
                     return DMLCONF_VALUE_NOT_INTEGER;
                 }
                 if (half && (lower || (value & 1u)))
                 {
                     if (value == UINT64_MAX)
                     {
-                        cases_set_why(why, why_size, "the value is out of range for %s: expected an integer %s",
-                                      info.name, bounds);
+                        dmlconf_set_why(why, why_size, "the value is out of range for %s: expected an integer %s",
+                                        info.name, bounds);
                         return DMLCONF_VALUE_OUT_OF_RANGE;
                     }
                     ++value;
@@ -1654,7 +1654,7 @@ dmlconf_value_status dmlconf_value_from_dyadic(dmlconf_data_type type, bool nega
     }
     if (!range_contains(&range, negative, value))
     {
-        cases_set_why(why, why_size, "the value is out of range for %s: expected an integer %s", info.name, bounds);
+        dmlconf_set_why(why, why_size, "the value is out of range for %s: expected an integer %s", info.name, bounds);
         return DMLCONF_VALUE_OUT_OF_RANGE;
     }
     store_le(out_element, integer_encode(&info, negative && value != 0, value), info.bytes);

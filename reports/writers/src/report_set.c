@@ -14,33 +14,11 @@
 #include <dmlconf/reserve.h>
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 /* ---- small shared helpers ----------------------------------------------------- */
-
-void dmlconf_set_why(char *why, size_t why_size, const char *format, ...)
-{
-    va_list args;
-
-    if (!why || why_size == 0)
-        return;
-    va_start(args, format);
-    vsnprintf(why, why_size, format, args);
-    va_end(args);
-}
-
-void dmlconf_set_error(dmlconf_error *err, const char *format, ...)
-{
-    if (!err)
-        return;
-    va_list args;
-    va_start(args, format);
-    vsnprintf(err->message, sizeof(err->message), format, args);
-    va_end(args);
-}
 
 const char *dmlconf_status_text(dmlconf_status status)
 {
