@@ -704,6 +704,7 @@ static Suite *common_suite(void)
     suite_add_tcase(suite, reserve_tcase());
     suite_add_tcase(suite, buffer_tcase());
     suite_add_tcase(suite, why_tcase());
+    suite_add_tcase(suite, integer_text_tcase());
     return suite;
 }
 

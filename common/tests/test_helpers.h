@@ -10,5 +10,6 @@
 TCase *reserve_tcase(void);
 TCase *buffer_tcase(void);
 TCase *why_tcase(void);
+TCase *integer_text_tcase(void);
 
 #endif /* DMLCONF_COMMON_TEST_HELPERS_H */

@@ -63,6 +63,7 @@
 
 #include <dmlconf/clock.h>
 #include <dmlconf/d3d12.h>
+#include <dmlconf/integer_text.h>
 #include <dmlconf/process.h>
 
 #include <errno.h>
@@ -116,10 +117,8 @@ static bool parse_count(const char *text, uint64_t *value)
 /* Parses a whole number of milliseconds, 0 to 600000. */
 static bool parse_milliseconds(const char *text, unsigned *value)
 {
-    char *end = NULL;
-    errno = 0;
-    unsigned long parsed = strtoul(text, &end, 10);
-    if (errno || !end || end == text || *end || text[0] == '-' || parsed > 600000)
+    uint64_t parsed;
+    if (!dmlconf_parse_u64(text, 0, 600000, &parsed))
         return false;
     *value = (unsigned)parsed;
     return true;

@@ -14,10 +14,9 @@
  */
 #include "report_internal.h"
 
+#include <dmlconf/integer_text.h>
 #include <dmlconf/reserve.h>
 
-#include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -495,28 +494,6 @@ static int get_text(const json_t *obj, const char *where, const char *key, char 
     return 0;
 }
 
-/* Parses a whole string of digits (decimal, or hex after 0x) as uint64. */
-static bool parse_u64(const char *text, uint64_t *out)
-{
-    char *end = NULL;
-    unsigned long long value;
-    int base = 10;
-
-    if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
-    {
-        text += 2;
-        base = 16;
-    }
-    if (!(base == 16 ? isxdigit((unsigned char)text[0]) : isdigit((unsigned char)text[0])))
-        return false;
-    errno = 0;
-    value = strtoull(text, &end, base);
-    if (errno != 0 || *end != '\0')
-        return false;
-    *out = (uint64_t)value;
-    return true;
-}
-
 static int get_u64(const json_t *obj, const char *where, const char *key, uint64_t *out, char *why, size_t why_size)
 {
     const json_t *value = json_object_get(obj, key);
@@ -528,7 +505,7 @@ static int get_u64(const json_t *obj, const char *where, const char *key, uint64
         *out = (uint64_t)json_integer_value(value);
         return 0;
     }
-    if (json_is_string(value) && parse_u64(json_string_value(value), out))
+    if (json_is_string(value) && dmlconf_parse_u64(json_string_value(value), 0, UINT64_MAX, out))
         return 0;
     dmlconf_set_why(why, why_size, "%s'%s' is not an unsigned integer", where, key);
     return -1;
@@ -715,7 +692,7 @@ static int get_counts(const json_t *obj, const char *key, uint64_t *out, size_t 
         uint64_t value = 0;
         if (json_is_integer(bin) && json_integer_value(bin) >= 0)
             value = (uint64_t)json_integer_value(bin);
-        else if (!json_is_string(bin) || !parse_u64(json_string_value(bin), &value))
+        else if (!json_is_string(bin) || !dmlconf_parse_u64(json_string_value(bin), 0, UINT64_MAX, &value))
         {
             dmlconf_set_why(why, why_size, "comparison: '%s'[%zu] is not a count", key, i);
             return -1;

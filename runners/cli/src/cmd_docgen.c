@@ -9,6 +9,7 @@
 #include "cli.h"
 
 #include <dmlconf/docgen.h>
+#include <dmlconf/integer_text.h>
 
 #include <getopt.h>
 #include <stdio.h>
@@ -140,17 +141,12 @@ static int docgen_render(int argc, char **argv)
             render.markdown = true;
             break;
         case 'n':
-        {
-            char *end;
-            unsigned long long value = strtoull(optarg, &end, 10);
-            if (*end || !*optarg || optarg[0] == '-')
+            if (!dmlconf_parse_u64(optarg, 0, UINT64_MAX, &max_elements))
             {
                 fprintf(stderr, "dmlconf docgen render: --max-elements takes a count, not '%s'\n", optarg);
                 return EXIT_USAGE;
             }
-            max_elements = value;
             break;
-        }
         case 'h':
             fputs(render_usage, stdout);
             return EXIT_PASSED;

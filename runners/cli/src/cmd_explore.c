@@ -8,11 +8,11 @@
 
 #include <dmlconf/explore.h>
 #include <dmlconf/file_system.h>
+#include <dmlconf/integer_text.h>
 #include <dmlconf/reserve.h>
 #include <dmlconf/system_info.h>
 #include <dmlconf/threads.h>
 
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,19 +65,6 @@ static const char explore_usage[] =
     "error (a usage error, a backend that cannot be used, a report folder that cannot be\n"
     "used or holds an earlier exploration, a corpus path that does not exist).\n";
 
-static int parse_u64(const char *text, uint64_t *value)
-{
-    char *end;
-    errno = 0;
-    if (!*text || *text == '-')
-        return -1;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (errno || *end)
-        return -1;
-    *value = v;
-    return 0;
-}
-
 static int usage_error(const char *option, const char *expected, const char *value)
 {
     fprintf(stderr, "dmlconf explore: %s takes %s, not '%s'\n", option, expected, value);
@@ -89,7 +76,7 @@ static int usage_error(const char *option, const char *expected, const char *val
 static int parse_number_option(int option, const char *value, explore_run_options *o)
 {
     uint64_t number;
-    bool bad = parse_u64(value, &number) != 0;
+    bool bad = !dmlconf_parse_u64(value, 0, UINT64_MAX, &number);
     switch (option)
     {
     case 'T':

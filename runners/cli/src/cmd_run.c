@@ -9,6 +9,7 @@
 #include <dmlconf/clock.h>
 #include <dmlconf/comparator.h>
 #include <dmlconf/exec_backend.h>
+#include <dmlconf/integer_text.h>
 #include <dmlconf/process.h>
 #include <dmlconf/reports.h>
 #include <dmlconf/system_info.h>
@@ -303,19 +304,6 @@ static void fill_run_info(run_state *state, int argc, char **argv, uint64_t seed
     dmlconf_run_info_set_command_line(info, (const char *const *)argv, argc > 0 ? (size_t)argc : 0);
     dmlconf_clock_format_utc(time(NULL), info->started_utc, sizeof(info->started_utc));
     dmlconf_host_name(info->host, sizeof(info->host));
-}
-
-static int parse_u64(const char *text, uint64_t *value)
-{
-    char *end;
-    errno = 0;
-    if (!*text || *text == '-')
-        return -1;
-    unsigned long long v = strtoull(text, &end, 0);
-    if (errno || *end)
-        return -1;
-    *value = v;
-    return 0;
 }
 
 /* Says why a selection holds no case to run (a usage error: a gate that
@@ -614,7 +602,7 @@ static int parse_run_options(int argc, char **argv, run_options *o)
             shard = optarg;
             break;
         case 'j':
-            if (parse_u64(optarg, &value) || value > 1024)
+            if (!dmlconf_parse_u64(optarg, 0, 1024, &value))
             {
                 fprintf(stderr, "dmlconf run: --jobs takes 0 to 1024, not '%s'\n", optarg);
                 return EXIT_USAGE;
@@ -646,14 +634,14 @@ static int parse_run_options(int argc, char **argv, run_options *o)
             memory_given = true;
             break;
         case 's':
-            if (parse_u64(optarg, &o->seed))
+            if (!dmlconf_parse_u64(optarg, 0, UINT64_MAX, &o->seed))
             {
                 fprintf(stderr, "dmlconf run: --seed takes an unsigned 64-bit integer, not '%s'\n", optarg);
                 return EXIT_USAGE;
             }
             break;
         case 'T':
-            if (parse_u64(optarg, &o->timeout) || o->timeout > 86400)
+            if (!dmlconf_parse_u64(optarg, 0, 86400, &o->timeout))
             {
                 fprintf(stderr, "dmlconf run: --timeout takes 0 to 86400 seconds, not '%s'\n", optarg);
                 return EXIT_USAGE;
