@@ -147,27 +147,6 @@ typedef struct case_list
     size_t count;
 } case_list;
 
-static const char *type_name(dmlconf_data_type type)
-{
-    switch (type)
-    {
-    case DMLCONF_DATA_TYPE_FLOAT32:
-        return "float32";
-    case DMLCONF_DATA_TYPE_FLOAT16:
-        return "float16";
-    case DMLCONF_DATA_TYPE_INT32:
-        return "int32";
-    case DMLCONF_DATA_TYPE_UINT32:
-        return "uint32";
-    case DMLCONF_DATA_TYPE_INT64:
-        return "int64";
-    case DMLCONF_DATA_TYPE_UINT64:
-        return "uint64";
-    default:
-        return "?";
-    }
-}
-
 static unsigned type_bytes(dmlconf_data_type type)
 {
     return dmlconf_data_type_bits(type) / 8;
@@ -201,7 +180,7 @@ static void add_case(case_list *list, dmlconf_operator op, dmlconf_data_type typ
     else
         snprintf(shape, sizeof(shape), "%ux%ux%u axis %u", sizes[0], sizes[1], sizes[2], axis);
     snprintf(c->name, sizeof(c->name), "%s %s %s%s%s", op == DMLCONF_OPERATOR_CUMULATIVE_PRODUCT ? "cumprod" : "cumsum",
-             type_name(type), shape, decreasing ? " dec" : "", exclusive ? " excl" : "");
+             dmlconf_data_type_lower_name(type), shape, decreasing ? " dec" : "", exclusive ? " excl" : "");
 }
 
 /* Every case for about `n` elements: the tracked shapes first, then the
@@ -887,7 +866,7 @@ static void run_torch(const case_list *cases, const bool *chosen, double *torch_
             snprintf(one, sizeof(one), "%s%u", d ? "," : "", c->sizes[d]);
             append_text(sizes, sizeof(sizes), one);
         }
-        snprintf(specs[i], sizeof(specs[i]), "%zu:%s:%s:%s:%u:%d", i, type_name(c->type),
+        snprintf(specs[i], sizeof(specs[i]), "%zu:%s:%s:%s:%u:%d", i, dmlconf_data_type_lower_name(c->type),
                  c->op == DMLCONF_OPERATOR_CUMULATIVE_PRODUCT ? "product" : "sum", sizes, c->axis,
                  c->decreasing ? 1 : 0);
         argv[argc++] = specs[i];

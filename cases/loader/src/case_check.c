@@ -128,22 +128,6 @@ static const char *format_list(const uint64_t *values, uint32_t count, char *buf
     return buffer;
 }
 
-static const char *type_name(dmlconf_data_type type, char *buffer, size_t size)
-{
-    const char *name = dmlconf_data_type_name(type);
-    size_t i;
-
-    snprintf(buffer, size, "%s", name ? name : "unknown");
-    for (i = 0; buffer[i]; ++i)
-    {
-        if (buffer[i] >= 'A' && buffer[i] <= 'Z')
-        {
-            buffer[i] = (char)(buffer[i] - 'A' + 'a');
-        }
-    }
-    return buffer;
-}
-
 /* Checks a sizes list; fills the tensor's sizes. Returns false when the list
  * cannot make a desc (no representation, or an error in a valid case). */
 static bool check_sizes(loader *L, const loader_draft *d, dmlconf_case_field field, const loader_uint_list *sizes,
@@ -464,7 +448,7 @@ void loader_finish_case(loader *L, loader_draft *d, size_t errors_before)
     dmlconf_scan_desc desc;
     dmlconf_validation v;
     dmlconf_feature_level derived = DMLCONF_FEATURE_LEVEL_NONE;
-    char name[32], text[128], text2[128], overlap[512];
+    char text[128], text2[128], overlap[512];
     const char *missing[8];
     size_t missing_count, used;
     const char *id = d->id ? d->id : "(no id)";
@@ -575,7 +559,7 @@ void loader_finish_case(loader *L, loader_draft *d, size_t errors_before)
         case_error(L, d, DMLCONF_CASE_FIELD_DTYPE, d->marks[DMLCONF_CASE_FIELD_DTYPE],
                    "dtype %s is not supported by these operators (float32, float16, int32, uint32, int64, uint64); "
                    "use it only in a negative case (with expect_error)",
-                   type_name(d->dtype, name, sizeof(name)));
+                   dmlconf_data_type_lower_name(d->dtype));
         values_ok = rules_ok = false;
     }
     if (rules_ok && !negative && d->axis >= desc.input.dimension_count)

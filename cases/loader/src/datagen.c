@@ -218,22 +218,6 @@ static bool describe_type(dmlconf_data_type type, type_desc *t)
     return true;
 }
 
-/* The type's name in lower case, as case files write it ("float32"). */
-static const char *lower_name(dmlconf_data_type type, char *text, size_t size)
-{
-    const char *name = dmlconf_data_type_name(type);
-    size_t i = 0;
-    if (!name)
-        name = "unknown";
-    for (; name[i] && i + 1u < size; ++i)
-    {
-        char c = name[i];
-        text[i] = (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
-    }
-    text[i] = '\0';
-    return text;
-}
-
 static void store_le(unsigned char *out, uint64_t value, unsigned bytes)
 {
     for (unsigned i = 0; i < bytes; ++i)
@@ -638,7 +622,6 @@ static bool float_small_integer(const type_desc *t, const unsigned char *element
 static int check_bounds(const dmlconf_datagen_spec *spec, const type_desc *t, const char *name, char *why,
                         size_t why_size)
 {
-    char type_name[16];
     char low[DMLCONF_VALUE_TEXT_SIZE];
     char high[DMLCONF_VALUE_TEXT_SIZE];
     parameter_text(t, spec->min, low, sizeof(low));
@@ -666,7 +649,7 @@ static int check_bounds(const dmlconf_datagen_spec *spec, const type_desc *t, co
                                 "%s: %s (%s) must be an integer from -%" PRId64 " to %" PRId64
                                 " (the integers that %s holds exactly)",
                                 name, label[i], i ? high : low, INT64_C(1) << t->f->precision,
-                                INT64_C(1) << t->f->precision, lower_name(t->type, type_name, sizeof(type_name)));
+                                INT64_C(1) << t->f->precision, dmlconf_data_type_lower_name(t->type));
                 return -1;
             }
         }
@@ -690,11 +673,10 @@ static void draw_bound(const type_desc *t, const unsigned char *element, dyadic 
 
 static int check_dyadic(const dmlconf_datagen_spec *spec, const type_desc *t, char *why, size_t why_size)
 {
-    char type_name[16];
     if (t->f ? spec->scale > -t->f->qmin : spec->scale > 0)
     {
         dmlconf_set_why(why, why_size, "dyadic: scale %" PRId32 " is too large for %s (at most %d)", spec->scale,
-                        lower_name(t->type, type_name, sizeof(type_name)), t->f ? -t->f->qmin : 0);
+                        dmlconf_data_type_lower_name(t->type), t->f ? -t->f->qmin : 0);
         return -1;
     }
     const unsigned char *bound[2] = {spec->min, spec->max};
@@ -709,7 +691,7 @@ static int check_dyadic(const dmlconf_datagen_spec *spec, const type_desc *t, ch
             char text[DMLCONF_VALUE_TEXT_SIZE];
             dmlconf_set_why(why, why_size, "dyadic: %s (%s) * 2^%" PRId64 " is out of range for %s", i ? "max" : "min",
                             parameter_text(t, bound[i], text, sizeof(text)), -(int64_t)spec->scale,
-                            lower_name(t->type, type_name, sizeof(type_name)));
+                            dmlconf_data_type_lower_name(t->type));
             return -1;
         }
     }
@@ -718,7 +700,6 @@ static int check_dyadic(const dmlconf_datagen_spec *spec, const type_desc *t, ch
 
 static int check_normal(const dmlconf_datagen_spec *spec, const type_desc *t, char *why, size_t why_size)
 {
-    char type_name[16];
     char mean_text[DMLCONF_VALUE_TEXT_SIZE];
     char stddev_text[DMLCONF_VALUE_TEXT_SIZE];
     parameter_text(t, spec->mean, mean_text, sizeof(mean_text));
@@ -750,8 +731,7 @@ static int check_normal(const dmlconf_datagen_spec *spec, const type_desc *t, ch
         if (dyadic_store(&end, t, true, scratch) != DMLCONF_VALUE_OK)
         {
             dmlconf_set_why(why, why_size, "normal: mean %s 6 * stddev (mean %s, stddev %s) is out of range for %s",
-                            sign ? "-" : "+", mean_text, stddev_text,
-                            lower_name(t->type, type_name, sizeof(type_name)));
+                            sign ? "-" : "+", mean_text, stddev_text, dmlconf_data_type_lower_name(t->type));
             return -1;
         }
     }
@@ -760,7 +740,6 @@ static int check_normal(const dmlconf_datagen_spec *spec, const type_desc *t, ch
 
 static int check_wide(const dmlconf_datagen_spec *spec, const type_desc *t, char *why, size_t why_size)
 {
-    char type_name[16];
     int low = t->f ? t->f->qmin : 0;
     int high = t->f ? t->f->emax : (int)t->bits - 1 - (t->is_signed ? 1 : 0);
     if (spec->emin > spec->emax)
@@ -773,7 +752,7 @@ static int check_wide(const dmlconf_datagen_spec *spec, const type_desc *t, char
     {
         dmlconf_set_why(why, why_size,
                         "wide: exponents must lie from %d to %d for %s (emin %" PRId32 ", emax %" PRId32 ")", low, high,
-                        lower_name(t->type, type_name, sizeof(type_name)), spec->emin, spec->emax);
+                        dmlconf_data_type_lower_name(t->type), spec->emin, spec->emax);
         return -1;
     }
     return 0;
@@ -792,11 +771,10 @@ int dmlconf_datagen_check(const dmlconf_datagen_spec *spec, char *why, size_t wh
     type_desc t;
     if (!describe_type(spec->type, &t))
     {
-        char type_name[16];
         dmlconf_set_why(
             why, why_size,
             "generator %s needs a computable dtype (float32, float16, int32, uint32, int64, uint64), not %s", name,
-            lower_name(spec->type, type_name, sizeof(type_name)));
+            dmlconf_data_type_lower_name(spec->type));
         return -1;
     }
     char list[160];
@@ -1185,9 +1163,8 @@ size_t dmlconf_datagen_describe(const dmlconf_datagen_spec *spec, char *buffer, 
     char text[512];
     size_t used = 0;
     const char *name = dmlconf_datagen_kind_name(spec->kind);
-    char type_name[16];
-    int written = snprintf(text, sizeof(text), "%s %s", name ? name : "no generator",
-                           lower_name(spec->type, type_name, sizeof(type_name)));
+    int written =
+        snprintf(text, sizeof(text), "%s %s", name ? name : "no generator", dmlconf_data_type_lower_name(spec->type));
     used = written > 0 ? (size_t)written : 0u;
     /* Parameters in key order, seed last. */
     for (size_t k = 2; k < KEY_COUNT + 1u && used < sizeof(text); ++k)

@@ -311,12 +311,8 @@ static int write_repro(const shrinker *s, const dmlconf_case *original, const ca
         fprintf(out, "# Worst: %s\n", worst);
     }
     fprintf(out, "# Run it with: dmlconf run %s\ncases:\n", path);
-    char dtype[16];
-    snprintf(dtype, sizeof(dtype), "%s", dmlconf_data_type_name(desc->input.data_type));
-    for (char *p = dtype; *p; ++p)
-        *p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
     fprintf(out, "  - id: %s.repro\n    op: %s\n    dtype: %s\n    sizes: [", original->id,
-            dmlconf_operator_name(desc->op), dtype);
+            dmlconf_operator_name(desc->op), dmlconf_data_type_lower_name(desc->input.data_type));
     for (uint32_t d = 0; d < desc->input.dimension_count; ++d)
         fprintf(out, "%s%u", d ? ", " : "", desc->input.sizes[d]);
     fprintf(out, "]\n    axis: %u\n    direction: %s\n    exclusive: %s\n", desc->axis,

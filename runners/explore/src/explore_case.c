@@ -114,17 +114,6 @@ void explore_case_release(dmlconf_case *c)
     memset(c, 0, sizeof(*c));
 }
 
-/* A type's name as case files write it ("float32"). */
-static void type_word(dmlconf_data_type type, char *out, size_t size)
-{
-    const char *name = dmlconf_data_type_name(type);
-    size_t n = 0;
-    for (; name && name[n] && n + 1 < size; ++n)
-        out[n] = (char)(name[n] >= 'A' && name[n] <= 'Z' ? name[n] - 'A' + 'a' : name[n]);
-    if (size)
-        out[n] = '\0';
-}
-
 static void write_list(FILE *out, const uint32_t *values, uint32_t count)
 {
     fputc('[', out);
@@ -164,11 +153,10 @@ static void write_quoted(FILE *out, const char *text)
 int explore_write_case(FILE *out, const explore_spec *spec, const char *id, const char *notes)
 {
     const dmlconf_scan_desc *desc = &spec->desc;
-    char type[16];
-    type_word(desc->input.data_type, type, sizeof(type));
     uint32_t rank = desc->input.dimension_count <= DMLCONF_MAX_DIMENSIONS ? desc->input.dimension_count : 0;
     uint32_t output_rank = desc->output.dimension_count <= DMLCONF_MAX_DIMENSIONS ? desc->output.dimension_count : 0;
-    fprintf(out, "  - id: %s\n    op: %s\n    dtype: %s\n    sizes: ", id, dmlconf_operator_name(desc->op), type);
+    fprintf(out, "  - id: %s\n    op: %s\n    dtype: %s\n    sizes: ", id, dmlconf_operator_name(desc->op),
+            dmlconf_data_type_lower_name(desc->input.data_type));
     write_list(out, desc->input.sizes, rank);
     fprintf(out, "\n    axis: %lu\n    direction: %s\n    exclusive: %s\n", (unsigned long)desc->axis,
             desc->direction == DMLCONF_AXIS_DIRECTION_DECREASING ? "decreasing" : "increasing",
@@ -191,8 +179,7 @@ int explore_write_case(FILE *out, const explore_spec *spec, const char *id, cons
     {
         if (desc->output.data_type != desc->input.data_type)
         {
-            type_word(desc->output.data_type, type, sizeof(type));
-            fprintf(out, "    output_dtype: %s\n", type);
+            fprintf(out, "    output_dtype: %s\n", dmlconf_data_type_lower_name(desc->output.data_type));
         }
         if (!same_sizes(&desc->input, &desc->output))
         {
