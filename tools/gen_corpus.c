@@ -13,6 +13,7 @@
  */
 #include <dmlconf/buffer.h>
 #include <dmlconf/compiler.h>
+#include <dmlconf/file_system.h>
 #include <dmlconf/oracle.h>
 #include <dmlconf/values.h>
 
@@ -641,19 +642,11 @@ static int file_end(yaml_file *f, const char *outdir)
         dmlconf_buffer_free(&f->body);
         return -1;
     }
-    FILE *out = fopen(path, "wb");
-    if (!out)
-    {
-        fprintf(stderr, "gen_corpus: cannot create %s\n", path);
-        dmlconf_buffer_free(&f->body);
-        return -1;
-    }
-    if (fwrite(f->body.data, 1, f->body.length, out) == f->body.length && fclose(out) == 0)
+    char why[1024];
+    if (dmlconf_write_file_atomically(path, f->body.data, f->body.length, false, why, sizeof(why)) == 0)
         status = 0;
     else
-        fprintf(stderr, "gen_corpus: cannot write %s\n", path);
-    if (status)
-        fclose(out);
+        fprintf(stderr, "gen_corpus: cannot write %s\n", why);
     printf("%s: %zu cases, %zu bytes\n", path, f->case_count, f->body.length);
     dmlconf_buffer_free(&f->body);
     return status;

@@ -15,15 +15,11 @@
 
 #include "docgen_internal.h"
 
-#include <dmlconf/file_system.h>
-
 #include <dmlconf/values.h>
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* The new text of one number. */
 typedef struct new_number
@@ -467,14 +463,4 @@ int docgen_page_apply(const docgen_page *page, const docgen_verdict *verdicts, s
     dmlconf_buffer_append(out, page->text + copied, page->size - copied);
     free(stale);
     return result || out->failed ? -1 : 0;
-}
-
-/* ---- writing the page ------------------------------------------------------------- */
-
-int docgen_write_file(const char *path, const char *data, size_t size, char *why, size_t why_size)
-{
-    /* The one atomic replacement every dmlconf file goes through: a page
-     * that is not a regular file is refused, the new text lands beside it
-     * with its permissions, and replaces it on Windows too. */
-    return dmlconf_write_file_atomically(path, data, size, false, why, why_size);
 }

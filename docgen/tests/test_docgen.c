@@ -11,6 +11,7 @@
 #include "test_util.h"
 
 #include <dmlconf/docgen.h>
+#include <dmlconf/file_system.h>
 #include <dmlconf/values.h>
 
 #include <check.h>
@@ -595,8 +596,8 @@ START_TEST(test_write_file)
 {
     const char *path = "test_docgen_write.txt";
     char why[256];
-    ck_assert_int_eq(docgen_write_file(path, "one\n", 4, why, sizeof(why)), 0);
-    ck_assert_int_eq(docgen_write_file(path, "two\n", 4, why, sizeof(why)), 0);
+    ck_assert_int_eq(dmlconf_write_file_atomically(path, "one\n", 4, false, why, sizeof(why)), 0);
+    ck_assert_int_eq(dmlconf_write_file_atomically(path, "two\n", 4, false, why, sizeof(why)), 0);
     docgen_page page;
     /* A page of prose: read, and an error for its lack of example blocks. */
     ck_assert_uint_eq(docgen_page_load(&page, path), 1);
@@ -605,7 +606,7 @@ START_TEST(test_write_file)
     ck_assert_int_eq(memcmp(page.text, "two\n", 4), 0);
     docgen_page_free(&page);
     remove(path);
-    ck_assert_int_eq(docgen_write_file("/nonexistent/dir/page.md", "x", 1, why, sizeof(why)), -1);
+    ck_assert_int_eq(dmlconf_write_file_atomically("/nonexistent/dir/page.md", "x", 1, false, why, sizeof(why)), -1);
     ck_assert_msg(strstr(why, "/nonexistent/dir/page.md: cannot create a temporary file beside it") != NULL, "%s",
                   why);
 }

@@ -312,12 +312,6 @@ int docgen_rewrite_output(const docgen_page *page, size_t index, const void *exp
  * two rewrites overlap or memory runs out. */
 int docgen_page_apply(const docgen_page *page, const docgen_verdict *verdicts, size_t count, dmlconf_buffer *out);
 
-/* Replaces the file at `path` by `size` bytes of `data`: written to a
- * temporary file beside it, which keeps the old file's permissions, and
- * renamed over it. Returns 0, or -1 with a message in why (why_size bytes) and
- * the old file untouched. */
-int docgen_write_file(const char *path, const char *data, size_t size, char *why, size_t why_size);
-
 /* Appends a unified diff of a stale verdict's rewrite ("--- PATH",
  * "+++ PATH (oracle)", "@@ -a,n +a,m @@" hunks over the lines that change).
  * Appends nothing for a verdict that is not stale. */

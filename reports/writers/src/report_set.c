@@ -249,49 +249,33 @@ static int run_writer(report_kind kind, FILE *out, const dmlconf_report_input *i
     return -1;
 }
 
-/* Writes one report to NAME.tmp, then renames it to NAME. */
+/* Writes one report through a replacement of NAME: a file there stays whole
+ * until the new one is complete. */
 static int write_report_file(const char *dir, report_kind kind, const dmlconf_report_input *in, char *why,
                              size_t why_size)
 {
     char *path = dmlconf_report_path(dir, report_names[kind], "");
-    char *temporary = dmlconf_report_path(dir, report_names[kind], ".tmp");
+    dmlconf_replacement replacement;
     char reason[256] = "";
-    FILE *out = NULL;
     int rc = -1;
 
-    if (!path || !temporary)
+    if (!path)
     {
         dmlconf_set_why(why, why_size, "out of memory");
-        goto fail;
+        return -1;
     }
-    out = fopen(temporary, "wb");
-    if (!out)
+    if (dmlconf_replacement_begin(&replacement, path, reason, sizeof(reason)) != 0)
+        dmlconf_set_why(why, why_size, "%s: %s", path, reason);
+    else if (run_writer(kind, replacement.file, in, reason, sizeof(reason)) != 0)
     {
-        dmlconf_set_why(why, why_size, "cannot create %s: %s", temporary, strerror(errno));
-        goto fail;
+        dmlconf_set_why(why, why_size, "%s: %s", path, reason);
+        dmlconf_replacement_finish(&replacement, false, false, NULL, 0);
     }
-    if (run_writer(kind, out, in, reason, sizeof(reason)) != 0)
-    {
-        dmlconf_set_why(why, why_size, "%s: %s", temporary, reason);
-        fclose(out);
-        remove(temporary);
-        goto fail;
-    }
-    if (fclose(out) != 0)
-    {
-        dmlconf_set_why(why, why_size, "cannot write %s: %s", temporary, strerror(errno));
-        remove(temporary);
-        goto fail;
-    }
-    if (dmlconf_replace_file(temporary, path, why, why_size) != 0)
-    {
-        remove(temporary);
-        goto fail;
-    }
-    rc = 0;
-fail:
+    else if (dmlconf_replacement_finish(&replacement, true, false, reason, sizeof(reason)) != 0)
+        dmlconf_set_why(why, why_size, "%s: %s", path, reason);
+    else
+        rc = 0;
     free(path);
-    free(temporary);
     return rc;
 }
 

@@ -9,6 +9,7 @@
 #include "cli.h"
 
 #include <dmlconf/docgen.h>
+#include <dmlconf/file_system.h>
 #include <dmlconf/integer_text.h>
 
 #include <getopt.h>
@@ -297,7 +298,7 @@ static int docgen_page_run(const char *path, bool update)
             fprintf(stderr, "%s: error: cannot apply the rewrites (out of memory)\n", path);
             status = EXIT_INVALID_INPUT;
         }
-        else if (docgen_write_file(path, text.data, text.length, why, sizeof(why)))
+        else if (dmlconf_write_file_atomically(path, text.data, text.length, false, why, sizeof(why)))
         {
             fprintf(stderr, "%s: error: %s\n", path, why);
             status = EXIT_INVALID_INPUT;
