@@ -11,6 +11,7 @@
  * reference for the specs it cannot take.
  */
 #include "datagen_internal.h"
+#include "limbs.h"
 
 #include <dmlconf/datagen.h>
 #include <dmlconf/values.h>
@@ -280,8 +281,7 @@ typedef struct dyadic
 
 static void dyadic_trim(dyadic *d)
 {
-    while (d->n && d->limb[d->n - 1u] == 0)
-        --d->n;
+    d->n = limbs_trim(d->limb, d->n);
 }
 
 static void dyadic_set(dyadic *d, bool negative, uint64_t magnitude, int64_t exponent)
@@ -322,33 +322,12 @@ static void dyadic_shift_left(dyadic *d, uint64_t bits)
 {
     if (d->n == 0 || bits == 0)
         return;
-    uint64_t limbs = bits / 32u;
-    unsigned rest = (unsigned)(bits % 32u);
-    if (limbs + d->n + 1u > DYADIC_LIMBS)
+    if (!limbs_shift_left(d->limb, &d->n, DYADIC_LIMBS, bits))
     {
         d->overflow = true;
         return;
     }
-    size_t shift = (size_t)limbs;
-    d->limb[d->n + shift] = 0;
-    for (size_t i = d->n; i-- > 0;)
-    {
-        uint32_t value = d->limb[i];
-        if (rest)
-        {
-            d->limb[i + shift + 1u] |= value >> (32u - rest);
-            d->limb[i + shift] = value << rest;
-        }
-        else
-        {
-            d->limb[i + shift] = value;
-        }
-    }
-    for (size_t i = 0; i < shift; ++i)
-        d->limb[i] = 0;
-    d->n += shift + 1u;
     d->exponent -= (int64_t)bits;
-    dyadic_trim(d);
 }
 
 /* d = d * factor. */

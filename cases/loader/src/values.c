@@ -13,6 +13,8 @@
  * bits below it only matter through the sticky flag. Decimal and hex literals
  * are turned into (X, sticky), then rounded by one routine.
  */
+#include "limbs.h"
+
 #include <dmlconf/values.h>
 #include <dmlconf/why.h>
 
@@ -225,8 +227,7 @@ static void big_set_u64(big *b, uint64_t value)
 
 static void big_trim(big *b)
 {
-    while (b->n && b->limb[b->n - 1u] == 0)
-        --b->n;
+    b->n = limbs_trim(b->limb, b->n);
 }
 
 /* b = b * factor + addend. */
@@ -266,34 +267,8 @@ static uint32_t big_div_small(big *b, uint32_t divisor)
 
 static void big_shift_left(big *b, uint64_t bits)
 {
-    if (b->n == 0 || bits == 0)
-        return;
-    uint64_t limbs = bits / 32u;
-    unsigned rest = (unsigned)(bits % 32u);
-    if (limbs + b->n + 1u > BIG_LIMBS)
-    {
+    if (!limbs_shift_left(b->limb, &b->n, BIG_LIMBS, bits))
         b->overflow = true;
-        return;
-    }
-    size_t shift = (size_t)limbs;
-    b->limb[b->n + shift] = 0;
-    for (size_t i = b->n; i-- > 0;)
-    {
-        uint32_t value = b->limb[i];
-        if (rest)
-        {
-            b->limb[i + shift + 1u] |= value >> (32u - rest);
-            b->limb[i + shift] = value << rest;
-        }
-        else
-        {
-            b->limb[i + shift] = value;
-        }
-    }
-    for (size_t i = 0; i < shift; ++i)
-        b->limb[i] = 0;
-    b->n += shift + 1u;
-    big_trim(b);
 }
 
 static void big_set_bit(big *b, uint64_t bit)
@@ -307,54 +282,6 @@ static void big_set_bit(big *b, uint64_t bit)
     while (b->n <= index)
         b->limb[b->n++] = 0;
     b->limb[index] |= UINT32_C(1) << (bit % 32u);
-}
-
-/* Number of significant bits of an array of limbs. */
-static uint64_t limbs_bit_length(const uint32_t *limb, size_t n)
-{
-    while (n && limb[n - 1u] == 0)
-        --n;
-    if (n == 0)
-        return 0;
-    uint32_t top = limb[n - 1u];
-    unsigned bits = 0;
-    while (top)
-    {
-        ++bits;
-        top >>= 1;
-    }
-    return (uint64_t)(n - 1u) * 32u + bits;
-}
-
-static bool limbs_bit(const uint32_t *limb, size_t n, uint64_t bit)
-{
-    uint64_t index = bit / 32u;
-    return index < n && ((limb[index] >> (bit % 32u)) & 1u);
-}
-
-/* True when any bit below `bit` is set. */
-static bool limbs_any_below(const uint32_t *limb, size_t n, uint64_t bit)
-{
-    uint64_t full = bit / 32u;
-    for (uint64_t i = 0; i < full && i < n; ++i)
-        if (limb[i])
-            return true;
-    unsigned rest = (unsigned)(bit % 32u);
-    if (rest && full < n && (limb[full] & ((UINT32_C(1) << rest) - 1u)))
-        return true;
-    return false;
-}
-
-/* The 64 bits of the number starting at bit `shift`. */
-static uint64_t limbs_extract(const uint32_t *limb, size_t n, uint64_t shift)
-{
-    uint64_t index = shift / 32u;
-    unsigned rest = (unsigned)(shift % 32u);
-    uint64_t word[3];
-    for (unsigned k = 0; k < 3u; ++k)
-        word[k] = index + k < n ? limb[index + k] : 0u;
-    uint64_t low = word[0] | (word[1] << 32);
-    return rest ? (low >> rest) | (word[2] << (64u - rest)) : low;
 }
 
 /* x = floor(M * 2^shift) where M = limb[0..n); *sticky |= the bits shifted
