@@ -7,6 +7,7 @@
 
 #include <dmlconf/file_system.h>
 #include <dmlconf/reserve.h>
+#include <dmlconf/text.h>
 #include <dmlconf/why.h>
 
 #include <errno.h>
@@ -25,15 +26,6 @@
 #include <dirent.h>
 #include <unistd.h>
 #endif
-
-static char *copy_string(const char *text)
-{
-    size_t length = strlen(text) + 1;
-    char *copy = malloc(length);
-    if (copy)
-        memcpy(copy, text, length);
-    return copy;
-}
 
 static bool is_separator(char c)
 {
@@ -272,7 +264,7 @@ static int name_list_add(name_list *list, const char *name)
 {
     if (!dmlconf_reserve((void **)&list->items, &list->capacity, list->count + 2, sizeof(*list->items)))
         return -1;
-    char *copy = copy_string(name);
+    char *copy = dmlconf_strdup(name);
     if (!copy)
         return -1;
     list->items[list->count++] = copy;
@@ -366,7 +358,7 @@ static int make_one_folder(const char *path)
 
 int dmlconf_make_folders(const char *path, char *why, size_t why_size)
 {
-    char *copy = copy_string(path);
+    char *copy = dmlconf_strdup(path);
     if (!copy)
     {
         dmlconf_set_why(why, why_size, "%s: out of memory", path);

@@ -38,7 +38,7 @@ int loader_draft_copy_defaults(loader_draft *draft, const loader_draft *defaults
     {
         draft->tolerance.from_defaults[i] = defaults->tolerance.overrides.set[i];
     }
-    if (defaults->notes && !(draft->notes = loader_strdup(defaults->notes)))
+    if (defaults->notes && !(draft->notes = dmlconf_strdup(defaults->notes)))
     {
         return -1;
     }
@@ -52,7 +52,7 @@ int loader_draft_copy_defaults(loader_draft *draft, const loader_draft *defaults
         draft->tag_capacity = defaults->tag_count;
         for (i = 0; i < defaults->tag_count; ++i)
         {
-            if (!(draft->tags[i] = loader_strdup(defaults->tags[i])))
+            if (!(draft->tags[i] = dmlconf_strdup(defaults->tags[i])))
             {
                 return -1;
             }

@@ -124,7 +124,7 @@ static int push_value(loader *L, loader_data *data)
             data->inexact[data->inexact_count].index = data->count;
             data->inexact[data->inexact_count].line = (uint32_t)L->event.start_mark.line;
             data->inexact[data->inexact_count].column = (uint32_t)L->event.start_mark.column;
-            data->inexact[data->inexact_count].text = loader_strdup(text);
+            data->inexact[data->inexact_count].text = dmlconf_strdup(text);
             if (!data->inexact[data->inexact_count].text)
             {
                 loader_out_of_memory(L);
@@ -279,8 +279,8 @@ static int add_param(loader *L, loader_data *data, const char *key, dmlconf_mark
         return -1;
     }
     param = &data->params[data->param_count];
-    param->key = loader_strdup(key);
-    param->value = loader_strdup((const char *)L->event.data.scalar.value);
+    param->key = dmlconf_strdup(key);
+    param->value = dmlconf_strdup((const char *)L->event.data.scalar.value);
     param->key_mark = key_mark;
     param->value_mark = loader_event_mark(L);
     if (!param->key || !param->value)
@@ -350,7 +350,7 @@ static bool read_source_mapping(loader *L, loader_data *data, bool is_input)
         }
         else if (!strcmp(key, "npy"))
         {
-            data->npy_text = loader_strdup((const char *)L->event.data.scalar.value);
+            data->npy_text = dmlconf_strdup((const char *)L->event.data.scalar.value);
             data->npy_mark = loader_event_mark(L);
             if (!data->npy_text)
             {
@@ -360,7 +360,7 @@ static bool read_source_mapping(loader *L, loader_data *data, bool is_input)
         }
         else if (!strcmp(key, "generate"))
         {
-            data->generator = loader_strdup((const char *)L->event.data.scalar.value);
+            data->generator = dmlconf_strdup((const char *)L->event.data.scalar.value);
             data->generator_mark = loader_event_mark(L);
             if (!data->generator)
             {

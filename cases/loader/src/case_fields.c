@@ -446,7 +446,7 @@ static int read_string(loader *L, const char *what, char **out)
     {
         return status;
     }
-    copy = loader_strdup(scalar_text(L));
+    copy = dmlconf_strdup(scalar_text(L));
     loader_consume(L);
     if (!copy)
     {
@@ -504,7 +504,7 @@ static int add_tag(loader *L, loader_draft *draft, const char *tag)
         loader_out_of_memory(L);
         return -1;
     }
-    if (!(draft->tags[draft->tag_count] = loader_strdup(tag)))
+    if (!(draft->tags[draft->tag_count] = dmlconf_strdup(tag)))
     {
         loader_out_of_memory(L);
         return -1;

@@ -232,7 +232,7 @@ static void finish_npy(loader *L, const dmlconf_scan_desc *desc, loader_data *da
                      what, code);
         return;
     }
-    out->npy_text = loader_strdup(data->npy_text);
+    out->npy_text = dmlconf_strdup(data->npy_text);
     out->npy_path = malloc(folder + length + 1);
     if (!out->npy_text || !out->npy_path)
     {

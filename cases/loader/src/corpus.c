@@ -198,7 +198,7 @@ size_t dmlconf_case_corpus_load(dmlconf_case_corpus *corpus, const char *const *
                 goto out_of_memory;
             }
         }
-        else if (path_list_add(&list, loader_strdup(paths[i])))
+        else if (path_list_add(&list, dmlconf_strdup(paths[i])))
         {
             goto out_of_memory;
         }

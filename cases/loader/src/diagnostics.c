@@ -12,24 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-char *loader_strdup(const char *text)
-{
-    size_t size;
-    char *copy;
-
-    if (!text)
-    {
-        return NULL;
-    }
-    size = strlen(text) + 1;
-    copy = malloc(size);
-    if (copy)
-    {
-        memcpy(copy, text, size);
-    }
-    return copy;
-}
-
 char *loader_vformat(const char *format, va_list args)
 {
     dmlconf_buffer text = {0};
@@ -52,7 +34,7 @@ int loader_diagnostics_push(dmlconf_diagnostics *list, dmlconf_severity severity
     {
         goto fail;
     }
-    if (file && !(file_copy = loader_strdup(file)))
+    if (file && !(file_copy = dmlconf_strdup(file)))
     {
         goto fail;
     }
@@ -85,8 +67,8 @@ int loader_diagnostics_relate(dmlconf_diagnostics *list, const char *label, cons
         return -1;
     }
     item = &list->items[list->count - 1];
-    item->related_label = loader_strdup(label);
-    item->related_file = loader_strdup(file);
+    item->related_label = dmlconf_strdup(label);
+    item->related_file = dmlconf_strdup(file);
     if (!item->related_label || !item->related_file)
     {
         free(item->related_label);

@@ -275,16 +275,6 @@ void dmlconf_run_info_scope(const dmlconf_run_info *info, dmlconf_verdict_scope 
 
 /* ---- load errors ---------------------------------------------------------------- */
 
-static char *copy_string(const char *text)
-{
-    size_t length = strlen(text);
-    char *copy = malloc(length + 1);
-
-    if (copy)
-        memcpy(copy, text, length + 1);
-    return copy;
-}
-
 int dmlconf_load_error_list_add(dmlconf_load_error_list *list, const char *file, uint32_t line, uint32_t column,
                                 const char *message)
 {
@@ -292,8 +282,8 @@ int dmlconf_load_error_list_add(dmlconf_load_error_list *list, const char *file,
 
     if (!dmlconf_reserve((void **)&list->items, &list->capacity, list->count + 1, sizeof(*list->items)))
         return -1;
-    error.message = copy_string(message ? message : "");
-    error.file = file ? copy_string(file) : NULL;
+    error.message = dmlconf_strdup(message ? message : "");
+    error.file = file ? dmlconf_strdup(file) : NULL;
     if (!error.message || (file && !error.file))
     {
         free(error.message);
