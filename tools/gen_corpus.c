@@ -15,6 +15,7 @@
 #include <dmlconf/case_writer.h>
 #include <dmlconf/compiler.h>
 #include <dmlconf/datagen.h>
+#include <dmlconf/file_system.h>
 #include <dmlconf/oracle.h>
 #include <dmlconf/values.h>
 
@@ -226,16 +227,6 @@ static const char *op_short(dmlconf_operator op)
 static const char *op_long(dmlconf_operator op)
 {
     return op == DMLCONF_OPERATOR_CUMULATIVE_PRODUCT ? "product" : "sum";
-}
-
-/* Lower-case type name ("float32"), as case files write it. */
-static void type_token(dmlconf_data_type type, char *out, size_t size)
-{
-    const char *name = dmlconf_data_type_name(type);
-    size_t i = 0;
-    for (; name && name[i] && i + 1 < size; ++i)
-        out[i] = (name[i] >= 'A' && name[i] <= 'Z') ? (char)(name[i] - 'A' + 'a') : name[i];
-    out[i] = '\0';
 }
 
 static bool type_is_float(dmlconf_data_type type)
@@ -648,19 +639,11 @@ static int file_end(yaml_file *f, const char *outdir)
         dmlconf_case_text_free(&f->body);
         return -1;
     }
-    FILE *out = fopen(path, "wb");
-    if (!out)
-    {
-        fprintf(stderr, "gen_corpus: cannot create %s\n", path);
-        dmlconf_case_text_free(&f->body);
-        return -1;
-    }
-    if (fwrite(f->body.data, 1, f->body.length, out) == f->body.length && fclose(out) == 0)
+    char why[1024];
+    if (dmlconf_write_file_atomically(path, f->body.data, f->body.length, false, why, sizeof(why)) == 0)
         status = 0;
     else
-        fprintf(stderr, "gen_corpus: cannot write %s\n", path);
-    if (status)
-        fclose(out);
+        fprintf(stderr, "gen_corpus: cannot write %s\n", why);
     printf("%s: %zu cases, %zu bytes\n", path, f->case_count, f->body.length);
     dmlconf_case_text_free(&f->body);
     return status;
@@ -687,8 +670,7 @@ static const type_recipe *recipe_for(dmlconf_data_type type)
 
 static void set_tags(gen_case *c, const char *set, const char *kind)
 {
-    char token[16];
-    type_token(c->desc.input.data_type, token, sizeof(token));
+    const char *token = dmlconf_data_type_lower_name(c->desc.input.data_type);
     snprintf(c->tags, sizeof(c->tags), "%s, %s, %s, r%" PRIu32 ", %s", set, op_long(c->desc.op), token,
              c->desc.input.dimension_count, kind);
 }
@@ -843,12 +825,13 @@ static void sweep_sizes(uint32_t rank, uint32_t axis, bool small, uint32_t *size
 
 static int write_sweep_file(dmlconf_operator op, const type_recipe *recipe, const char *outdir)
 {
-    char token[16], name[64], description[512];
+    const char *token;
+    char name[64], description[512];
     yaml_file f;
     int status = 0;
     bool integer = !type_is_float(recipe->type);
 
-    type_token(recipe->type, token, sizeof(token));
+    token = dmlconf_data_type_lower_name(recipe->type);
     snprintf(name, sizeof(name), "%s_%s.yaml", op_long(op), token);
     snprintf(description, sizeof(description),
              "# The %s sweep for %s: every rank (1 to 8), axis, direction and exclusive flag, with\n"
@@ -1022,8 +1005,7 @@ static int write_long_file(const char *outdir)
         dmlconf_operator op = o ? DMLCONF_OPERATOR_CUMULATIVE_PRODUCT : DMLCONF_OPERATOR_CUMULATIVE_SUMMATION;
         for (size_t t = 0; t < sizeof(sweep_types) / sizeof(sweep_types[0]) && !status; ++t)
         {
-            char token[16];
-            type_token(sweep_types[t], token, sizeof(token));
+            const char *token = dmlconf_data_type_lower_name(sweep_types[t]);
             for (size_t s = 0; s < sizeof(long_shapes) / sizeof(long_shapes[0]) && !status; ++s)
             {
                 const long_shape *shape = &long_shapes[s];
@@ -1304,7 +1286,7 @@ static int write_edge_rows(yaml_file *f, const char *group, const edge_row *rows
                         continue;
                     static const char *const suffixes[4] = {"", ".dec", ".excl", ".dec.excl"};
                     bool decreasing = v == 1 || v == 3, exclusive = v >= 2;
-                    char token[16];
+                    const char *token;
                     gen_case c;
                     uint32_t sizes[8] = {0};
                     uint32_t rank = row->rank;
@@ -1321,7 +1303,7 @@ static int write_edge_rows(yaml_file *f, const char *group, const edge_row *rows
                     }
                     case_init(&c, op, type, rank, sizes, rank == 1 && !row->rank ? 0 : row->axis, decreasing,
                               exclusive);
-                    type_token(type, token, sizeof(token));
+                    token = dmlconf_data_type_lower_name(type);
                     snprintf(c.id, sizeof(c.id), "edge.%s.%s.%s.%s%s", group, op_short(op), token, row->name,
                              suffixes[v]);
                     set_tags(&c, "edge", group);

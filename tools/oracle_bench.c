@@ -13,9 +13,9 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <dmlconf/integer_text.h>
 #include <dmlconf/oracle.h>
 
-#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -206,12 +206,10 @@ int main(int argc, char **argv)
 {
     size_t n = 10000000;
     int repeats = 5;
+    uint64_t value;
     if (argc > 1)
     {
-        char *end;
-        errno = 0;
-        unsigned long long value = strtoull(argv[1], &end, 10);
-        if (errno || *end || value < 1 || value > (1ull << 32))
+        if (!dmlconf_parse_u64(argv[1], 1, UINT64_C(1) << 32, &value))
         {
             fprintf(stderr, "usage: %s [ELEMENTS (1 to 2^32)] [REPEATS]\n", argv[0]);
             return 2;
@@ -220,9 +218,7 @@ int main(int argc, char **argv)
     }
     if (argc > 2)
     {
-        char *end;
-        long value = strtol(argv[2], &end, 10);
-        if (*end || value < 1 || value > 1000)
+        if (!dmlconf_parse_u64(argv[2], 1, 1000, &value))
         {
             fprintf(stderr, "usage: %s [ELEMENTS] [REPEATS (1 to 1000)]\n", argv[0]);
             return 2;

@@ -28,6 +28,7 @@
 #include <dmlconf/clock.h>
 #include <dmlconf/comparator.h>
 #include <dmlconf/datagen.h>
+#include <dmlconf/integer_text.h>
 #include <dmlconf/large_memory.h>
 #include <dmlconf/oracle.h>
 #include <dmlconf/oracle_backend.h>
@@ -457,9 +458,9 @@ int main(int argc, char **argv)
 {
     bench b;
     memset(&b, 0, sizeof(b));
-    b.n = argc > 1 ? strtoull(argv[1], NULL, 10) : UINT64_C(100000000);
+    b.n = UINT64_C(100000000);
     const char *dmlconf = argc > 2 ? argv[2] : DMLCONF_BINARY;
-    if (b.n < 1 || b.n > UINT64_C(0xffffffff))
+    if (argc > 1 && !dmlconf_parse_u64(argv[1], 1, UINT32_MAX, &b.n))
     {
         fprintf(stderr, "usage: dmlconf_pipeline_bench [ELEMENTS (1 to 4294967295) [DMLCONF]]\n");
         return 2;

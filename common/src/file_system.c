@@ -6,10 +6,12 @@
 #endif
 
 #include <dmlconf/file_system.h>
+#include <dmlconf/reserve.h>
+#include <dmlconf/text.h>
+#include <dmlconf/why.h>
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -24,25 +26,6 @@
 #include <dirent.h>
 #include <unistd.h>
 #endif
-
-static void set_why(char *why, size_t why_size, const char *format, ...)
-{
-    if (!why || !why_size)
-        return;
-    va_list args;
-    va_start(args, format);
-    vsnprintf(why, why_size, format, args);
-    va_end(args);
-}
-
-static char *copy_string(const char *text)
-{
-    size_t length = strlen(text) + 1;
-    char *copy = malloc(length);
-    if (copy)
-        memcpy(copy, text, length);
-    return copy;
-}
 
 static bool is_separator(char c)
 {
@@ -86,7 +69,7 @@ int dmlconf_path_examine(const char *path, dmlconf_path_kind *kind, uint64_t *by
             *kind = DMLCONF_PATH_MISSING;
             return 0;
         }
-        set_why(why, why_size, "%s: %s", path, strerror(errno));
+        dmlconf_set_why(why, why_size, "%s: %s", path, strerror(errno));
         return -1;
     }
 #if defined(_WIN32)
@@ -162,44 +145,44 @@ FILE *dmlconf_open_regular_file(const char *path, uint64_t *bytes, char *why, si
     char reason[512];
     if (dmlconf_path_examine(path, &kind, bytes, reason, sizeof(reason)))
     {
-        set_why(why, why_size, "cannot open: %s", strerror(errno));
+        dmlconf_set_why(why, why_size, "cannot open: %s", strerror(errno));
         return NULL;
     }
     if (kind == DMLCONF_PATH_MISSING)
     {
-        set_why(why, why_size, "cannot open: %s", strerror(ENOENT));
+        dmlconf_set_why(why, why_size, "cannot open: %s", strerror(ENOENT));
         return NULL;
     }
     if (kind != DMLCONF_PATH_REGULAR)
     {
-        set_why(why, why_size, "is %s, not a regular file",
-                kind == DMLCONF_PATH_DIRECTORY ? "a directory" : "a device");
+        dmlconf_set_why(why, why_size, "is %s, not a regular file",
+                        kind == DMLCONF_PATH_DIRECTORY ? "a directory" : "a device");
         return NULL;
     }
     HANDLE handle = CreateFileA(path, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
                                 OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
     if (handle == INVALID_HANDLE_VALUE)
     {
-        set_why(why, why_size, "cannot open: Windows error %lu", (unsigned long)GetLastError());
+        dmlconf_set_why(why, why_size, "cannot open: Windows error %lu", (unsigned long)GetLastError());
         return NULL;
     }
     if (GetFileType(handle) != FILE_TYPE_DISK)
     {
         CloseHandle(handle);
-        set_why(why, why_size, "is a device, not a regular file");
+        dmlconf_set_why(why, why_size, "is a device, not a regular file");
         return NULL;
     }
     int fd = _open_osfhandle((intptr_t)handle, _O_RDONLY | _O_BINARY);
     if (fd < 0)
     {
         CloseHandle(handle);
-        set_why(why, why_size, "cannot open: %s", strerror(errno));
+        dmlconf_set_why(why, why_size, "cannot open: %s", strerror(errno));
         return NULL;
     }
     FILE *file = _fdopen(fd, "rb");
     if (!file)
     {
-        set_why(why, why_size, "cannot open: %s", strerror(errno));
+        dmlconf_set_why(why, why_size, "cannot open: %s", strerror(errno));
         _close(fd);
     }
     return file;
@@ -214,43 +197,43 @@ FILE *dmlconf_open_regular_file(const char *path, uint64_t *bytes, char *why, si
     struct stat info;
     if (stat(path, &info))
     {
-        set_why(why, why_size, "cannot open: %s", strerror(errno));
+        dmlconf_set_why(why, why_size, "cannot open: %s", strerror(errno));
         return NULL;
     }
     if (!S_ISREG(info.st_mode))
     {
-        set_why(why, why_size, "is %s, not a regular file", kind_of_mode(info.st_mode));
+        dmlconf_set_why(why, why_size, "is %s, not a regular file", kind_of_mode(info.st_mode));
         return NULL;
     }
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd < 0)
     {
-        set_why(why, why_size, "cannot open: %s", strerror(errno));
+        dmlconf_set_why(why, why_size, "cannot open: %s", strerror(errno));
         return NULL;
     }
     if (fstat(fd, &info))
     {
-        set_why(why, why_size, "cannot open: %s", strerror(errno));
+        dmlconf_set_why(why, why_size, "cannot open: %s", strerror(errno));
         close(fd);
         return NULL;
     }
     if (!S_ISREG(info.st_mode))
     {
-        set_why(why, why_size, "is %s, not a regular file", kind_of_mode(info.st_mode));
+        dmlconf_set_why(why, why_size, "is %s, not a regular file", kind_of_mode(info.st_mode));
         close(fd);
         return NULL;
     }
     int flags = fcntl(fd, F_GETFL);
     if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0)
     {
-        set_why(why, why_size, "cannot open: %s", strerror(errno));
+        dmlconf_set_why(why, why_size, "cannot open: %s", strerror(errno));
         close(fd);
         return NULL;
     }
     FILE *file = fdopen(fd, "rb");
     if (!file)
     {
-        set_why(why, why_size, "cannot open: %s", strerror(errno));
+        dmlconf_set_why(why, why_size, "cannot open: %s", strerror(errno));
         close(fd);
         return NULL;
     }
@@ -279,16 +262,9 @@ typedef struct name_list
 
 static int name_list_add(name_list *list, const char *name)
 {
-    if (list->count + 1 >= list->capacity)
-    {
-        size_t capacity = list->capacity ? list->capacity * 2 : 32;
-        char **items = realloc(list->items, capacity * sizeof(*items));
-        if (!items)
-            return -1;
-        list->items = items;
-        list->capacity = capacity;
-    }
-    char *copy = copy_string(name);
+    if (!dmlconf_reserve((void **)&list->items, &list->capacity, list->count + 2, sizeof(*list->items)))
+        return -1;
+    char *copy = dmlconf_strdup(name);
     if (!copy)
         return -1;
     list->items[list->count++] = copy;
@@ -313,7 +289,7 @@ char **dmlconf_list_folder(const char *path, char *why, size_t why_size)
         DWORD error = GetLastError();
         if (error == ERROR_FILE_NOT_FOUND)
             return list.items; /* an empty folder */
-        set_why(why, why_size, "%s: cannot open the folder (Windows error %lu)", path, (unsigned long)error);
+        dmlconf_set_why(why, why_size, "%s: cannot open the folder (Windows error %lu)", path, (unsigned long)error);
         dmlconf_free_folder_names(list.items);
         return NULL;
     }
@@ -332,7 +308,7 @@ char **dmlconf_list_folder(const char *path, char *why, size_t why_size)
     DIR *folder = opendir(path);
     if (!folder)
     {
-        set_why(why, why_size, "%s: cannot open the folder: %s", path, strerror(errno));
+        dmlconf_set_why(why, why_size, "%s: cannot open the folder: %s", path, strerror(errno));
         dmlconf_free_folder_names(list.items);
         return NULL;
     }
@@ -353,7 +329,7 @@ char **dmlconf_list_folder(const char *path, char *why, size_t why_size)
 
 out_of_memory:
     dmlconf_free_folder_names(list.items);
-    set_why(why, why_size, "%s: out of memory while listing the folder", path);
+    dmlconf_set_why(why, why_size, "%s: out of memory while listing the folder", path);
     return NULL;
 }
 
@@ -382,10 +358,10 @@ static int make_one_folder(const char *path)
 
 int dmlconf_make_folders(const char *path, char *why, size_t why_size)
 {
-    char *copy = copy_string(path);
+    char *copy = dmlconf_strdup(path);
     if (!copy)
     {
-        set_why(why, why_size, "%s: out of memory", path);
+        dmlconf_set_why(why, why_size, "%s: out of memory", path);
         return -1;
     }
     size_t length = strlen(copy);
@@ -403,7 +379,7 @@ int dmlconf_make_folders(const char *path, char *why, size_t why_size)
             /* "C:" and "/" themselves cannot be made and need not be. */
             if (dmlconf_path_examine(copy, &kind, NULL, NULL, 0) || kind != DMLCONF_PATH_DIRECTORY)
             {
-                set_why(why, why_size, "cannot create the folder %s: %s", copy, strerror(error));
+                dmlconf_set_why(why, why_size, "cannot create the folder %s: %s", copy, strerror(error));
                 free(copy);
                 return -1;
             }
@@ -414,7 +390,7 @@ int dmlconf_make_folders(const char *path, char *why, size_t why_size)
     int result = dmlconf_path_examine(path, &kind, NULL, why, why_size);
     if (!result && kind != DMLCONF_PATH_DIRECTORY)
     {
-        set_why(why, why_size, "%s: exists and is %s, not a folder", path, dmlconf_path_kind_name(kind));
+        dmlconf_set_why(why, why_size, "%s: exists and is %s, not a folder", path, dmlconf_path_kind_name(kind));
         result = -1;
     }
     free(copy);
@@ -451,7 +427,7 @@ static int create_temporary_beside(const char *path, unsigned mode, char **tempo
     char *name = malloc(size);
     if (!name)
     {
-        set_why(why, why_size, "%s: out of memory", path);
+        dmlconf_set_why(why, why_size, "%s: out of memory", path);
         return -1;
     }
     for (unsigned attempt = 0; attempt < 1000; ++attempt)
@@ -467,7 +443,7 @@ static int create_temporary_beside(const char *path, unsigned mode, char **tempo
             break;
     }
     int error = errno;
-    set_why(why, why_size, "cannot create a temporary file beside %s: %s", path, strerror(error));
+    dmlconf_set_why(why, why_size, "cannot create a temporary file beside %s: %s", path, strerror(error));
     free(name);
     errno = error;
     return -1;
@@ -478,7 +454,7 @@ int dmlconf_check_folder_writable(const char *path, char *why, size_t why_size)
     char *probe_base = dmlconf_path_join(path, ".dmlconf-write-probe");
     if (!probe_base)
     {
-        set_why(why, why_size, "%s: out of memory", path);
+        dmlconf_set_why(why, why_size, "%s: out of memory", path);
         return -1;
     }
     char *probe = NULL, reason[256];
@@ -486,7 +462,7 @@ int dmlconf_check_folder_writable(const char *path, char *why, size_t why_size)
     free(probe_base);
     if (fd < 0)
     {
-        set_why(why, why_size, "cannot write into the folder %s: %s", path, strerror(errno));
+        dmlconf_set_why(why, why_size, "cannot write into the folder %s: %s", path, strerror(errno));
         return -1;
     }
 #if defined(_WIN32)
@@ -504,13 +480,14 @@ int dmlconf_replace_file(const char *from, const char *to, char *why, size_t why
 #if defined(_WIN32)
     if (!MoveFileExA(from, to, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
     {
-        set_why(why, why_size, "cannot rename %s to %s (Windows error %lu)", from, to, (unsigned long)GetLastError());
+        dmlconf_set_why(why, why_size, "cannot rename %s to %s (Windows error %lu)", from, to,
+                        (unsigned long)GetLastError());
         return -1;
     }
 #else
     if (rename(from, to))
     {
-        set_why(why, why_size, "cannot rename %s to %s: %s", from, to, strerror(errno));
+        dmlconf_set_why(why, why_size, "cannot rename %s to %s: %s", from, to, strerror(errno));
         return -1;
     }
 #endif
@@ -562,14 +539,14 @@ int dmlconf_replacement_begin(dmlconf_replacement *r, const char *path, char *wh
     const char *kind = not_regular(path, &exists, &mode);
     if (kind)
     {
-        set_why(why, why_size, "is %s, not a regular file; it is not replaced", kind);
+        dmlconf_set_why(why, why_size, "is %s, not a regular file; it is not replaced", kind);
         return -1;
     }
     char reason[512];
     int fd = create_temporary_beside(path, exists ? mode : 0666, &r->temp_path, reason, sizeof(reason));
     if (fd < 0)
     {
-        set_why(why, why_size, "cannot create a temporary file beside it: %s", strerror(errno));
+        dmlconf_set_why(why, why_size, "cannot create a temporary file beside it: %s", strerror(errno));
         return -1;
     }
 #if defined(_WIN32)
@@ -582,7 +559,7 @@ int dmlconf_replacement_begin(dmlconf_replacement *r, const char *path, char *wh
 #endif
     if (!r->file)
     {
-        set_why(why, why_size, "cannot write a temporary file beside it: %s", strerror(errno));
+        dmlconf_set_why(why, why_size, "cannot write a temporary file beside it: %s", strerror(errno));
 #if defined(_WIN32)
         _close(fd);
 #else
@@ -615,11 +592,11 @@ int dmlconf_replacement_finish(dmlconf_replacement *r, bool written, bool sync, 
     r->file = NULL;
     char reason[512];
     if (!written)
-        set_why(why, why_size, "cannot write: %s", strerror(error));
+        dmlconf_set_why(why, why_size, "cannot write: %s", strerror(error));
     else if (dmlconf_replace_file(r->temp_path, r->path, reason, sizeof(reason)) == 0)
         result = 0;
     else
-        set_why(why, why_size, "cannot replace the file: %s", reason);
+        dmlconf_set_why(why, why_size, "cannot replace the file: %s", reason);
     if (result)
         remove(r->temp_path);
     free(r->temp_path);
@@ -636,7 +613,7 @@ int dmlconf_write_file_atomically(const char *path, const void *data, size_t siz
         dmlconf_replacement_finish(&replacement, !size || fwrite(data, 1, size, replacement.file) == size, sync,
                                    reason, sizeof(reason)))
     {
-        set_why(why, why_size, "%s: %s", path, reason);
+        dmlconf_set_why(why, why_size, "%s: %s", path, reason);
         return -1;
     }
     return 0;
@@ -651,7 +628,7 @@ int dmlconf_file_lock_take(const char *path, dmlconf_file_lock *lock, long *held
                               NULL, OPEN_ALWAYS, FILE_ATTRIBUTE_NORMAL, NULL);
     if (file == INVALID_HANDLE_VALUE)
     {
-        set_why(why, why_size, "cannot create %s (Windows error %lu)", path, (unsigned long)GetLastError());
+        dmlconf_set_why(why, why_size, "cannot create %s (Windows error %lu)", path, (unsigned long)GetLastError());
         return -2;
     }
     OVERLAPPED whole;
@@ -662,10 +639,10 @@ int dmlconf_file_lock_take(const char *path, dmlconf_file_lock *lock, long *held
         CloseHandle(file);
         if (error == ERROR_LOCK_VIOLATION || error == ERROR_SHARING_VIOLATION)
         {
-            set_why(why, why_size, "%s is locked by another process", path);
+            dmlconf_set_why(why, why_size, "%s is locked by another process", path);
             return -1;
         }
-        set_why(why, why_size, "cannot lock %s (Windows error %lu)", path, (unsigned long)error);
+        dmlconf_set_why(why, why_size, "cannot lock %s (Windows error %lu)", path, (unsigned long)error);
         return -2;
     }
     lock->handle = (intptr_t)file;
@@ -687,7 +664,7 @@ int dmlconf_file_lock_take(const char *path, dmlconf_file_lock *lock, long *held
     int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
     if (fd < 0)
     {
-        set_why(why, why_size, "cannot create %s: %s", path, strerror(errno));
+        dmlconf_set_why(why, why_size, "cannot create %s: %s", path, strerror(errno));
         return -2;
     }
     struct flock whole;
@@ -702,7 +679,7 @@ int dmlconf_file_lock_take(const char *path, dmlconf_file_lock *lock, long *held
     int error = errno;
     if (error != EACCES && error != EAGAIN)
     {
-        set_why(why, why_size, "cannot lock %s: %s", path, strerror(error));
+        dmlconf_set_why(why, why_size, "cannot lock %s: %s", path, strerror(error));
         close(fd);
         return -2;
     }
@@ -713,9 +690,9 @@ int dmlconf_file_lock_take(const char *path, dmlconf_file_lock *lock, long *held
         *held_by = (long)whole.l_pid;
     close(fd);
     if (*held_by > 0)
-        set_why(why, why_size, "%s is locked by process %ld", path, *held_by);
+        dmlconf_set_why(why, why_size, "%s is locked by process %ld", path, *held_by);
     else
-        set_why(why, why_size, "%s is locked by another process", path);
+        dmlconf_set_why(why, why_size, "%s is locked by another process", path);
     return -1;
 }
 

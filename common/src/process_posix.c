@@ -14,6 +14,7 @@
 
 #include <dmlconf/clock.h>
 #include <dmlconf/threads.h>
+#include <dmlconf/why.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -58,8 +59,7 @@ struct dmlconf_process
 
 static void set_why(char *why, size_t why_size, const char *what, int error)
 {
-    if (why && why_size)
-        snprintf(why, why_size, "%s: %s", what, strerror(error));
+    dmlconf_set_why(why, why_size, "%s: %s", what, strerror(error));
 }
 
 static void close_fd(int *fd)

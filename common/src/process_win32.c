@@ -9,6 +9,7 @@
 #include "output_tail.h"
 
 #include <dmlconf/clock.h>
+#include <dmlconf/reserve.h>
 #include <dmlconf/threads.h>
 
 #include <stdint.h>
@@ -19,7 +20,6 @@
 #include <windows.h>
 
 #define DEFAULT_TAIL_BYTES 4096u
-#define READ_CHUNK         65536u
 #define WRITE_CHUNK        65536u
 /* The exit status TerminateProcess gives a child this process kills. */
 #define KILLED_STATUS 0xdead
@@ -85,19 +85,10 @@ static DWORD WINAPI read_pipe(LPVOID parameter)
             continue;
         }
         EnterCriticalSection(&r->lock);
-        if (r->used + n > r->capacity)
+        if (!dmlconf_reserve((void **)&r->buffer, &r->capacity, r->used + n, 1))
         {
-            size_t capacity = r->capacity ? r->capacity * 2 : READ_CHUNK;
-            while (capacity < r->used + n)
-                capacity *= 2;
-            char *grown = realloc(r->buffer, capacity);
-            if (!grown)
-            {
-                LeaveCriticalSection(&r->lock);
-                break;
-            }
-            r->buffer = grown;
-            r->capacity = capacity;
+            LeaveCriticalSection(&r->lock);
+            break;
         }
         memcpy(r->buffer + r->used, chunk, n);
         r->used += n;
@@ -155,16 +146,8 @@ static void reader_stop(pipe_reader *r)
 static bool append_argument(char **line, size_t *used, size_t *capacity, const char *argument)
 {
     size_t length = strlen(argument);
-    size_t need = *used + 2 * length + 4;
-    if (need > *capacity)
-    {
-        size_t grown_capacity = need * 2;
-        char *grown = realloc(*line, grown_capacity);
-        if (!grown)
-            return false;
-        *line = grown;
-        *capacity = grown_capacity;
-    }
+    if (!dmlconf_reserve((void **)line, capacity, *used + 2 * length + 4, 1))
+        return false;
     char *out = *line + *used;
     if (*used)
         *out++ = ' ';

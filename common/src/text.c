@@ -1,6 +1,7 @@
 /*
  * Small string helpers.
  */
+#include <dmlconf/reserve.h>
 #include <dmlconf/text.h>
 
 #include <stdarg.h>
@@ -24,15 +25,8 @@ int dmlconf_read_line(FILE *file, char **line, size_t *capacity)
     int c;
     while ((c = fgetc(file)) != EOF)
     {
-        if (used + 2 > *capacity)
-        {
-            size_t grown_capacity = *capacity ? *capacity * 2 : 256;
-            char *grown = realloc(*line, grown_capacity);
-            if (!grown)
-                return -1;
-            *line = grown;
-            *capacity = grown_capacity;
-        }
+        if (!dmlconf_reserve((void **)line, capacity, used + 2, 1))
+            return -1;
         if (c == '\n')
             break;
         (*line)[used++] = (char)c;

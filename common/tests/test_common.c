@@ -11,6 +11,8 @@
 #include <dmlconf/status_line.h>
 #include <dmlconf/threads.h>
 
+#include "test_helpers.h"
+
 #include <check.h>
 #include <errno.h>
 #include <fnmatch.h>
@@ -739,6 +741,10 @@ static Suite *common_suite(void)
     tcase_add_test(glob, test_glob_examples);
     tcase_add_test(glob, test_glob_against_fnmatch);
     suite_add_tcase(suite, glob);
+    suite_add_tcase(suite, reserve_tcase());
+    suite_add_tcase(suite, buffer_tcase());
+    suite_add_tcase(suite, why_tcase());
+    suite_add_tcase(suite, integer_text_tcase());
     return suite;
 }
 

@@ -63,6 +63,7 @@
 
 #include <dmlconf/clock.h>
 #include <dmlconf/d3d12.h>
+#include <dmlconf/integer_text.h>
 #include <dmlconf/process.h>
 
 #include <errno.h>
@@ -116,10 +117,8 @@ static bool parse_count(const char *text, uint64_t *value)
 /* Parses a whole number of milliseconds, 0 to 600000. */
 static bool parse_milliseconds(const char *text, unsigned *value)
 {
-    char *end = NULL;
-    errno = 0;
-    unsigned long parsed = strtoul(text, &end, 10);
-    if (errno || !end || end == text || *end || text[0] == '-' || parsed > 600000)
+    uint64_t parsed;
+    if (!dmlconf_parse_u64(text, 0, 600000, &parsed))
         return false;
     *value = (unsigned)parsed;
     return true;
@@ -147,27 +146,6 @@ typedef struct case_list
     large_case items[64];
     size_t count;
 } case_list;
-
-static const char *type_name(dmlconf_data_type type)
-{
-    switch (type)
-    {
-    case DMLCONF_DATA_TYPE_FLOAT32:
-        return "float32";
-    case DMLCONF_DATA_TYPE_FLOAT16:
-        return "float16";
-    case DMLCONF_DATA_TYPE_INT32:
-        return "int32";
-    case DMLCONF_DATA_TYPE_UINT32:
-        return "uint32";
-    case DMLCONF_DATA_TYPE_INT64:
-        return "int64";
-    case DMLCONF_DATA_TYPE_UINT64:
-        return "uint64";
-    default:
-        return "?";
-    }
-}
 
 static unsigned type_bytes(dmlconf_data_type type)
 {
@@ -202,7 +180,7 @@ static void add_case(case_list *list, dmlconf_operator op, dmlconf_data_type typ
     else
         snprintf(shape, sizeof(shape), "%ux%ux%u axis %u", sizes[0], sizes[1], sizes[2], axis);
     snprintf(c->name, sizeof(c->name), "%s %s %s%s%s", op == DMLCONF_OPERATOR_CUMULATIVE_PRODUCT ? "cumprod" : "cumsum",
-             type_name(type), shape, decreasing ? " dec" : "", exclusive ? " excl" : "");
+             dmlconf_data_type_lower_name(type), shape, decreasing ? " dec" : "", exclusive ? " excl" : "");
 }
 
 /* Every case for about `n` elements: the tracked shapes first, then the
@@ -888,7 +866,7 @@ static void run_torch(const case_list *cases, const bool *chosen, double *torch_
             snprintf(one, sizeof(one), "%s%u", d ? "," : "", c->sizes[d]);
             append_text(sizes, sizeof(sizes), one);
         }
-        snprintf(specs[i], sizeof(specs[i]), "%zu:%s:%s:%s:%u:%d", i, type_name(c->type),
+        snprintf(specs[i], sizeof(specs[i]), "%zu:%s:%s:%s:%u:%d", i, dmlconf_data_type_lower_name(c->type),
                  c->op == DMLCONF_OPERATOR_CUMULATIVE_PRODUCT ? "product" : "sum", sizes, c->axis,
                  c->decreasing ? 1 : 0);
         argv[argc++] = specs[i];

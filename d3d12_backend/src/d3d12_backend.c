@@ -45,6 +45,7 @@
 #include <dmlconf/d3d12.h>
 
 #include <dmlconf/dynlib.h>
+#include <dmlconf/integer_text.h>
 
 #include <dmlconf/threads.h>
 
@@ -55,16 +56,6 @@
 #define KIB            (UINT64_C(1) << 10)
 #define MIB            (UINT64_C(1) << 20)
 #define MIN_VIEW_WORDS 32768u
-
-/* Parses a whole decimal number. */
-static bool parse_number(const char *text, unsigned long long *value)
-{
-    char *end = NULL;
-    if (!text || !*text || *text == '-')
-        return false;
-    *value = strtoull(text, &end, 10);
-    return end && *end == '\0';
-}
 
 static void append_knob(d3d12_backend *b, const char *name, const char *value)
 {
@@ -156,8 +147,8 @@ static int read_knobs(d3d12_backend *b, char *why, size_t why_size)
     const char *tiles = getenv("DMLCONF_D3D12_LOOKBACK_TILES");
     if (tiles && *tiles)
     {
-        unsigned long long count;
-        if (!parse_number(tiles, &count) || count < 1 || count > 64)
+        uint64_t count;
+        if (!dmlconf_parse_u64(tiles, 1, 64, &count))
         {
             snprintf(why, why_size, "DMLCONF_D3D12_LOOKBACK_TILES=%s is not a number of tiles from 1 to 64", tiles);
             return -1;
@@ -168,8 +159,8 @@ static int read_knobs(d3d12_backend *b, char *why, size_t why_size)
     const char *ahead = getenv("DMLCONF_D3D12_BUILD_AHEAD");
     if (ahead && *ahead)
     {
-        unsigned long long threads;
-        if (!parse_number(ahead, &threads) || threads > SCAN_PIPELINES_MAX_THREADS)
+        uint64_t threads;
+        if (!dmlconf_parse_u64(ahead, 0, SCAN_PIPELINES_MAX_THREADS, &threads))
         {
             snprintf(why, why_size, "DMLCONF_D3D12_BUILD_AHEAD=%s is not a number of threads from 0 to %u", ahead,
                      SCAN_PIPELINES_MAX_THREADS);
@@ -179,11 +170,11 @@ static int read_knobs(d3d12_backend *b, char *why, size_t why_size)
     }
     const char *trace = getenv("DMLCONF_D3D12_TRACE");
     b->trace = trace && *trace && strcmp(trace, "0");
-    unsigned long long value;
+    uint64_t value;
     const char *chunk = getenv("DMLCONF_D3D12_CHUNK");
     if (chunk && *chunk)
     {
-        if (!parse_number(chunk, &value) || value < 1 || value > UINT32_MAX)
+        if (!dmlconf_parse_u64(chunk, 1, UINT32_MAX, &value))
         {
             snprintf(why, why_size, "DMLCONF_D3D12_CHUNK=%s is not a chunk length", chunk);
             return -1;
@@ -194,7 +185,7 @@ static int read_knobs(d3d12_backend *b, char *why, size_t why_size)
     const char *groups = getenv("DMLCONF_D3D12_TILE_GROUPS");
     if (groups && *groups)
     {
-        if (!parse_number(groups, &value) || value < 1 || value > UINT32_MAX)
+        if (!dmlconf_parse_u64(groups, 1, UINT32_MAX, &value))
         {
             snprintf(why, why_size, "DMLCONF_D3D12_TILE_GROUPS=%s is not a number of thread groups", groups);
             return -1;
@@ -205,7 +196,7 @@ static int read_knobs(d3d12_backend *b, char *why, size_t why_size)
     const char *epochs = getenv("DMLCONF_D3D12_EPOCHS");
     if (epochs && *epochs)
     {
-        if (!parse_number(epochs, &value) || value < 1 || value > SCAN_EPOCH_MAX)
+        if (!dmlconf_parse_u64(epochs, 1, SCAN_EPOCH_MAX, &value))
         {
             snprintf(why, why_size, "DMLCONF_D3D12_EPOCHS=%s is not a number of epochs from 1 to %u", epochs,
                      SCAN_EPOCH_MAX);
@@ -217,7 +208,7 @@ static int read_knobs(d3d12_backend *b, char *why, size_t why_size)
     const char *view = getenv("DMLCONF_D3D12_VIEW_WORDS");
     if (view && *view)
     {
-        if (!parse_number(view, &value) || value < MIN_VIEW_WORDS)
+        if (!dmlconf_parse_u64(view, MIN_VIEW_WORDS, UINT64_MAX / 4, &value))
         {
             snprintf(why, why_size, "DMLCONF_D3D12_VIEW_WORDS=%s is not a number of at least %u", view, MIN_VIEW_WORDS);
             return -1;

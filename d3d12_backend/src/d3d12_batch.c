@@ -12,6 +12,8 @@
  */
 #include "d3d12_backend_internal.h"
 
+#include <dmlconf/reserve.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -275,14 +277,8 @@ static void record_pass_times(d3d12_backend *b, const job_state *s, const uint64
     b->last_pass_count = 0;
     if (!b->device.timestamp_frequency)
         return;
-    if (s->plan.count > b->last_pass_capacity)
-    {
-        d3d12_pass_time *grown = realloc(b->last_passes, s->plan.count * sizeof(*grown));
-        if (!grown)
-            return;
-        b->last_passes = grown;
-        b->last_pass_capacity = s->plan.count;
-    }
+    if (!dmlconf_reserve((void **)&b->last_passes, &b->last_pass_capacity, s->plan.count, sizeof(*b->last_passes)))
+        return;
     for (size_t p = 0; p < s->plan.count; ++p)
     {
         d3d12_pass_time *t = &b->last_passes[p];

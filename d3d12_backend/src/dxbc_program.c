@@ -3,6 +3,8 @@
  */
 #include "dxbc_emit.h"
 
+#include <dmlconf/reserve.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,19 +138,10 @@ static void append(dxbc_program *p, const uint32_t *words, size_t count)
 {
     if (p->failed)
         return;
-    if (p->count + count > p->capacity)
+    if (!dmlconf_reserve((void **)&p->words, &p->capacity, p->count + count, sizeof(*p->words)))
     {
-        size_t capacity = p->capacity ? p->capacity * 2 : 256;
-        while (capacity < p->count + count)
-            capacity *= 2;
-        uint32_t *grown = realloc(p->words, capacity * sizeof(uint32_t));
-        if (!grown)
-        {
-            fail(p, "out of memory for the shader program");
-            return;
-        }
-        p->words = grown;
-        p->capacity = capacity;
+        fail(p, "out of memory for the shader program");
+        return;
     }
     memcpy(p->words + p->count, words, count * sizeof(uint32_t));
     p->count += count;

@@ -15,6 +15,7 @@
 #include "scan_params.h"
 
 #include <dmlconf/clock.h>
+#include <dmlconf/reserve.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,19 +150,7 @@ unsigned scan_pipelines_build_ahead(scan_pipelines *p, const kernel_key *keys, s
     if (!threads)
         return p->thread_count;
     dmlconf_mutex_lock(&p->lock);
-    if (p->ahead_count + count > p->ahead_capacity)
-    {
-        size_t capacity = p->ahead_capacity ? p->ahead_capacity : 64;
-        while (capacity < p->ahead_count + count)
-            capacity *= 2;
-        kernel_key *grown = realloc(p->ahead, capacity * sizeof(*grown));
-        if (grown)
-        {
-            p->ahead = grown;
-            p->ahead_capacity = capacity;
-        }
-    }
-    if (p->ahead_count + count <= p->ahead_capacity)
+    if (dmlconf_reserve((void **)&p->ahead, &p->ahead_capacity, p->ahead_count + count, sizeof(*p->ahead)))
     {
         memcpy(p->ahead + p->ahead_count, keys, count * sizeof(*keys));
         p->ahead_count += count;

@@ -3,6 +3,8 @@
  */
 #include "scan_plan.h"
 
+#include <dmlconf/reserve.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,17 +86,10 @@ static void fail(plan_context *ctx, const char *message)
 static plan_pass *add_pass(plan_context *ctx)
 {
     job_plan *plan = ctx->plan;
-    if (plan->count == plan->capacity)
+    if (!dmlconf_reserve((void **)&plan->passes, &plan->capacity, plan->count + 1, sizeof(*plan->passes)))
     {
-        size_t capacity = plan->capacity ? plan->capacity * 2 : 8;
-        plan_pass *grown = realloc(plan->passes, capacity * sizeof(*grown));
-        if (!grown)
-        {
-            fail(ctx, "out of memory for the dispatch plan");
-            return NULL;
-        }
-        plan->passes = grown;
-        plan->capacity = capacity;
+        fail(ctx, "out of memory for the dispatch plan");
+        return NULL;
     }
     plan_pass *pass = &plan->passes[plan->count++];
     memset(pass, 0, sizeof(*pass));

@@ -13,6 +13,7 @@
 #include "d3d12_com.h"
 
 #include <dmlconf/dynlib.h>
+#include <dmlconf/reserve.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,16 +113,10 @@ int gpu_list_adapters(gpu_adapter **adapters, size_t *count, char *why, size_t w
             break;
         if (!adapter)
             break;
-        if (total == capacity)
+        if (!dmlconf_reserve((void **)&list, &capacity, total + 1, sizeof(*list)))
         {
-            capacity = capacity ? capacity * 2 : 4;
-            gpu_adapter *grown = realloc(list, capacity * sizeof(*list));
-            if (!grown)
-            {
-                IDXGIAdapter1_Release(adapter);
-                break;
-            }
-            list = grown;
+            IDXGIAdapter1_Release(adapter);
+            break;
         }
         describe(adapter, i, wine, &list[total++]);
         IDXGIAdapter1_Release(adapter);

@@ -28,6 +28,7 @@
  */
 #include "docgen_internal.h"
 
+#include <dmlconf/reserve.h>
 #include <dmlconf/values.h>
 
 #include <stdio.h>
@@ -288,30 +289,17 @@ typedef struct example_draft
 
 static int push_example(docgen_page *page, docgen_example *example)
 {
-    if (page->example_count == page->example_capacity)
-    {
-        size_t capacity = page->example_capacity ? page->example_capacity * 2 : 8;
-        docgen_example *examples = realloc(page->examples, capacity * sizeof(*examples));
-        if (!examples)
-            return -1;
-        page->examples = examples;
-        page->example_capacity = capacity;
-    }
+    if (!dmlconf_reserve((void **)&page->examples, &page->example_capacity, page->example_count + 1,
+                         sizeof(*page->examples)))
+        return -1;
     page->examples[page->example_count++] = *example;
     return 0;
 }
 
 static int push_input(docgen_page *page, docgen_tensor *input)
 {
-    if (page->input_count == page->input_capacity)
-    {
-        size_t capacity = page->input_capacity ? page->input_capacity * 2 : 4;
-        docgen_tensor *inputs = realloc(page->inputs, capacity * sizeof(*inputs));
-        if (!inputs)
-            return -1;
-        page->inputs = inputs;
-        page->input_capacity = capacity;
-    }
+    if (!dmlconf_reserve((void **)&page->inputs, &page->input_capacity, page->input_count + 1, sizeof(*page->inputs)))
+        return -1;
     page->inputs[page->input_count++] = *input;
     return 0;
 }

@@ -44,10 +44,10 @@ bool check_same_value(dmlconf_data_type type, const unsigned char *a, const unsi
 /* "(Sizes:{1,1,3,4}, DataType:FLOAT32)" */
 static void header_text(char *buffer, size_t size, dmlconf_data_type type, uint32_t rank, const uint32_t *sizes)
 {
-    docgen_text text = {0};
+    dmlconf_buffer text = {0};
     docgen_format_tensor_shape(&text, type, rank, sizes);
     snprintf(buffer, size, "%s", text.failed ? "?" : text.data);
-    docgen_text_free(&text);
+    dmlconf_buffer_free(&text);
 }
 
 /* "[0,0,2,1]" */

@@ -31,6 +31,8 @@
  */
 #include "docgen_internal.h"
 
+#include <dmlconf/reserve.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,15 +163,8 @@ static size_t scan_operator(const char *text, size_t i, size_t end, char *kind, 
 
 static bool push_term(explanation *x, size_t begin, size_t end, bool negate)
 {
-    if (x->term_count == x->term_capacity)
-    {
-        size_t capacity = x->term_capacity ? x->term_capacity * 2 : 16;
-        term *terms = realloc(x->terms, capacity * sizeof(*terms));
-        if (!terms)
-            return false;
-        x->terms = terms;
-        x->term_capacity = capacity;
-    }
+    if (!dmlconf_reserve((void **)&x->terms, &x->term_capacity, x->term_count + 1, sizeof(*x->terms)))
+        return false;
     x->terms[x->term_count++] = (term){begin, end, negate};
     return true;
 }
@@ -271,17 +266,10 @@ static bool is_separator(const docgen_page *page, size_t i, size_t end)
 /* Appends a "..." item at [begin, end). */
 static bool push_placeholder(explanation *x, size_t begin, size_t end, bool *failed)
 {
-    if (x->count == x->capacity)
+    if (!dmlconf_reserve((void **)&x->items, &x->capacity, x->count + 1, sizeof(*x->items)))
     {
-        size_t capacity = x->capacity * 2;
-        item *items = realloc(x->items, capacity * sizeof(*items));
-        if (!items)
-        {
-            *failed = true;
-            return false;
-        }
-        x->items = items;
-        x->capacity = capacity;
+        *failed = true;
+        return false;
     }
     item *it = &x->items[x->count++];
     memset(it, 0, sizeof(*it));
@@ -312,17 +300,10 @@ static bool parse_items(const docgen_page *page, size_t begin, size_t end, expla
             --trimmed;
         if (trimmed == start)
             return false;
-        if (x->count == x->capacity)
+        if (!dmlconf_reserve((void **)&x->items, &x->capacity, x->count + 1, sizeof(*x->items)))
         {
-            size_t capacity = x->capacity ? x->capacity * 2 : 8;
-            item *items = realloc(x->items, capacity * sizeof(*items));
-            if (!items)
-            {
-                *failed = true;
-                return false;
-            }
-            x->items = items;
-            x->capacity = capacity;
+            *failed = true;
+            return false;
         }
         /* "2+3+9 ...": the last row of a column's explanation writes its
          * placeholder after a blank, without a separator. */
@@ -509,7 +490,7 @@ static bool result_matches(const comment_context *c, const item *it, const eleme
 }
 
 /* The oracle's expression for the element, in the page's numbers. */
-static void truth_text(const comment_context *c, const element_truth *truth, docgen_text *out)
+static void truth_text(const comment_context *c, const element_truth *truth, dmlconf_buffer *out)
 {
     const docgen_example *e = c->example;
     layout_explain_element(out, &c->page->numbers, e->op, c->input->type, e->exclusive, e->direction, truth->n,
@@ -530,7 +511,7 @@ typedef struct comment_line
     size_t tail;         /* the list's closing part: "]" or "...]" */
     size_t tail_column;  /* its column on the page */
     size_t pad;          /* blanks before it, on the page */
-    docgen_text prefix;  /* the new text from "//" to the padding */
+    dmlconf_buffer prefix; /* the new text from "//" to the padding */
     size_t prefix_width; /* in characters */
 } comment_line;
 
@@ -613,7 +594,7 @@ static int fix_line(comment_context *c, const explanation *x, size_t row, commen
     size_t columns = input->sizes[input->rank - 1];
     const char *text = page->text;
     size_t cursor = line->comment;
-    docgen_text *out = &line->prefix;
+    dmlconf_buffer *out = &line->prefix;
     for (size_t k = 0; k < x->count; ++k)
     {
         const item *it = &x->items[k];
@@ -632,7 +613,7 @@ static int fix_line(comment_context *c, const explanation *x, size_t row, commen
             line->stale = line->changed = true;
             size_t kept = x->items[k - 1].end;
             if (kept > cursor)
-                docgen_text_append(out, text + cursor, kept - cursor);
+                dmlconf_buffer_append(out, text + cursor, kept - cursor);
             cursor = it->end;
             continue;
         }
@@ -653,20 +634,20 @@ static int fix_line(comment_context *c, const explanation *x, size_t row, commen
             size_t begin = is_result ? it->result_begin : it->expr_begin;
             size_t end = is_result ? it->result_end : it->expr_end;
             bool right = is_result ? result_ok : terms_ok;
-            docgen_text_append(out, text + cursor, begin - cursor);
+            dmlconf_buffer_append(out, text + cursor, begin - cursor);
             cursor = end;
             if (right)
             {
-                docgen_text_append(out, text + begin, end - begin);
+                dmlconf_buffer_append(out, text + begin, end - begin);
                 continue;
             }
-            docgen_text truth_expression = {0};
+            dmlconf_buffer truth_expression = {0};
             if (is_result)
             {
                 char value[DMLCONF_VALUE_TEXT_SIZE];
                 size_t length = numbers_format(&page->numbers, input->type, c->expected + flat * c->element_size, value,
                                                sizeof(value));
-                docgen_text_append(&truth_expression, value, length);
+                dmlconf_buffer_append(&truth_expression, value, length);
             }
             else
                 truth_text(c, &truth, &truth_expression);
@@ -674,9 +655,9 @@ static int fix_line(comment_context *c, const explanation *x, size_t row, commen
                 note_stale(fixes, c, begin, flat, text + begin, end - begin,
                            truth_expression.data ? truth_expression.data : "", truth_expression.length, is_result);
             line->stale = true;
-            docgen_text_append(out, truth_expression.data ? truth_expression.data : "", truth_expression.length);
+            dmlconf_buffer_append(out, truth_expression.data ? truth_expression.data : "", truth_expression.length);
             out->failed |= truth_expression.failed;
-            docgen_text_free(&truth_expression);
+            dmlconf_buffer_free(&truth_expression);
         }
         line->stale = line->changed = true;
     }
@@ -694,14 +675,14 @@ static int fix_line(comment_context *c, const explanation *x, size_t row, commen
                 ++pad;
         }
         if (tail - pad > cursor)
-            docgen_text_append(out, text + cursor, tail - pad - cursor);
+            dmlconf_buffer_append(out, text + cursor, tail - pad - cursor);
         line->tail = tail;
         line->pad = pad;
         line->explained = true;
     }
     else
     {
-        docgen_text_append(out, text + cursor, line->end - cursor);
+        dmlconf_buffer_append(out, text + cursor, line->end - cursor);
         line->tail = line->end;
     }
     line->prefix_width = width_of(out->data ? out->data : "", out->length);
@@ -771,10 +752,10 @@ static void align_group(const docgen_page *page, comment_line **group, size_t co
         comment_line *m = group[k];
         size_t pad = changed ? target - m->prefix_width : m->pad;
         if (pad == m->pad && !m->changed)
-            docgen_text_append(&m->prefix, page->text + m->tail - m->pad, m->pad);
+            dmlconf_buffer_append(&m->prefix, page->text + m->tail - m->pad, m->pad);
         else
-            docgen_text_repeat(&m->prefix, ' ', pad);
-        docgen_text_append(&m->prefix, page->text + m->tail, m->end - m->tail);
+            dmlconf_buffer_repeat(&m->prefix, ' ', pad);
+        dmlconf_buffer_append(&m->prefix, page->text + m->tail, m->end - m->tail);
         m->changed |= pad != m->pad;
     }
 }
@@ -875,7 +856,7 @@ int comment_check(const docgen_page *page, size_t index, const void *expected, c
 
 done:
     for (size_t i = 0; lines && i < fixes->line_count; ++i)
-        docgen_text_free(&lines[i].prefix);
+        dmlconf_buffer_free(&lines[i].prefix);
     free(lines);
     free(own_rows);
     free(c.line);
@@ -887,7 +868,7 @@ done:
 void comment_fixes_free(comment_fixes *fixes)
 {
     for (size_t i = 0; fixes->comments && i < fixes->line_count; ++i)
-        docgen_text_free(&fixes->comments[i]);
+        dmlconf_buffer_free(&fixes->comments[i]);
     free(fixes->comments);
     memset(fixes, 0, sizeof(*fixes));
 }

@@ -42,25 +42,25 @@ static bool same_line(const text_line *a, const text_line *b)
 }
 
 /* "@@ -a,n +b,m @@", then the old lines with '-' and the new with '+'. */
-static void append_hunk(docgen_text *out, uint32_t old_first, const text_line *old_lines, size_t old_count,
+static void append_hunk(dmlconf_buffer *out, uint32_t old_first, const text_line *old_lines, size_t old_count,
                         const text_line *new_lines, size_t new_count)
 {
-    docgen_text_printf(out, "@@ -%u,%zu +%u,%zu @@\n", old_first, old_count, old_first, new_count);
+    dmlconf_buffer_printf(out, "@@ -%u,%zu +%u,%zu @@\n", old_first, old_count, old_first, new_count);
     for (size_t i = 0; i < old_count; ++i)
     {
-        docgen_text_puts(out, "-");
-        docgen_text_append(out, old_lines[i].text, old_lines[i].length);
-        docgen_text_puts(out, "\n");
+        dmlconf_buffer_puts(out, "-");
+        dmlconf_buffer_append(out, old_lines[i].text, old_lines[i].length);
+        dmlconf_buffer_puts(out, "\n");
     }
     for (size_t i = 0; i < new_count; ++i)
     {
-        docgen_text_puts(out, "+");
-        docgen_text_append(out, new_lines[i].text, new_lines[i].length);
-        docgen_text_puts(out, "\n");
+        dmlconf_buffer_puts(out, "+");
+        dmlconf_buffer_append(out, new_lines[i].text, new_lines[i].length);
+        dmlconf_buffer_puts(out, "\n");
     }
 }
 
-void docgen_format_diff(docgen_text *out, const docgen_page *page, const docgen_verdict *verdict)
+void docgen_format_diff(dmlconf_buffer *out, const docgen_page *page, const docgen_verdict *verdict)
 {
     if (!verdict->stale || !verdict->replacement)
         return;
@@ -77,7 +77,7 @@ void docgen_format_diff(docgen_text *out, const docgen_page *page, const docgen_
     for (size_t i = 0; i < old_count; ++i)
         old_lines[i].text = docgen_page_line(page, verdict->first_line + (uint32_t)i, &old_lines[i].length);
 
-    docgen_text_printf(out, "--- %s\n+++ %s (oracle)\n", page->path, page->path);
+    dmlconf_buffer_printf(out, "--- %s\n+++ %s (oracle)\n", page->path, page->path);
     if (old_count == new_count)
     {
         /* Line for line: one hunk per run of changed lines. */

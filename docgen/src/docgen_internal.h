@@ -118,7 +118,7 @@ bool numbers_is_decimal_comma(const docgen_numbers *numbers, const char *text, s
 
 /* Appends why the page reads numbers as it does ("line 7 writes '2.5' with a
  * decimal point"). */
-void numbers_reason(const docgen_page *page, docgen_text *out);
+void numbers_reason(const docgen_page *page, dmlconf_buffer *out);
 
 /* Adds a note at `offset` (a comma between two digits) that says how this
  * page reads such commas, why, and how to write values unambiguously. */
@@ -139,12 +139,12 @@ size_t numbers_format(const docgen_numbers *numbers, dmlconf_data_type type, con
 
 /* docgen_format_tensor with the numbers written in the page's convention,
  * values separated by its separator and a blank. */
-void layout_format_tensor(docgen_text *out, const docgen_numbers *numbers, dmlconf_data_type type, uint32_t rank,
+void layout_format_tensor(dmlconf_buffer *out, const docgen_numbers *numbers, dmlconf_data_type type, uint32_t rank,
                           const uint32_t *sizes, const void *values);
 
 /* docgen_explain_element with the numbers written in the page's
  * convention. */
-void layout_explain_element(docgen_text *out, const docgen_numbers *numbers, dmlconf_operator op,
+void layout_explain_element(dmlconf_buffer *out, const docgen_numbers *numbers, dmlconf_operator op,
                             dmlconf_data_type type, bool exclusive, dmlconf_axis_direction direction, size_t n,
                             const void *values, size_t j);
 
@@ -214,7 +214,7 @@ typedef struct comment_fixes
 {
     uint32_t first_line;   /* the output's first line of values */
     size_t line_count;     /* its lines */
-    docgen_text *comments; /* per line: the new text from its "//" to its end; {0} when it stays */
+    dmlconf_buffer *comments; /* per line: the new text from its "//" to its end; {0} when it stays */
     size_t stale;          /* comment lines with a wrong expression or result */
     uint32_t line;         /* the first wrong one */
     uint32_t column;

@@ -14,14 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-void docgen_explain_element(docgen_text *out, dmlconf_operator op, dmlconf_data_type type, bool exclusive,
+void docgen_explain_element(dmlconf_buffer *out, dmlconf_operator op, dmlconf_data_type type, bool exclusive,
                             dmlconf_axis_direction direction, size_t n, const void *values, size_t j)
 {
     docgen_numbers points = {.separator = ','};
     layout_explain_element(out, &points, op, type, exclusive, direction, n, values, j);
 }
 
-void layout_explain_element(docgen_text *out, const docgen_numbers *numbers, dmlconf_operator op,
+void layout_explain_element(dmlconf_buffer *out, const docgen_numbers *numbers, dmlconf_operator op,
                             dmlconf_data_type type, bool exclusive, dmlconf_axis_direction direction, size_t n,
                             const void *values, size_t j)
 {
@@ -43,7 +43,7 @@ void layout_explain_element(docgen_text *out, const docgen_numbers *numbers, dml
     }
     if (first >= last)
     {
-        docgen_text_puts(out, product ? "1" : "0");
+        dmlconf_buffer_puts(out, product ? "1" : "0");
         return;
     }
     char text[DMLCONF_VALUE_TEXT_SIZE];
@@ -52,32 +52,32 @@ void layout_explain_element(docgen_text *out, const docgen_numbers *numbers, dml
         numbers_format(numbers, type, bytes + i * element, text, sizeof(text));
         bool negative = text[0] == '-';
         if (i == first)
-            docgen_text_puts(out, text);
+            dmlconf_buffer_puts(out, text);
         else if (!product)
         {
             /* 2+1, 2-3 */
-            docgen_text_puts(out, negative ? "" : "+");
-            docgen_text_puts(out, text);
+            dmlconf_buffer_puts(out, negative ? "" : "+");
+            dmlconf_buffer_puts(out, text);
         }
         else
-            docgen_text_printf(out, negative ? "*(%s)" : "*%s", text);
+            dmlconf_buffer_printf(out, negative ? "*(%s)" : "*%s", text);
     }
 }
 
 /* "i.e. [2, 2+1, 2+1+3, 2+1+3+5]" for row 0, "     [...                   ]"
  * for the other rows of the first 2-D slice. */
-static bool explain_along_rows(docgen_text *out, const dmlconf_scan_desc *desc, const void *input, uint64_t row)
+static bool explain_along_rows(dmlconf_buffer *out, const dmlconf_scan_desc *desc, const void *input, uint64_t row)
 {
     const dmlconf_tensor_desc *t = &desc->input;
     uint64_t slice_rows = t->dimension_count >= 2 ? t->sizes[t->dimension_count - 2] : 1;
     if (row >= slice_rows)
         return false;
     size_t n = t->sizes[t->dimension_count - 1];
-    docgen_text expression = {0};
+    dmlconf_buffer expression = {0};
     for (size_t j = 0; j < n; ++j)
     {
         if (j)
-            docgen_text_puts(&expression, ", ");
+            dmlconf_buffer_puts(&expression, ", ");
         docgen_explain_element(&expression, desc->op, t->data_type, desc->exclusive, desc->direction, n, input, j);
     }
     if (expression.failed)
@@ -86,21 +86,21 @@ static bool explain_along_rows(docgen_text *out, const dmlconf_scan_desc *desc, 
         return false;
     }
     if (row == 0)
-        docgen_text_printf(out, "i.e. [%s]", expression.data);
+        dmlconf_buffer_printf(out, "i.e. [%s]", expression.data);
     else
     {
-        docgen_text_puts(out, "     [...");
-        docgen_text_repeat(out, ' ', expression.length > 3 ? expression.length - 3 : 0);
-        docgen_text_puts(out, "]");
+        dmlconf_buffer_puts(out, "     [...");
+        dmlconf_buffer_repeat(out, ' ', expression.length > 3 ? expression.length - 3 : 0);
+        dmlconf_buffer_puts(out, "]");
     }
-    docgen_text_free(&expression);
+    dmlconf_buffer_free(&expression);
     return true;
 }
 
 /* "i.e. [2,    ...]", "     [2+3,  ...]", "     [2+3+9 ...]": the first
  * element of each row of the first 2-D slice, when the scan runs down the
  * rows. */
-static bool explain_down_columns(docgen_text *out, const dmlconf_scan_desc *desc, const void *input, uint64_t row)
+static bool explain_down_columns(dmlconf_buffer *out, const dmlconf_scan_desc *desc, const void *input, uint64_t row)
 {
     const dmlconf_tensor_desc *t = &desc->input;
     size_t n = t->sizes[desc->axis];
@@ -120,10 +120,10 @@ static bool explain_down_columns(docgen_text *out, const dmlconf_scan_desc *desc
     /* Every row's expression is padded to the widest one's, plus the comma. */
     size_t widest = 0;
     bool failed = false;
-    docgen_text expression = {0};
+    dmlconf_buffer expression = {0};
     for (size_t r = 0; r < n; ++r)
     {
-        docgen_text other = {0};
+        dmlconf_buffer other = {0};
         docgen_explain_element(&other, desc->op, t->data_type, desc->exclusive, desc->direction, n, line, r);
         failed |= other.failed;
         if (other.length > widest)
@@ -131,26 +131,26 @@ static bool explain_down_columns(docgen_text *out, const dmlconf_scan_desc *desc
         if (r == row)
             expression = other;
         else
-            docgen_text_free(&other);
+            dmlconf_buffer_free(&other);
     }
     free(line);
     if (failed)
     {
-        docgen_text_free(&expression);
+        dmlconf_buffer_free(&expression);
         out->failed = true;
         return false;
     }
     bool last = row + 1 == n;
-    docgen_text_puts(out, row == 0 ? "i.e. [" : "     [");
-    docgen_text_puts(out, expression.data);
-    docgen_text_puts(out, last ? "" : ",");
-    docgen_text_repeat(out, ' ', widest + 1 - expression.length - (last ? 0 : 1));
-    docgen_text_puts(out, "...]");
-    docgen_text_free(&expression);
+    dmlconf_buffer_puts(out, row == 0 ? "i.e. [" : "     [");
+    dmlconf_buffer_puts(out, expression.data);
+    dmlconf_buffer_puts(out, last ? "" : ",");
+    dmlconf_buffer_repeat(out, ' ', widest + 1 - expression.length - (last ? 0 : 1));
+    dmlconf_buffer_puts(out, "...]");
+    dmlconf_buffer_free(&expression);
     return true;
 }
 
-bool docgen_explain_row(docgen_text *out, const dmlconf_scan_desc *desc, const void *input, uint64_t row)
+bool docgen_explain_row(dmlconf_buffer *out, const dmlconf_scan_desc *desc, const void *input, uint64_t row)
 {
     uint32_t rank = desc->input.dimension_count;
     if (rank == 0 || rank > DMLCONF_MAX_DIMENSIONS || desc->axis >= rank)

@@ -18,6 +18,7 @@
  */
 #include "docgen_internal.h"
 
+#include <dmlconf/reserve.h>
 #include <dmlconf/values.h>
 
 #include <stdlib.h>
@@ -107,17 +108,10 @@ static bool is_fence(const docgen_page *page, size_t offset)
 static int add_token(literal_parser *p, size_t offset, size_t length)
 {
     docgen_tensor *t = p->tensor;
-    if (t->token_count == p->token_capacity)
+    if (!dmlconf_reserve((void **)&t->tokens, &p->token_capacity, t->token_count + 1, sizeof(*t->tokens)))
     {
-        size_t capacity = p->token_capacity ? p->token_capacity * 2 : 64;
-        docgen_token *tokens = realloc(t->tokens, capacity * sizeof(*tokens));
-        if (!tokens)
-        {
-            page_error(p->page, offset, "out of memory");
-            return -1;
-        }
-        t->tokens = tokens;
-        p->token_capacity = capacity;
+        page_error(p->page, offset, "out of memory");
+        return -1;
     }
     size_t line_start = page_line_start(p->page, page_line_of(p->page, offset));
     size_t pad = 0;

@@ -183,7 +183,7 @@ void numbers_decide(docgen_page *page)
     }
 }
 
-void numbers_reason(const docgen_page *page, docgen_text *out)
+void numbers_reason(const docgen_page *page, dmlconf_buffer *out)
 {
     const docgen_numbers *n = &page->numbers;
     int length = (int)(n->evidence_length > 40 ? 40 : n->evidence_length);
@@ -192,54 +192,54 @@ void numbers_reason(const docgen_page *page, docgen_text *out)
     switch (n->evidence)
     {
     case DOCGEN_NUMBERS_DECIMAL_POINT:
-        docgen_text_printf(out, "line %u writes '%.*s' with a decimal point", line, length, text);
+        dmlconf_buffer_printf(out, "line %u writes '%.*s' with a decimal point", line, length, text);
         break;
     case DOCGEN_NUMBERS_SEMICOLONS:
-        docgen_text_printf(out, "line %u separates values with ';'", line);
+        dmlconf_buffer_printf(out, "line %u separates values with ';'", line);
         break;
     case DOCGEN_NUMBERS_DECIMAL_COMMA:
-        docgen_text_printf(out, "line %u writes '%.*s' among values separated by ', '", line, length, text);
+        dmlconf_buffer_printf(out, "line %u writes '%.*s' among values separated by ', '", line, length, text);
         break;
     case DOCGEN_NUMBERS_METADATA:
-        docgen_text_printf(out, "its metadata says it is in %s: '%.*s' at line %u", n->language, length, text, line);
+        dmlconf_buffer_printf(out, "its metadata says it is in %s: '%.*s' at line %u", n->language, length, text, line);
         break;
     case DOCGEN_NUMBERS_WORDS:
-        docgen_text_printf(out, "it is written in %s: '%.*s' at line %u", n->language, length, text, line);
+        dmlconf_buffer_printf(out, "it is written in %s: '%.*s' at line %u", n->language, length, text, line);
         break;
     default:
-        docgen_text_puts(out, "no value has a decimal separator, and nothing shows a language that writes decimal "
-                              "commas");
+        dmlconf_buffer_puts(out, "no value has a decimal separator, and nothing shows a language that writes decimal "
+                                 "commas");
         break;
     }
 }
 
 void numbers_note(docgen_page *page, size_t offset)
 {
-    docgen_text note = {0};
+    dmlconf_buffer note = {0};
     if (page->numbers.decimal_comma)
     {
-        docgen_text_puts(&note, "this page writes decimal commas (");
+        dmlconf_buffer_puts(&note, "this page writes decimal commas (");
         numbers_reason(page, &note);
-        docgen_text_printf(&note, "): a comma between two digits belongs to the number, so values must be "
-                                  "separated by ', ' (a comma and a blank) or ';'");
+        dmlconf_buffer_printf(&note, "): a comma between two digits belongs to the number, so values must be "
+                                     "separated by ', ' (a comma and a blank) or ';'");
     }
     else
     {
-        docgen_text_puts(&note, "this page writes decimal points (");
+        dmlconf_buffer_puts(&note, "this page writes decimal points (");
         numbers_reason(page, &note);
-        docgen_text_puts(&note, "): every comma separates values, even between two digits; ");
+        dmlconf_buffer_puts(&note, "): every comma separates values, even between two digits; ");
         if (page->numbers.evidence == DOCGEN_NUMBERS_DECIMAL_POINT)
-            docgen_text_puts(&note, "a page writes all its numbers one way");
+            dmlconf_buffer_puts(&note, "a page writes all its numbers one way");
         else
-            docgen_text_puts(&note, "docgen reads decimal commas on a page that separates its values by ', ' (a "
-                                    "comma and a blank) or ';', or that declares its language (ms.contentlocale: "
-                                    "de-DE)");
+            dmlconf_buffer_puts(&note, "docgen reads decimal commas on a page that separates its values by ', ' (a "
+                                       "comma and a blank) or ';', or that declares its language (ms.contentlocale: "
+                                       "de-DE)");
     }
     if (note.failed)
         page_note(page, offset, "%s", "out of memory");
     else
         page_note(page, offset, "%s", note.data);
-    docgen_text_free(&note);
+    dmlconf_buffer_free(&note);
 }
 
 dmlconf_value_status numbers_parse(const docgen_numbers *numbers, dmlconf_data_type type, const char *text,

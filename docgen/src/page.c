@@ -101,41 +101,32 @@ static char *make_snippet(const docgen_page *page, size_t offset)
         while (to < end && ((unsigned char)text[to] & 0xc0) == 0x80)
             ++to;
     }
-    docgen_text snippet = {0};
-    docgen_text_puts(&snippet, from > start ? "..." : "");
+    dmlconf_buffer snippet = {0};
+    dmlconf_buffer_puts(&snippet, from > start ? "..." : "");
     for (size_t i = from; i < to; ++i)
     {
         char c = text[i];
-        docgen_text_repeat(&snippet, (unsigned char)c < 0x20 && c != '\t' ? '?' : c, 1);
+        dmlconf_buffer_repeat(&snippet, (unsigned char)c < 0x20 && c != '\t' ? '?' : c, 1);
     }
-    docgen_text_puts(&snippet, to < end ? "...\n" : "\n");
-    docgen_text_puts(&snippet, from > start ? "   " : "");
+    dmlconf_buffer_puts(&snippet, to < end ? "...\n" : "\n");
+    dmlconf_buffer_puts(&snippet, from > start ? "   " : "");
     for (size_t i = from; i < offset; ++i)
     {
         if (text[i] == '\t')
-            docgen_text_repeat(&snippet, '\t', 1);
+            dmlconf_buffer_repeat(&snippet, '\t', 1);
         else if (((unsigned char)text[i] & 0xc0) != 0x80)
-            docgen_text_repeat(&snippet, ' ', 1);
+            dmlconf_buffer_repeat(&snippet, ' ', 1);
     }
-    docgen_text_puts(&snippet, "^\n");
-    if (snippet.failed)
-    {
-        docgen_text_free(&snippet);
-        return NULL;
-    }
-    return snippet.data;
+    dmlconf_buffer_puts(&snippet, "^\n");
+    return dmlconf_buffer_take(&snippet);
 }
 
 /* Adds a diagnostic at byte `offset`, with its snippet. */
 static void report(docgen_page *page, dmlconf_severity severity, size_t offset, const char *format, va_list args)
 {
-    va_list again;
-    va_copy(again, args);
-    int length = vsnprintf(NULL, 0, format, args);
-    char *message = length >= 0 ? malloc((size_t)length + 1) : NULL;
-    if (message)
-        vsnprintf(message, (size_t)length + 1, format, again);
-    va_end(again);
+    dmlconf_buffer text = {0};
+    dmlconf_buffer_vprintf(&text, format, args);
+    char *message = dmlconf_buffer_take(&text);
     dmlconf_diagnostics *list = &page->diagnostics;
     size_t before = list->count;
     dmlconf_diagnostics_add(list, severity, page->path, page_line_of(page, offset), page_column_of(page, offset), "%s",
@@ -215,7 +206,7 @@ size_t docgen_page_load_buffer(docgen_page *page, const char *path, const char *
 
 size_t docgen_page_load(docgen_page *page, const char *path)
 {
-    docgen_text text = {0};
+    dmlconf_buffer text = {0};
     char reason[256];
     /* A named pipe or a device would block or never end: only a regular
      * file is a page. */
@@ -230,7 +221,7 @@ size_t docgen_page_load(docgen_page *page, const char *path)
     char buffer[65536];
     size_t got;
     while ((got = fread(buffer, 1, sizeof(buffer), file)) > 0 && text.length <= MAX_PAGE_BYTES)
-        docgen_text_append(&text, buffer, got);
+        dmlconf_buffer_append(&text, buffer, got);
     bool failed = ferror(file) != 0;
     fclose(file);
     const char *why = NULL;
@@ -242,13 +233,13 @@ size_t docgen_page_load(docgen_page *page, const char *path)
         why = "the page is larger than 256 MiB";
     if (why)
     {
-        docgen_text_free(&text);
+        dmlconf_buffer_free(&text);
         memset(page, 0, sizeof(*page));
         dmlconf_diagnostics_add(&page->diagnostics, DMLCONF_SEVERITY_ERROR, path, 0, 0, "%s", why);
         return page->diagnostics.error_count;
     }
     size_t errors = docgen_page_load_buffer(page, path, text.data ? text.data : "", text.length);
-    docgen_text_free(&text);
+    dmlconf_buffer_free(&text);
     return errors;
 }
 

@@ -10,6 +10,7 @@
  *      ...
  */
 #include <dmlconf/docgen.h>
+#include <dmlconf/reserve.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,13 +19,13 @@
  * one to five; three is the most common. */
 #define COMMENT_GAP 3
 
-static void fence(docgen_text *out, const docgen_render_options *options)
+static void fence(dmlconf_buffer *out, const docgen_render_options *options)
 {
     if (options && options->markdown)
-        docgen_text_puts(out, "```\n");
+        dmlconf_buffer_puts(out, "```\n");
 }
 
-void docgen_render_input(docgen_text *out, const dmlconf_tensor_desc *input, const void *values,
+void docgen_render_input(dmlconf_buffer *out, const dmlconf_tensor_desc *input, const void *values,
                          const docgen_render_options *options)
 {
     fence(out, options);
@@ -35,37 +36,30 @@ void docgen_render_input(docgen_text *out, const dmlconf_tensor_desc *input, con
 
 /* Appends the literal `tensor` (lines ending in '\n') with the explanatory
  * comments of its first rows. */
-static void append_explained(docgen_text *out, const docgen_text *tensor, const dmlconf_scan_desc *desc,
+static void append_explained(dmlconf_buffer *out, const dmlconf_buffer *tensor, const dmlconf_scan_desc *desc,
                              const void *input)
 {
     /* The commented rows are the first ones, with no blank line among them. */
     size_t commented = 0, capacity = 0, widest = 0;
-    docgen_text *comments = NULL;
+    dmlconf_buffer *comments = NULL;
     const char *line = tensor->data;
     const char *end = tensor->data + tensor->length;
     while (line < end)
     {
         const char *newline = memchr(line, '\n', (size_t)(end - line));
         size_t length = newline ? (size_t)(newline - line) : (size_t)(end - line);
-        docgen_text comment = {0};
+        dmlconf_buffer comment = {0};
         if (!length || !docgen_explain_row(&comment, desc, input, commented))
         {
             out->failed |= comment.failed;
-            docgen_text_free(&comment);
+            dmlconf_buffer_free(&comment);
             break;
         }
-        if (commented == capacity)
+        if (!dmlconf_reserve((void **)&comments, &capacity, commented + 1, sizeof(*comments)))
         {
-            size_t grown = capacity ? capacity * 2 : 8;
-            docgen_text *more = realloc(comments, grown * sizeof(*more));
-            if (!more)
-            {
-                docgen_text_free(&comment);
-                out->failed = true;
-                break;
-            }
-            comments = more;
-            capacity = grown;
+            dmlconf_buffer_free(&comment);
+            out->failed = true;
+            break;
         }
         comments[commented++] = comment;
         if (length > widest)
@@ -78,20 +72,20 @@ static void append_explained(docgen_text *out, const docgen_text *tensor, const 
     {
         const char *newline = memchr(line, '\n', (size_t)(end - line));
         size_t length = (size_t)(newline - line);
-        docgen_text_append(out, line, length);
-        docgen_text_repeat(out, ' ', widest - length + COMMENT_GAP);
-        docgen_text_puts(out, "// ");
-        docgen_text_append(out, comments[row].data, comments[row].length);
-        docgen_text_puts(out, "\n");
+        dmlconf_buffer_append(out, line, length);
+        dmlconf_buffer_repeat(out, ' ', widest - length + COMMENT_GAP);
+        dmlconf_buffer_puts(out, "// ");
+        dmlconf_buffer_append(out, comments[row].data, comments[row].length);
+        dmlconf_buffer_puts(out, "\n");
         line = newline + 1;
         out->failed |= comments[row].failed;
-        docgen_text_free(&comments[row]);
+        dmlconf_buffer_free(&comments[row]);
     }
     free(comments);
-    docgen_text_append(out, line, (size_t)(end - line));
+    dmlconf_buffer_append(out, line, (size_t)(end - line));
 }
 
-int docgen_render_example(docgen_text *out, const dmlconf_scan_desc *desc, const void *input,
+int docgen_render_example(dmlconf_buffer *out, const dmlconf_scan_desc *desc, const void *input,
                           const docgen_render_options *options, dmlconf_error *err)
 {
     void *output = docgen_compute(desc, input, err);
@@ -101,18 +95,18 @@ int docgen_render_example(docgen_text *out, const dmlconf_scan_desc *desc, const
     const dmlconf_tensor_desc *t = &desc->output;
 
     fence(out, options);
-    docgen_text_printf(out, "Axis: %u\nAxisDirection: DML_AXIS_DIRECTION_%s\n%s: %s\n\n", desc->axis,
-                       desc->direction == DMLCONF_AXIS_DIRECTION_DECREASING ? "DECREASING" : "INCREASING",
-                       product ? "HasExclusiveProduct" : "HasExclusiveSum", desc->exclusive ? "TRUE" : "FALSE");
+    dmlconf_buffer_printf(out, "Axis: %u\nAxisDirection: DML_AXIS_DIRECTION_%s\n%s: %s\n\n", desc->axis,
+                          desc->direction == DMLCONF_AXIS_DIRECTION_DECREASING ? "DECREASING" : "INCREASING",
+                          product ? "HasExclusiveProduct" : "HasExclusiveSum", desc->exclusive ? "TRUE" : "FALSE");
     docgen_format_tensor_header(out, "OutputTensor", t->data_type, t->dimension_count, t->sizes);
     if (options && options->explain)
     {
-        docgen_text tensor = {0};
+        dmlconf_buffer tensor = {0};
         docgen_format_tensor(&tensor, t->data_type, t->dimension_count, t->sizes, output);
         out->failed |= tensor.failed;
         if (!tensor.failed)
             append_explained(out, &tensor, desc, input);
-        docgen_text_free(&tensor);
+        dmlconf_buffer_free(&tensor);
     }
     else
         docgen_format_tensor(out, t->data_type, t->dimension_count, t->sizes, output);

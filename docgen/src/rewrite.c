@@ -15,15 +15,11 @@
 
 #include "docgen_internal.h"
 
-#include <dmlconf/file_system.h>
-
 #include <dmlconf/values.h>
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* The new text of one number. */
 typedef struct new_number
@@ -37,12 +33,12 @@ typedef struct new_number
 /* One line of the output being rewritten. */
 typedef struct line_parts
 {
-    docgen_text code;               /* the new text before the comment, without trailing blanks */
+    dmlconf_buffer code;            /* the new text before the comment, without trailing blanks */
     size_t old_code;                /* the old one's length (from the line's start) */
     size_t gap_begin;               /* offset of the blanks after the old code */
     size_t comment;                 /* offset of the "//", or the line's end */
     size_t end;                     /* offset of the line's end */
-    const docgen_text *new_comment; /* the comment rewritten (comment.c), or NULL: as it is */
+    const dmlconf_buffer *new_comment; /* the comment rewritten (comment.c), or NULL: as it is */
 } line_parts;
 
 /* The comments that start in one column of the old text, and how far they
@@ -66,10 +62,10 @@ static size_t find_comment(const docgen_page *page, size_t from, size_t end)
 }
 
 /* Appends the line break after 1-based line `line` (none after the last). */
-static void append_break(docgen_text *out, const docgen_page *page, uint32_t line)
+static void append_break(dmlconf_buffer *out, const docgen_page *page, uint32_t line)
 {
     size_t end = page_line_end(page, line);
-    docgen_text_append(out, page->text + end, page_line_start(page, line + 1) - end);
+    dmlconf_buffer_append(out, page->text + end, page_line_start(page, line + 1) - end);
 }
 
 /* Splits a line into its code and its comment; `parts->code` is left empty. */
@@ -88,14 +84,14 @@ static void split_line(const docgen_page *page, uint32_t line, size_t from, line
  * rewrite), moved by `shift` columns but always at least one blank after the
  * code (none when the page had none); a comment after a tab keeps its gap. A
  * line without a comment keeps its trailing blanks. */
-static void append_line(docgen_text *out, const docgen_page *page, uint32_t line, const line_parts *parts,
+static void append_line(dmlconf_buffer *out, const docgen_page *page, uint32_t line, const line_parts *parts,
                         long long shift)
 {
     size_t start = page_line_start(page, line);
-    docgen_text_append(out, parts->code.data ? parts->code.data : "", parts->code.length);
+    dmlconf_buffer_append(out, parts->code.data ? parts->code.data : "", parts->code.length);
     if (parts->comment == parts->end)
     {
-        docgen_text_append(out, page->text + parts->gap_begin, parts->end - parts->gap_begin);
+        dmlconf_buffer_append(out, page->text + parts->gap_begin, parts->end - parts->gap_begin);
         return;
     }
     long long old_column = (long long)(parts->comment - start);
@@ -106,17 +102,17 @@ static void append_line(docgen_text *out, const docgen_page *page, uint32_t line
      * stays as it is. */
     bool tabbed = memchr(page->text + parts->gap_begin, '\t', parts->comment - parts->gap_begin) != NULL;
     if (tabbed || (column == old_column && parts->code.length == parts->old_code))
-        docgen_text_append(out, page->text + parts->gap_begin, parts->comment - parts->gap_begin);
+        dmlconf_buffer_append(out, page->text + parts->gap_begin, parts->comment - parts->gap_begin);
     else
-        docgen_text_repeat(out, ' ', (size_t)(column - (long long)parts->code.length));
+        dmlconf_buffer_repeat(out, ' ', (size_t)(column - (long long)parts->code.length));
     if (parts->new_comment)
-        docgen_text_append(out, parts->new_comment->data, parts->new_comment->length);
+        dmlconf_buffer_append(out, parts->new_comment->data, parts->new_comment->length);
     else
-        docgen_text_append(out, page->text + parts->comment, parts->end - parts->comment);
+        dmlconf_buffer_append(out, page->text + parts->comment, parts->end - parts->comment);
 }
 
 /* The comment fixes' new text for line `i` of the output, or NULL. */
-static const docgen_text *new_comment(const comment_fixes *fixes, size_t i)
+static const dmlconf_buffer *new_comment(const comment_fixes *fixes, size_t i)
 {
     return i < fixes->line_count && fixes->comments[i].data ? &fixes->comments[i] : NULL;
 }
@@ -131,7 +127,7 @@ static size_t separator(const docgen_page *page, const docgen_token *token)
 
 /* The brackets have the input's shape: replace the wrong numbers (and the
  * wrong explanatory comments) in place. */
-static int rewrite_numbers(const docgen_page *page, size_t index, const unsigned char *expected, docgen_text *out)
+static int rewrite_numbers(const docgen_page *page, size_t index, const unsigned char *expected, dmlconf_buffer *out)
 {
     const docgen_example *e = &page->examples[index];
     const docgen_tensor *t = &e->output;
@@ -204,18 +200,18 @@ static int rewrite_numbers(const docgen_page *page, size_t index, const unsigned
             const docgen_token *token = &t->tokens[k];
             size_t pad_begin = token->offset - token->pad, width = field[k % columns];
             size_t sep = separator(page, token);
-            docgen_text_append(&p->code, page->text + cursor, pad_begin - cursor);
+            dmlconf_buffer_append(&p->code, page->text + cursor, pad_begin - cursor);
             if (token->line_first || !width || token->pad == sep + width - numbers[k].length)
-                docgen_text_append(&p->code, page->text + pad_begin, token->pad);
+                dmlconf_buffer_append(&p->code, page->text + pad_begin, token->pad);
             else
-                docgen_text_repeat(&p->code, ' ', sep + width - numbers[k].length);
-            docgen_text_append(&p->code, numbers[k].text, numbers[k].length);
+                dmlconf_buffer_repeat(&p->code, ' ', sep + width - numbers[k].length);
+            dmlconf_buffer_append(&p->code, numbers[k].text, numbers[k].length);
             cursor = token->offset + token->length;
         }
         split_line(page, line, cursor, p);
         p->new_comment = new_comment(&fixes, i);
         if (p->gap_begin > cursor)
-            docgen_text_append(&p->code, page->text + cursor, p->gap_begin - cursor);
+            dmlconf_buffer_append(&p->code, page->text + cursor, p->gap_begin - cursor);
         if (p->code.failed)
             goto done;
     }
@@ -254,7 +250,7 @@ static int rewrite_numbers(const docgen_page *page, size_t index, const unsigned
         long long shift = p->comment < p->end ? groups[group_of[i]].shift : 0;
         if (!shift && !p->new_comment && p->code.length == p->old_code &&
             !memcmp(p->code.data ? p->code.data : "", page->text + start, p->old_code))
-            docgen_text_append(out, page->text + start, p->end - start);
+            dmlconf_buffer_append(out, page->text + start, p->end - start);
         else
             append_line(out, page, line, p, shift);
         if (i + 1 < lines)
@@ -264,7 +260,7 @@ static int rewrite_numbers(const docgen_page *page, size_t index, const unsigned
 
 done:
     for (uint32_t i = 0; parts && i < lines; ++i)
-        docgen_text_free(&parts[i].code);
+        dmlconf_buffer_free(&parts[i].code);
     comment_fixes_free(&fixes);
     free(group_of);
     free(groups);
@@ -276,21 +272,22 @@ done:
 
 /* Appends the output's header line with the input's sizes and data type in
  * place of its own (its labels and spacing kept), and its line break. */
-static void append_header(docgen_text *out, const docgen_page *page, const docgen_tensor *t, const docgen_tensor *input)
+static void append_header(dmlconf_buffer *out, const docgen_page *page, const docgen_tensor *t,
+                          const docgen_tensor *input)
 {
     size_t start = page_line_start(page, t->header_line);
-    docgen_text_append(out, page->text + start, t->sizes_begin - start);
+    dmlconf_buffer_append(out, page->text + start, t->sizes_begin - start);
     for (uint32_t d = 0; d < input->rank; ++d)
-        docgen_text_printf(out, "%s%u", d ? "," : "", input->sizes[d]);
-    docgen_text_append(out, page->text + t->sizes_end, t->type_begin - t->sizes_end);
-    docgen_text_puts(out, dmlconf_data_type_name(input->type));
-    docgen_text_append(out, page->text + t->type_end, page_line_end(page, t->header_line) - t->type_end);
+        dmlconf_buffer_printf(out, "%s%u", d ? "," : "", input->sizes[d]);
+    dmlconf_buffer_append(out, page->text + t->sizes_end, t->type_begin - t->sizes_end);
+    dmlconf_buffer_puts(out, dmlconf_data_type_name(input->type));
+    dmlconf_buffer_append(out, page->text + t->type_end, page_line_end(page, t->header_line) - t->type_end);
     append_break(out, page, t->header_line);
 }
 
 /* The rows of the new values' lines, for their comments: line i of the
  * literal (one row per line, blank lines between blocks). */
-static size_t *rows_of_lines(const docgen_text *literal, size_t line_count)
+static size_t *rows_of_lines(const dmlconf_buffer *literal, size_t line_count)
 {
     size_t *rows = malloc((line_count ? line_count : 1) * sizeof(*rows));
     if (!rows)
@@ -310,14 +307,14 @@ static size_t *rows_of_lines(const docgen_text *literal, size_t line_count)
 /* The header or the shape is wrong: write the header and the values anew,
  * each line keeping its old comment (an explanation rewritten for the row
  * now on its line). */
-static int rewrite_tensor(const docgen_page *page, size_t index, const unsigned char *expected, docgen_text *out)
+static int rewrite_tensor(const docgen_page *page, size_t index, const unsigned char *expected, dmlconf_buffer *out)
 {
     const docgen_example *e = &page->examples[index];
     const docgen_tensor *t = &e->output;
     const docgen_tensor *input = &page->inputs[e->input];
     uint32_t old_lines = t->last_line - t->first_line + 1;
     int result = -1;
-    docgen_text literal = {0};
+    dmlconf_buffer literal = {0};
     comment_fixes fixes = {0};
     size_t *rows = NULL;
     line_parts *parts = calloc(old_lines, sizeof(*parts));
@@ -368,8 +365,8 @@ static int rewrite_tensor(const docgen_page *page, size_t index, const unsigned 
             size_t length =
                 (size_t)((const char *)memchr(line, '\n', literal.length - (size_t)(line - literal.data)) - line);
             if (length)
-                docgen_text_append(&p.code, page->text + first, indent);
-            docgen_text_append(&p.code, line, length);
+                dmlconf_buffer_append(&p.code, page->text + first, indent);
+            dmlconf_buffer_append(&p.code, line, length);
             line += length + 1;
         }
         else if (!has_comment)
@@ -380,16 +377,16 @@ static int rewrite_tensor(const docgen_page *page, size_t index, const unsigned 
         if (has_comment)
             append_line(out, page, t->first_line + (uint32_t)i, &p, shift);
         else
-            docgen_text_append(out, p.code.data ? p.code.data : "", p.code.length);
+            dmlconf_buffer_append(out, p.code.data ? p.code.data : "", p.code.length);
         out->failed |= p.code.failed;
-        docgen_text_free(&p.code);
+        dmlconf_buffer_free(&p.code);
     }
     result = out->failed ? -1 : 0;
 
 done:
     comment_fixes_free(&fixes);
     free(rows);
-    docgen_text_free(&literal);
+    dmlconf_buffer_free(&literal);
     free(parts);
     return result;
 }
@@ -398,7 +395,7 @@ int docgen_rewrite_output(const docgen_page *page, size_t index, const void *exp
 {
     const docgen_example *e = &page->examples[index];
     const docgen_tensor *t = &e->output;
-    docgen_text text = {0};
+    dmlconf_buffer text = {0};
     int result;
     if (t->values)
     {
@@ -416,7 +413,7 @@ int docgen_rewrite_output(const docgen_page *page, size_t index, const void *exp
     }
     if (result || text.failed)
     {
-        docgen_text_free(&text);
+        dmlconf_buffer_free(&text);
         return -1;
     }
     verdict->old_line_count = t->last_line - verdict->first_line + 1;
@@ -434,7 +431,7 @@ static int compare_first_lines(const void *a, const void *b)
     return x->first_line < y->first_line ? -1 : x->first_line > y->first_line;
 }
 
-int docgen_page_apply(const docgen_page *page, const docgen_verdict *verdicts, size_t count, docgen_text *out)
+int docgen_page_apply(const docgen_page *page, const docgen_verdict *verdicts, size_t count, dmlconf_buffer *out)
 {
     const docgen_verdict **stale = malloc((count ? count : 1) * sizeof(*stale));
     if (!stale)
@@ -458,22 +455,12 @@ int docgen_page_apply(const docgen_page *page, const docgen_verdict *verdicts, s
             result = -1; /* two rewrites of the same lines */
             break;
         }
-        docgen_text_append(out, page->text + copied, page_line_start(page, v->first_line) - copied);
-        docgen_text_append(out, v->replacement, v->replacement_length);
+        dmlconf_buffer_append(out, page->text + copied, page_line_start(page, v->first_line) - copied);
+        dmlconf_buffer_append(out, v->replacement, v->replacement_length);
         next_line = v->first_line + v->old_line_count;
         copied = page_line_end(page, next_line - 1);
     }
-    docgen_text_append(out, page->text + copied, page->size - copied);
+    dmlconf_buffer_append(out, page->text + copied, page->size - copied);
     free(stale);
     return result || out->failed ? -1 : 0;
-}
-
-/* ---- writing the page ------------------------------------------------------------- */
-
-int docgen_write_file(const char *path, const char *data, size_t size, char *why, size_t why_size)
-{
-    /* The one atomic replacement every dmlconf file goes through: a page
-     * that is not a regular file is refused, the new text lands beside it
-     * with its permissions, and replaces it on Windows too. */
-    return dmlconf_write_file_atomically(path, data, size, false, why, why_size);
 }

@@ -15,31 +15,31 @@
 
 #include <stdlib.h>
 
-void docgen_format_tensor_shape(docgen_text *out, dmlconf_data_type type, uint32_t rank, const uint32_t *sizes)
+void docgen_format_tensor_shape(dmlconf_buffer *out, dmlconf_data_type type, uint32_t rank, const uint32_t *sizes)
 {
     const char *type_name = dmlconf_data_type_name(type);
-    docgen_text_puts(out, "(Sizes:{");
+    dmlconf_buffer_puts(out, "(Sizes:{");
     for (uint32_t d = 0; d < rank; ++d)
-        docgen_text_printf(out, "%s%u", d ? "," : "", sizes[d]);
-    docgen_text_printf(out, "}, DataType:%s)", type_name ? type_name : "UNKNOWN");
+        dmlconf_buffer_printf(out, "%s%u", d ? "," : "", sizes[d]);
+    dmlconf_buffer_printf(out, "}, DataType:%s)", type_name ? type_name : "UNKNOWN");
 }
 
-void docgen_format_tensor_header(docgen_text *out, const char *name, dmlconf_data_type type, uint32_t rank,
+void docgen_format_tensor_header(dmlconf_buffer *out, const char *name, dmlconf_data_type type, uint32_t rank,
                                  const uint32_t *sizes)
 {
-    docgen_text_printf(out, "%s: ", name);
+    dmlconf_buffer_printf(out, "%s: ", name);
     docgen_format_tensor_shape(out, type, rank, sizes);
-    docgen_text_puts(out, "\n");
+    dmlconf_buffer_puts(out, "\n");
 }
 
-void docgen_format_tensor(docgen_text *out, dmlconf_data_type type, uint32_t rank, const uint32_t *sizes,
+void docgen_format_tensor(dmlconf_buffer *out, dmlconf_data_type type, uint32_t rank, const uint32_t *sizes,
                           const void *values)
 {
     docgen_numbers points = {.separator = ','};
     layout_format_tensor(out, &points, type, rank, sizes, values);
 }
 
-void layout_format_tensor(docgen_text *out, const docgen_numbers *numbers, dmlconf_data_type type, uint32_t rank,
+void layout_format_tensor(dmlconf_buffer *out, const docgen_numbers *numbers, dmlconf_data_type type, uint32_t rank,
                           const uint32_t *sizes, const void *values)
 {
     size_t element = dmlconf_value_size(type);
@@ -69,7 +69,7 @@ void layout_format_tensor(docgen_text *out, const docgen_numbers *numbers, dmlco
     for (uint64_t row = 0; row < rows; ++row)
     {
         if (row == 0)
-            docgen_text_repeat(out, '[', rank);
+            dmlconf_buffer_repeat(out, '[', rank);
         else
         {
             /* How many leading dimensions move on with this row: they close
@@ -82,25 +82,25 @@ void layout_format_tensor(docgen_text *out, const docgen_numbers *numbers, dmlco
                 coordinates[d] = 0;
                 ++restarted;
             }
-            docgen_text_repeat(out, ']', restarted);
-            docgen_text_puts(out, restarted ? ",\n\n" : ",\n");
-            docgen_text_repeat(out, ' ', leading - restarted);
-            docgen_text_repeat(out, '[', restarted + 1);
+            dmlconf_buffer_repeat(out, ']', restarted);
+            dmlconf_buffer_puts(out, restarted ? ",\n\n" : ",\n");
+            dmlconf_buffer_repeat(out, ' ', leading - restarted);
+            dmlconf_buffer_repeat(out, '[', restarted + 1);
         }
         for (uint32_t c = 0; c < columns; ++c)
         {
             size_t length = numbers_format(numbers, type, bytes + (row * columns + c) * element, text, sizeof(text));
             if (c)
             {
-                docgen_text_repeat(out, numbers->separator, 1);
-                docgen_text_repeat(out, ' ', 1);
+                dmlconf_buffer_repeat(out, numbers->separator, 1);
+                dmlconf_buffer_repeat(out, ' ', 1);
             }
-            docgen_text_repeat(out, ' ', widths[c] - length);
-            docgen_text_puts(out, text);
+            dmlconf_buffer_repeat(out, ' ', widths[c] - length);
+            dmlconf_buffer_puts(out, text);
         }
-        docgen_text_repeat(out, ']', 1);
+        dmlconf_buffer_repeat(out, ']', 1);
     }
-    docgen_text_repeat(out, ']', leading);
-    docgen_text_repeat(out, '\n', 1);
+    dmlconf_buffer_repeat(out, ']', leading);
+    dmlconf_buffer_repeat(out, '\n', 1);
     free(widths);
 }

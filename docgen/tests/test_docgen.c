@@ -11,6 +11,7 @@
 #include "test_util.h"
 
 #include <dmlconf/docgen.h>
+#include <dmlconf/file_system.h>
 #include <dmlconf/values.h>
 
 #include <check.h>
@@ -49,14 +50,14 @@ static dmlconf_scan_desc make_desc(dmlconf_operator op, dmlconf_data_type type, 
 /* An input block and one example block, as render writes them. */
 static char *render_page(const dmlconf_scan_desc *desc, const void *input, bool explain)
 {
-    docgen_text text = {0};
+    dmlconf_buffer text = {0};
     docgen_render_options options = {.explain = explain, .markdown = true};
-    docgen_text_puts(&text, "# A page\n\nSome prose.\n\n");
+    dmlconf_buffer_puts(&text, "# A page\n\nSome prose.\n\n");
     docgen_render_input(&text, &desc->input, input, &options);
-    docgen_text_puts(&text, "\nMore prose: Axis, InputTensor and OutputTensor in a sentence.\n\n");
+    dmlconf_buffer_puts(&text, "\nMore prose: Axis, InputTensor and OutputTensor in a sentence.\n\n");
     dmlconf_error err;
     ck_assert_msg(docgen_render_example(&text, desc, input, &options, &err) == 0, "%s", err.message);
-    docgen_text_puts(&text, "\nThe end.\n");
+    dmlconf_buffer_puts(&text, "\nThe end.\n");
     ck_assert(!text.failed);
     return text.data;
 }
@@ -283,11 +284,11 @@ START_TEST(test_layout_ranks)
     static const char *const five[] = {"1", "2",  "3",  "4",  "5",  "6",  "7",  "8",
                                        "9", "10", "11", "12", "13", "14", "15", "16"};
     void *values = values_of(I32, one, 3);
-    docgen_text text = {0};
+    dmlconf_buffer text = {0};
     docgen_format_tensor(&text, I32, 1, (const uint32_t[]){3}, values);
     ck_assert_str_eq(text.data, "[1, -20, 300]\n");
     free(values);
-    docgen_text_free(&text);
+    dmlconf_buffer_free(&text);
 
     values = values_of(I32, five, 16);
     docgen_format_tensor(&text, I32, 5, (const uint32_t[]){2, 1, 2, 2, 2}, values);
@@ -302,10 +303,10 @@ START_TEST(test_layout_ranks)
                                 "\n"
                                 "   [[13, 14],\n"
                                 "    [15, 16]]]]]\n");
-    docgen_text_free(&text);
+    dmlconf_buffer_free(&text);
     docgen_format_tensor_header(&text, "OutputTensor", I32, 5, (const uint32_t[]){2, 1, 2, 2, 2});
     ck_assert_str_eq(text.data, "OutputTensor: (Sizes:{2,1,2,2,2}, DataType:INT32)\n");
-    docgen_text_free(&text);
+    dmlconf_buffer_free(&text);
     free(values);
 }
 END_TEST
@@ -336,16 +337,16 @@ START_TEST(test_explain)
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i)
     {
-        docgen_text text = {0};
+        dmlconf_buffer text = {0};
         for (size_t j = 0; j < 4; ++j)
         {
             if (j)
-                docgen_text_puts(&text, ", ");
+                dmlconf_buffer_puts(&text, ", ");
             docgen_explain_element(&text, cases[i].op, F32, cases[i].exclusive, cases[i].direction, 4,
                                    cases[i].negative ? minus : values, j);
         }
         ck_assert_str_eq(text.data, cases[i].text);
-        docgen_text_free(&text);
+        dmlconf_buffer_free(&text);
     }
     free(minus);
     free(values);
@@ -365,15 +366,15 @@ START_TEST(test_explain_rows)
     static const char *const down_rows[] = {"i.e. [2,    ...]", "     [2*3,  ...]", "     [2*3*9 ...]"};
     for (uint64_t row = 0; row < 4; ++row)
     {
-        docgen_text text = {0};
+        dmlconf_buffer text = {0};
         ck_assert(docgen_explain_row(&text, &along, values, row) == (row < 3));
         ck_assert_str_eq(text.data ? text.data : "", row < 3 ? along_rows[row] : "");
-        docgen_text_free(&text);
+        dmlconf_buffer_free(&text);
         ck_assert(docgen_explain_row(&text, &down, values, row) == (row < 3));
         ck_assert_str_eq(text.data ? text.data : "", row < 3 ? down_rows[row] : "");
-        docgen_text_free(&text);
+        dmlconf_buffer_free(&text);
         ck_assert(!docgen_explain_row(&text, &other, values, row));
-        docgen_text_free(&text);
+        dmlconf_buffer_free(&text);
     }
     free(values);
 }
@@ -562,7 +563,7 @@ START_TEST(test_update_new_shape)
     ck_assert_uint_eq(check_page(&parsed, &verdicts), 1);
     ck_assert_uint_eq(verdicts[0].line, 9);
     ck_assert_uint_eq(verdicts[0].column, 15);
-    docgen_text diff = {0};
+    dmlconf_buffer diff = {0};
     docgen_format_diff(&diff, &parsed, &verdicts[0]);
     ck_assert_str_eq(diff.data, "--- page.md\n+++ page.md (oracle)\n"
                                 "@@ -9,3 +9,3 @@\n"
@@ -572,7 +573,7 @@ START_TEST(test_update_new_shape)
                                 "+OutputTensor: (Sizes:{2,3}, DataType:INT32)\n"
                                 "+[[1, 3,  6],   // first\n"
                                 "+ [4, 9, 15]]   // second\n");
-    docgen_text_free(&diff);
+    dmlconf_buffer_free(&diff);
     docgen_verdict_free(&verdicts[0]);
     free(verdicts);
     docgen_page_free(&parsed);
@@ -595,8 +596,8 @@ START_TEST(test_write_file)
 {
     const char *path = "test_docgen_write.txt";
     char why[256];
-    ck_assert_int_eq(docgen_write_file(path, "one\n", 4, why, sizeof(why)), 0);
-    ck_assert_int_eq(docgen_write_file(path, "two\n", 4, why, sizeof(why)), 0);
+    ck_assert_int_eq(dmlconf_write_file_atomically(path, "one\n", 4, false, why, sizeof(why)), 0);
+    ck_assert_int_eq(dmlconf_write_file_atomically(path, "two\n", 4, false, why, sizeof(why)), 0);
     docgen_page page;
     /* A page of prose: read, and an error for its lack of example blocks. */
     ck_assert_uint_eq(docgen_page_load(&page, path), 1);
@@ -605,7 +606,7 @@ START_TEST(test_write_file)
     ck_assert_int_eq(memcmp(page.text, "two\n", 4), 0);
     docgen_page_free(&page);
     remove(path);
-    ck_assert_int_eq(docgen_write_file("/nonexistent/dir/page.md", "x", 1, why, sizeof(why)), -1);
+    ck_assert_int_eq(dmlconf_write_file_atomically("/nonexistent/dir/page.md", "x", 1, false, why, sizeof(why)), -1);
     ck_assert_msg(strstr(why, "/nonexistent/dir/page.md: cannot create a temporary file beside it") != NULL, "%s",
                   why);
 }

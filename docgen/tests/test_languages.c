@@ -251,11 +251,11 @@ START_TEST(test_unknown_operator)
     static const char *const why[] = {"the page names both operators", "the page names neither"};
     for (size_t i = 0; i < 2; ++i)
     {
-        docgen_text text = {0};
-        docgen_text_puts(&text, pages[i]);
-        docgen_text_puts(&text, "Daten: (Sizes:{2}, DataType:INT32)\n[1, 2]\n\nDim: 0\nLauf: "
-                                "DML_AXIS_DIRECTION_INCREASING\nOhne: FALSE\n\nErgebnis: (Sizes:{2}, "
-                                "DataType:INT32)\n[1, 2]\n");
+        dmlconf_buffer text = {0};
+        dmlconf_buffer_puts(&text, pages[i]);
+        dmlconf_buffer_puts(&text, "Daten: (Sizes:{2}, DataType:INT32)\n[1, 2]\n\nDim: 0\nLauf: "
+                                   "DML_AXIS_DIRECTION_INCREASING\nOhne: FALSE\n\nErgebnis: (Sizes:{2}, "
+                                   "DataType:INT32)\n[1, 2]\n");
         docgen_page page;
         ck_assert_uint_eq(load(&page, text.data), 1);
         const dmlconf_diagnostic *d = &page.diagnostics.items[0];
@@ -265,7 +265,7 @@ START_TEST(test_unknown_operator)
                                                  "cumulative product"));
         ck_assert_ptr_nonnull(strstr(d->message, why[i]));
         docgen_page_free(&page);
-        docgen_text_free(&text);
+        dmlconf_buffer_free(&text);
     }
 }
 END_TEST

@@ -71,7 +71,7 @@ char *updated(const char *text)
     ck_assert_msg(load(&page, text) == 0, "%s", all = messages(&page));
     docgen_verdict *verdicts;
     check_page(&page, &verdicts);
-    docgen_text out = {0};
+    dmlconf_buffer out = {0};
     ck_assert_int_eq(docgen_page_apply(&page, verdicts, page.example_count, &out), 0);
     for (size_t i = 0; i < page.example_count; ++i)
         docgen_verdict_free(&verdicts[i]);
@@ -89,10 +89,10 @@ char *replace_at(const char *text, const char *after, const char *from, const ch
     ck_assert_msg(anchor != NULL, "no '%s' in the page", after);
     const char *at = strstr(anchor, from);
     ck_assert_msg(at != NULL, "no '%s' after '%s'", from, after);
-    docgen_text out = {0};
-    docgen_text_append(&out, text, (size_t)(at - text));
-    docgen_text_puts(&out, to);
-    docgen_text_puts(&out, at + strlen(from));
+    dmlconf_buffer out = {0};
+    dmlconf_buffer_append(&out, text, (size_t)(at - text));
+    dmlconf_buffer_puts(&out, to);
+    dmlconf_buffer_puts(&out, at + strlen(from));
     ck_assert(!out.failed);
     if (line)
     {

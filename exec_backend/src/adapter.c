@@ -4,9 +4,9 @@
  * the newline, before dmlconf has sent a job, breaks the protocol.
  */
 #include "adapter.h"
-#include "message.h"
 
 #include <dmlconf/clock.h>
+#include <dmlconf/why.h>
 
 #include <stddef.h>
 #include <stdio.h>
@@ -21,7 +21,7 @@ void exec_last_words(dmlconf_process *adapter, char *out, size_t size)
     char *tail = dmlconf_process_stderr_tail(adapter);
     if (!tail)
     {
-        exec_message(out, size, "its last words are unknown (out of memory)");
+        dmlconf_set_why(out, size, "its last words are unknown (out of memory)");
         return;
     }
     /* One line: trailing white space dropped, line breaks as " | ". */
@@ -30,7 +30,7 @@ void exec_last_words(dmlconf_process *adapter, char *out, size_t size)
         tail[--length] = '\0';
     if (!length)
     {
-        exec_message(out, size, "it wrote nothing to its standard error");
+        dmlconf_set_why(out, size, "it wrote nothing to its standard error");
         free(tail);
         return;
     }
@@ -38,7 +38,7 @@ void exec_last_words(dmlconf_process *adapter, char *out, size_t size)
     if (!line)
     {
         free(tail);
-        exec_message(out, size, "its last words are unknown (out of memory)");
+        dmlconf_set_why(out, size, "its last words are unknown (out of memory)");
         return;
     }
     size_t used = 0;
@@ -72,7 +72,7 @@ void exec_last_words(dmlconf_process *adapter, char *out, size_t size)
             }
         }
     }
-    exec_message(out, size, "%s%s%s%s", prefix, cut ? "..." : "", start, suffix);
+    dmlconf_set_why(out, size, "%s%s%s%s", prefix, cut ? "..." : "", start, suffix);
     free(line);
     free(tail);
 }
@@ -85,7 +85,7 @@ void exec_adapter_end(dmlconf_process *adapter, bool kill_it, char *how, size_t 
     dmlconf_exit ended;
     dmlconf_process_end(adapter, EXIT_GRACE, &ended);
     if (ended.killed_by_us)
-        exec_message(how, how_size, "was killed by dmlconf");
+        dmlconf_set_why(how, how_size, "was killed by dmlconf");
     else
         dmlconf_exit_describe(&ended, how, how_size);
     exec_last_words(adapter, words, words_size);
@@ -97,7 +97,7 @@ static int refuse(dmlconf_process *adapter, bool kill_it, const char *what, char
 {
     char how[128], words[300];
     exec_adapter_end(adapter, kill_it, how, sizeof(how), words, sizeof(words));
-    exec_message(why, why_size, "%s (the adapter %s; %s)", what, how, words);
+    dmlconf_set_why(why, why_size, "%s (the adapter %s; %s)", what, how, words);
     return -1;
 }
 
@@ -114,7 +114,7 @@ int exec_adapter_start(const char *const *argv, double timeout, dmlconf_process 
     char reason[400];
     if (dmlconf_process_start(&options, &adapter, reason, sizeof(reason)))
     {
-        exec_message(why, why_size, "cannot start the adapter: %s", reason);
+        dmlconf_set_why(why, why_size, "cannot start the adapter: %s", reason);
         return -1;
     }
     char *line = malloc(EXEC_MAX_HANDSHAKE_BYTES);
@@ -133,17 +133,17 @@ int exec_adapter_start(const char *const *argv, double timeout, dmlconf_process 
                      : -3;
         if (n == DMLCONF_PROCESS_TIMED_OUT)
         {
-            exec_message(reason, sizeof(reason), "the adapter sent no handshake line within %g s", timeout);
+            dmlconf_set_why(reason, sizeof(reason), "the adapter sent no handshake line within %g s", timeout);
             free(line);
             return refuse(adapter, true, reason, why, why_size);
         }
         if (n == -3 || n <= 0)
         {
-            exec_message(reason, sizeof(reason), "%s",
-                         n == -3  ? "the adapter's handshake line is longer than 65536 bytes"
-                         : n == 0 ? (used ? "the adapter's output ended in the middle of its handshake line"
-                                          : "the adapter ended its output before its handshake")
-                                  : "reading the adapter's handshake failed");
+            dmlconf_set_why(reason, sizeof(reason), "%s",
+                            n == -3  ? "the adapter's handshake line is longer than 65536 bytes"
+                            : n == 0 ? (used ? "the adapter's output ended in the middle of its handshake line"
+                                             : "the adapter ended its output before its handshake")
+                                     : "reading the adapter's handshake failed");
             free(line);
             return refuse(adapter, n != 0, reason, why, why_size);
         }
@@ -153,8 +153,8 @@ int exec_adapter_start(const char *const *argv, double timeout, dmlconf_process 
     size_t length = (size_t)(newline - line);
     if (length + 1 < used)
     {
-        exec_message(reason, sizeof(reason), "the adapter wrote %zu bytes after its handshake line, before any job",
-                     used - length - 1);
+        dmlconf_set_why(reason, sizeof(reason), "the adapter wrote %zu bytes after its handshake line, before any job",
+                        used - length - 1);
         free(line);
         return refuse(adapter, true, reason, why, why_size);
     }

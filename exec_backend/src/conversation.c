@@ -11,10 +11,10 @@
  * adapter's fault.
  */
 #include "conversation.h"
-#include "message.h"
 #include "wire.h"
 
 #include <dmlconf/clock.h>
+#include <dmlconf/why.h>
 
 #include <errno.h>
 #include <stdint.h>
@@ -106,22 +106,22 @@ static void take_answer(dmlconf_job *job, const receiver *rx)
     {
     case EXEC_ANSWER_DONE:
         job->outcome = DMLCONF_JOB_DONE;
-        exec_message(job->message, sizeof(job->message), "%s", said);
+        dmlconf_set_why(job->message, sizeof(job->message), "%s", said);
         return;
     case EXEC_ANSWER_REJECTED:
         job->outcome = DMLCONF_JOB_REJECTED;
         job->reason = (dmlconf_reason)a->reason;
-        exec_message(job->message, sizeof(job->message), "%s", said[0] ? said : "the adapter refused the desc");
+        dmlconf_set_why(job->message, sizeof(job->message), "%s", said[0] ? said : "the adapter refused the desc");
         return;
     case EXEC_ANSWER_UNSUPPORTED:
         job->outcome = DMLCONF_JOB_UNSUPPORTED;
-        exec_message(job->message, sizeof(job->message), "%s",
-                     said[0] ? said : "the adapter cannot run this job (it gave no reason)");
+        dmlconf_set_why(job->message, sizeof(job->message), "%s",
+                        said[0] ? said : "the adapter cannot run this job (it gave no reason)");
         return;
     default:
         job->outcome = DMLCONF_JOB_FAILED;
-        exec_message(job->message, sizeof(job->message), "the adapter failed: %s",
-                     said[0] ? said : "(no reason given)");
+        dmlconf_set_why(job->message, sizeof(job->message), "the adapter failed: %s",
+                        said[0] ? said : "(no reason given)");
         return;
     }
 }
@@ -346,8 +346,8 @@ static void check_nothing_follows(dmlconf_process *adapter, receiver *rx, size_t
     describe_bytes(extra, n < sizeof(extra) ? n : sizeof(extra), text, sizeof(text));
     outcome->stop = EXEC_STOP_GARBAGE;
     outcome->answered = count - 1;
-    exec_message(outcome->detail, sizeof(outcome->detail), "bytes followed its answer (\"%s%s\")", text,
-                 n >= sizeof(extra) ? "..." : "");
+    dmlconf_set_why(outcome->detail, sizeof(outcome->detail), "bytes followed its answer (\"%s%s\")", text,
+                    n >= sizeof(extra) ? "..." : "");
 }
 
 static void converse(dmlconf_process *adapter, dmlconf_job *jobs, size_t count, double timeout, sender *tx,
@@ -372,9 +372,10 @@ static void converse(dmlconf_process *adapter, dmlconf_job *jobs, size_t count, 
         if (!wanted)
         {
             outcome->stop = EXEC_STOP_GARBAGE;
-            exec_message(outcome->detail, sizeof(outcome->detail),
-                         "it answered with more than %zu bytes before it was sent the whole job, and stopped reading",
-                         INBOX_BYTES);
+            dmlconf_set_why(
+                outcome->detail, sizeof(outcome->detail),
+                "it answered with more than %zu bytes before it was sent the whole job, and stopped reading",
+                INBOX_BYTES);
             return;
         }
         double left = -1.0;
@@ -392,8 +393,8 @@ static void converse(dmlconf_process *adapter, dmlconf_job *jobs, size_t count, 
         if (ready < 0)
         {
             outcome->stop = EXEC_STOP_SYSTEM;
-            exec_message(outcome->detail, sizeof(outcome->detail), "waiting for the adapter failed: %s",
-                         strerror(errno));
+            dmlconf_set_why(outcome->detail, sizeof(outcome->detail), "waiting for the adapter failed: %s",
+                            strerror(errno));
             return;
         }
         if ((ready & DMLCONF_PROCESS_WRITABLE) && send_some(adapter, tx))
@@ -410,8 +411,8 @@ static void converse(dmlconf_process *adapter, dmlconf_job *jobs, size_t count, 
         if (n < 0)
         {
             outcome->stop = EXEC_STOP_SYSTEM;
-            exec_message(outcome->detail, sizeof(outcome->detail), "reading the adapter's output failed: %s",
-                         strerror(errno));
+            dmlconf_set_why(outcome->detail, sizeof(outcome->detail), "reading the adapter's output failed: %s",
+                            strerror(errno));
             return;
         }
     }
@@ -431,7 +432,7 @@ void exec_run_batch(dmlconf_process *adapter, dmlconf_job *jobs, size_t count, d
     if (!rx || plan_batch(jobs, count, &tx, &staging))
     {
         outcome->stop = EXEC_STOP_SYSTEM;
-        exec_message(outcome->detail, sizeof(outcome->detail), "out of memory for a batch of %zu jobs", count);
+        dmlconf_set_why(outcome->detail, sizeof(outcome->detail), "out of memory for a batch of %zu jobs", count);
     }
     else
     {
@@ -460,7 +461,7 @@ int exec_check_silent(dmlconf_process *adapter, char *why, size_t why_size)
         return 0;
     char text[128];
     describe_bytes(extra, (size_t)n, text, sizeof(text));
-    exec_message(why, why_size, "it wrote bytes that answer no job (\"%s%s\")", text,
-                 n == (long)sizeof(extra) ? "..." : "");
+    dmlconf_set_why(why, why_size, "it wrote bytes that answer no job (\"%s%s\")", text,
+                    n == (long)sizeof(extra) ? "..." : "");
     return 2;
 }

@@ -18,10 +18,10 @@
 #include "adapter.h"
 #include "conversation.h"
 #include "handshake.h"
-#include "message.h"
 #include "wire.h"
 
 #include <dmlconf/text.h>
+#include <dmlconf/why.h>
 
 #include <math.h>
 #include <stdint.h>
@@ -85,8 +85,8 @@ static int read_timeout(double *timeout, char *why, size_t why_size)
     double value = strtod(text, &end);
     if (!end || *end || !isfinite(value) || value < 0.0 || value > 86400.0)
     {
-        exec_message(why, why_size, "%s is \"%.40s\", not a number of seconds from 0 to 86400",
-                     DMLCONF_EXEC_TIMEOUT_VARIABLE, text);
+        dmlconf_set_why(why, why_size, "%s is \"%.40s\", not a number of seconds from 0 to 86400",
+                        DMLCONF_EXEC_TIMEOUT_VARIABLE, text);
         return -1;
     }
     *timeout = value;
@@ -97,23 +97,25 @@ static int exec_open(const dmlconf_backend_config *config, dmlconf_backend **out
 {
     if (!config || !config->arguments || !config->arguments[0] || !config->arguments[0][0])
     {
-        exec_message(why, why_size,
-                     "the exec backend runs an implementation's adapter program: dmlconf run --backend exec -- COMMAND "
-                     "[ARGS...]");
+        dmlconf_set_why(
+            why, why_size,
+            "the exec backend runs an implementation's adapter program: dmlconf run --backend exec -- COMMAND "
+            "[ARGS...]");
         return -1;
     }
     if (config->adapter)
     {
-        exec_message(why, why_size,
-                     "the exec backend picks no adapter (\"%.64s\"): give the adapter program its own options after --",
-                     config->adapter);
+        dmlconf_set_why(
+            why, why_size,
+            "the exec backend picks no adapter (\"%.64s\"): give the adapter program its own options after --",
+            config->adapter);
         return -1;
     }
     exec_backend *b = calloc(1, sizeof(*b));
     if (!b || !(b->argv = copy_argv(config->arguments)))
     {
         free(b);
-        exec_message(why, why_size, "out of memory");
+        dmlconf_set_why(why, why_size, "out of memory");
         return -1;
     }
     b->base.ops = &dmlconf_exec_backend_ops;
@@ -183,7 +185,7 @@ static int ensure_adapter(exec_backend *b, char *why, size_t why_size)
     char reason[600];
     if (exec_adapter_start((const char *const *)b->argv, b->timeout, &b->adapter, &again, reason, sizeof(reason)))
     {
-        exec_message(why, why_size, "the adapter could not be restarted: %s", reason);
+        dmlconf_set_why(why, why_size, "the adapter could not be restarted: %s", reason);
         return -1;
     }
     if (!exec_handshakes_agree(&b->handshake, &again))
@@ -191,10 +193,10 @@ static int ensure_adapter(exec_backend *b, char *why, size_t why_size)
         char how[128], words[300];
         exec_adapter_end(b->adapter, true, how, sizeof(how), words, sizeof(words));
         b->adapter = NULL;
-        exec_message(why, why_size,
-                     "the adapter was restarted, but its handshake now declares another implementation or other "
-                     "capabilities than at first (\"%s\")",
-                     again.implementation);
+        dmlconf_set_why(why, why_size,
+                        "the adapter was restarted, but its handshake now declares another implementation or other "
+                        "capabilities than at first (\"%s\")",
+                        again.implementation);
         return -1;
     }
     return 0;
@@ -211,26 +213,27 @@ static void blame(exec_backend *b, const exec_batch_outcome *outcome, dmlconf_jo
     switch (outcome->stop)
     {
     case EXEC_STOP_ENDED:
-        exec_message(what, sizeof(what), "the adapter %s %s", how,
-                     outcome->answer_begun ? "in the middle of its answer to this job" : "before it answered this job");
+        dmlconf_set_why(what, sizeof(what), "the adapter %s %s", how,
+                        outcome->answer_begun ? "in the middle of its answer to this job"
+                                              : "before it answered this job");
         break;
     case EXEC_STOP_TIMED_OUT:
-        exec_message(what, sizeof(what), "the adapter %s for %g s (it was killed)",
-                     outcome->answer_begun ? "stopped in the middle of its answer to this job"
-                                           : "gave no answer to this job",
-                     b->timeout);
+        dmlconf_set_why(what, sizeof(what), "the adapter %s for %g s (it was killed)",
+                        outcome->answer_begun ? "stopped in the middle of its answer to this job"
+                                              : "gave no answer to this job",
+                        b->timeout);
         break;
     case EXEC_STOP_GARBAGE:
-        exec_message(what, sizeof(what), "the adapter broke the protocol: %s (it was killed)", outcome->detail);
+        dmlconf_set_why(what, sizeof(what), "the adapter broke the protocol: %s (it was killed)", outcome->detail);
         break;
     default:
-        exec_message(what, sizeof(what), "dmlconf lost the adapter: %s", outcome->detail);
+        dmlconf_set_why(what, sizeof(what), "dmlconf lost the adapter: %s", outcome->detail);
         break;
     }
     job->outcome = DMLCONF_JOB_FAILED;
     job->reason = DMLCONF_REASON_NONE;
     job->device_seconds = -1.0;
-    exec_message(job->message, sizeof(job->message), "%s; %s", what, words);
+    dmlconf_set_why(job->message, sizeof(job->message), "%s; %s", what, words);
 }
 
 static int exec_execute(dmlconf_backend *backend, dmlconf_job *jobs, size_t count)
@@ -241,7 +244,7 @@ static int exec_execute(dmlconf_backend *backend, dmlconf_job *jobs, size_t coun
         jobs[i].outcome = DMLCONF_JOB_FAILED;
         jobs[i].reason = DMLCONF_REASON_NONE;
         jobs[i].device_seconds = -1.0;
-        exec_message(jobs[i].message, sizeof(jobs[i].message), "not answered");
+        dmlconf_set_why(jobs[i].message, sizeof(jobs[i].message), "not answered");
     }
     size_t next = 0;
     bool one_at_a_time = false;
@@ -257,9 +260,9 @@ static int exec_execute(dmlconf_backend *backend, dmlconf_job *jobs, size_t coun
             for (size_t i = next; i < count; ++i)
             {
                 if (i == suspect)
-                    exec_message(jobs[i].message, sizeof(jobs[i].message), "%s; then %s", suspicion, why);
+                    dmlconf_set_why(jobs[i].message, sizeof(jobs[i].message), "%s; then %s", suspicion, why);
                 else
-                    exec_message(jobs[i].message, sizeof(jobs[i].message), "%s", why);
+                    dmlconf_set_why(jobs[i].message, sizeof(jobs[i].message), "%s", why);
             }
             return -1;
         }
@@ -276,8 +279,8 @@ static int exec_execute(dmlconf_backend *backend, dmlconf_job *jobs, size_t coun
             exec_adapter_end(b->adapter, false, how, sizeof(how), words, sizeof(words));
             b->adapter = NULL;
             suspect = next;
-            exec_message(suspicion, sizeof(suspicion),
-                         "the adapter %s before it answered this job or a later one of its batch; %s", how, words);
+            dmlconf_set_why(suspicion, sizeof(suspicion),
+                            "the adapter %s before it answered this job or a later one of its batch; %s", how, words);
             one_at_a_time = true;
             continue;
         }

@@ -7,10 +7,10 @@
  * the protocol may add some).
  */
 #include "handshake.h"
-#include "message.h"
 #include "wire.h"
 
 #include <dmlconf/text.h>
+#include <dmlconf/why.h>
 
 #include <jansson.h>
 
@@ -22,14 +22,14 @@
 /* "the handshake's "KEY" WHAT" */
 static int bad_value(char *why, size_t why_size, const char *key, const char *what)
 {
-    exec_message(why, why_size, "the handshake's \"%s\" %s", key, what);
+    dmlconf_set_why(why, why_size, "the handshake's \"%s\" %s", key, what);
     return -1;
 }
 
 /* "the handshake has no "KEY"" and what it should be */
 static int missing(char *why, size_t why_size, const char *key, const char *what)
 {
-    exec_message(why, why_size, "the handshake has no \"%s\"%s", key, what);
+    dmlconf_set_why(why, why_size, "the handshake has no \"%s\"%s", key, what);
     return -1;
 }
 
@@ -48,7 +48,7 @@ static int get_string(json_t *object, const char *key, bool required, char *out,
     size_t length = json_string_length(value);
     if (length >= size)
     {
-        exec_message(why, why_size, "the handshake's \"%s\" has %zu bytes (at most %zu)", key, length, size - 1);
+        dmlconf_set_why(why, why_size, "the handshake's \"%s\" has %zu bytes (at most %zu)", key, length, size - 1);
         return -1;
     }
     /* Nothing an adapter names itself with may act on a console or a
@@ -109,8 +109,8 @@ static int get_names(json_t *object, const char *key, const char *const *names, 
             size_t used = 0;
             for (size_t i = 0; i < count && used < sizeof(list); ++i)
                 used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s", i ? ", " : "", names[i]);
-            exec_message(why, why_size, "the handshake's \"%s\" holds %s%.60s%s, which is not one of %s", key,
-                         name ? "\"" : "", name ? name : "a value that is not a string", name ? "\"" : "", list);
+            dmlconf_set_why(why, why_size, "the handshake's \"%s\" holds %s%.60s%s, which is not one of %s", key,
+                            name ? "\"" : "", name ? name : "a value that is not a string", name ? "\"" : "", list);
             return -1;
         }
         *out |= bits[known];
@@ -133,10 +133,11 @@ static int get_data_types(json_t *object, uint32_t *out, char *why, size_t why_s
         const char *name = json_is_string(item) ? json_string_value(item) : NULL;
         if (!name || !dmlconf_data_type_from_name(name, &type) || type == DMLCONF_DATA_TYPE_UNKNOWN)
         {
-            exec_message(why, why_size,
-                         "the handshake's \"data_types\" holds %s%.60s%s, which is not a DirectML data type (float32, "
-                         "float16, int32, uint32, int64, uint64, ...)",
-                         name ? "\"" : "", name ? name : "a value that is not a string", name ? "\"" : "");
+            dmlconf_set_why(
+                why, why_size,
+                "the handshake's \"data_types\" holds %s%.60s%s, which is not a DirectML data type (float32, "
+                "float16, int32, uint32, int64, uint64, ...)",
+                name ? "\"" : "", name ? name : "a value that is not a string", name ? "\"" : "");
             return -1;
         }
         *out |= DMLCONF_TYPE_BIT(type);
@@ -182,9 +183,9 @@ static int check_protocol(json_t *object, char *why, size_t why_size)
         return bad_value(why, why_size, "version", "is not an integer");
     if (json_integer_value(version) != (json_int_t)EXEC_PROTOCOL_VERSION)
     {
-        exec_message(why, why_size,
-                     "the adapter speaks version %lld of the process protocol; this dmlconf speaks version %u",
-                     (long long)json_integer_value(version), EXEC_PROTOCOL_VERSION);
+        dmlconf_set_why(why, why_size,
+                        "the adapter speaks version %lld of the process protocol; this dmlconf speaks version %u",
+                        (long long)json_integer_value(version), EXEC_PROTOCOL_VERSION);
         return -1;
     }
     return 0;
@@ -248,12 +249,12 @@ int exec_parse_handshake(const char *line, size_t length, exec_handshake *out, c
     json_t *object = json_loadb(line, length, JSON_REJECT_DUPLICATES, &error);
     if (!object)
     {
-        exec_message(why, why_size, "the handshake is not JSON: %s at column %d", error.text, error.column);
+        dmlconf_set_why(why, why_size, "the handshake is not JSON: %s at column %d", error.text, error.column);
         return -1;
     }
     int result = -1;
     if (!json_is_object(object))
-        exec_message(why, why_size, "the handshake is not a JSON object");
+        dmlconf_set_why(why, why_size, "the handshake is not a JSON object");
     else
         result = read_handshake(object, out, why, why_size);
     json_decref(object);

@@ -4,7 +4,8 @@
  * every offset; the functions below follow its tables line by line.
  */
 #include "wire.h"
-#include "message.h"
+
+#include <dmlconf/why.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -112,8 +113,8 @@ bool exec_decode_answer_header(const unsigned char *bytes, const dmlconf_job *jo
 {
     if (memcmp(bytes, "DMLA", 4) != 0)
     {
-        exec_message(why, why_size, "its answer does not start with \"DMLA\" but with bytes %02x %02x %02x %02x",
-                     bytes[0], bytes[1], bytes[2], bytes[3]);
+        dmlconf_set_why(why, why_size, "its answer does not start with \"DMLA\" but with bytes %02x %02x %02x %02x",
+                        bytes[0], bytes[1], bytes[2], bytes[3]);
         return false;
     }
     out->index = get_u32(bytes + 4);
@@ -127,37 +128,37 @@ bool exec_decode_answer_header(const unsigned char *bytes, const dmlconf_job *jo
     out->message_bytes = get_u32(bytes + 32);
     if (out->index != index)
     {
-        exec_message(why, why_size, "its answer is numbered %lu, not %lu", (unsigned long)out->index,
-                     (unsigned long)index);
+        dmlconf_set_why(why, why_size, "its answer is numbered %lu, not %lu", (unsigned long)out->index,
+                        (unsigned long)index);
         return false;
     }
     if (out->status > EXEC_ANSWER_FAILED)
     {
-        exec_message(why, why_size, "its answer has status %lu (0 to 3 exist)", (unsigned long)out->status);
+        dmlconf_set_why(why, why_size, "its answer has status %lu (0 to 3 exist)", (unsigned long)out->status);
         return false;
     }
     if (out->reason >= DMLCONF_REASON_COUNT || (out->reason && out->status != EXEC_ANSWER_REJECTED))
     {
-        exec_message(why, why_size, "its answer (%s) has reason code %lu", status_name(out->status),
-                     (unsigned long)out->reason);
+        dmlconf_set_why(why, why_size, "its answer (%s) has reason code %lu", status_name(out->status),
+                        (unsigned long)out->reason);
         return false;
     }
     if (out->message_bytes > EXEC_MAX_MESSAGE_BYTES)
     {
-        exec_message(why, why_size, "its answer's message has %lu bytes (at most %u)",
-                     (unsigned long)out->message_bytes, EXEC_MAX_MESSAGE_BYTES);
+        dmlconf_set_why(why, why_size, "its answer's message has %lu bytes (at most %u)",
+                        (unsigned long)out->message_bytes, EXEC_MAX_MESSAGE_BYTES);
         return false;
     }
     uint64_t expected = out->status == EXEC_ANSWER_DONE ? exec_job_output_bytes(job) : 0;
     if (out->output_bytes != expected)
     {
         if (out->status == EXEC_ANSWER_DONE)
-            exec_message(why, why_size, "its answer has %llu output bytes, %s than the %llu of the output buffer",
-                         (unsigned long long)out->output_bytes, out->output_bytes < expected ? "fewer" : "more",
-                         (unsigned long long)expected);
+            dmlconf_set_why(why, why_size, "its answer has %llu output bytes, %s than the %llu of the output buffer",
+                            (unsigned long long)out->output_bytes, out->output_bytes < expected ? "fewer" : "more",
+                            (unsigned long long)expected);
         else
-            exec_message(why, why_size, "its answer (%s) has %llu output bytes (it may have none)",
-                         status_name(out->status), (unsigned long long)out->output_bytes);
+            dmlconf_set_why(why, why_size, "its answer (%s) has %llu output bytes (it may have none)",
+                            status_name(out->status), (unsigned long long)out->output_bytes);
         return false;
     }
     return true;

@@ -3,9 +3,9 @@
  */
 #include "judging_internal.h"
 
+#include <dmlconf/why.h>
+
 #include <stdarg.h>
-#include <stdio.h>
-#include <string.h>
 
 void judging_set_error(dmlconf_error *err, const char *format, ...)
 {
@@ -13,10 +13,6 @@ void judging_set_error(dmlconf_error *err, const char *format, ...)
         return;
     va_list args;
     va_start(args, format);
-    int written = vsnprintf(err->message, sizeof(err->message), format, args);
+    dmlconf_vset_why(err->message, sizeof(err->message), format, args);
     va_end(args);
-    if (written < 0)
-        snprintf(err->message, sizeof(err->message), "(the message could not be formatted)");
-    else if ((size_t)written >= sizeof(err->message))
-        memcpy(err->message + sizeof(err->message) - 4, "...", 4); /* cut, visibly */
 }

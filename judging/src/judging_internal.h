@@ -4,17 +4,8 @@
 #ifndef DMLCONF_JUDGING_INTERNAL_H
 #define DMLCONF_JUDGING_INTERNAL_H
 
+#include <dmlconf/compiler.h>
 #include <dmlconf/oracle.h>
-
-#if defined(__MINGW32__)
-/* mingw-w64 checks "printf" against the Microsoft runtime's formats, which
- * lack %zu; the project builds with its C99-conforming stdio. */
-#define JUDGING_PRINTF_LIKE(format_index, first_arg) __attribute__((format(gnu_printf, format_index, first_arg)))
-#elif defined(__GNUC__)
-#define JUDGING_PRINTF_LIKE(format_index, first_arg) __attribute__((format(printf, format_index, first_arg)))
-#else
-#define JUDGING_PRINTF_LIKE(format_index, first_arg)
-#endif
 
 #include <dmlconf/comparator.h>
 
@@ -58,8 +49,8 @@ void judging_merge(dmlconf_comparison *into, const dmlconf_comparison *part);
  * the scan along `axis` of `desc`. */
 void judging_finish(dmlconf_comparison *out, const dmlconf_tensor_desc *desc, uint32_t axis);
 
-/* Formats a message into err->message (err may be NULL: nothing), cut to
- * fit the fixed message buffer with "..." at the end when it is longer. */
-void judging_set_error(dmlconf_error *err, const char *format, ...) JUDGING_PRINTF_LIKE(2, 3);
+/* Formats a message into err->message (err may be NULL: nothing) with
+ * dmlconf_set_why: cut to fit with "..." at the end when it is longer. */
+void judging_set_error(dmlconf_error *err, const char *format, ...) DMLCONF_PRINTF_LIKE(2, 3);
 
 #endif /* DMLCONF_JUDGING_INTERNAL_H */

@@ -2,6 +2,7 @@
  * The per-feature-level matrix and the verdict. The rule they implement is
  * written at the top of dmlconf/verdict.h.
  */
+#include <dmlconf/reserve.h>
 #include <dmlconf/text.h>
 #include <dmlconf/verdict.h>
 
@@ -110,15 +111,8 @@ static dmlconf_matrix_row *find_row(dmlconf_matrix *matrix, dmlconf_operator op,
             break;
         ++at;
     }
-    if (matrix->row_count == matrix->row_capacity)
-    {
-        size_t capacity = matrix->row_capacity ? matrix->row_capacity * 2 : 16;
-        dmlconf_matrix_row *rows = realloc(matrix->rows, capacity * sizeof(*rows));
-        if (!rows)
-            return NULL;
-        matrix->rows = rows;
-        matrix->row_capacity = capacity;
-    }
+    if (!dmlconf_reserve((void **)&matrix->rows, &matrix->row_capacity, matrix->row_count + 1, sizeof(*matrix->rows)))
+        return NULL;
     memmove(&matrix->rows[at + 1], &matrix->rows[at], (matrix->row_count - at) * sizeof(matrix->rows[0]));
     memset(&matrix->rows[at], 0, sizeof(matrix->rows[at]));
     matrix->rows[at].op = op;
@@ -142,15 +136,8 @@ static dmlconf_matrix_gap *find_gap(dmlconf_matrix *matrix, const char *needs, s
         ++at;
     if (at < matrix->gap_count && order == 0)
         return &matrix->gaps[at];
-    if (matrix->gap_count == matrix->gap_capacity)
-    {
-        size_t capacity = matrix->gap_capacity ? matrix->gap_capacity * 2 : 8;
-        dmlconf_matrix_gap *gaps = realloc(matrix->gaps, capacity * sizeof(*gaps));
-        if (!gaps)
-            return NULL;
-        matrix->gaps = gaps;
-        matrix->gap_capacity = capacity;
-    }
+    if (!dmlconf_reserve((void **)&matrix->gaps, &matrix->gap_capacity, matrix->gap_count + 1, sizeof(*matrix->gaps)))
+        return NULL;
     memmove(&matrix->gaps[at + 1], &matrix->gaps[at], (matrix->gap_count - at) * sizeof(matrix->gaps[0]));
     memset(&matrix->gaps[at], 0, sizeof(matrix->gaps[at]));
     memcpy(matrix->gaps[at].needs, key, sizeof(key));

@@ -81,19 +81,6 @@ bool dmlconf_tolerance_default(dmlconf_data_type type, dmlconf_tolerance *tol)
     }
 }
 
-/* "float32" for FLOAT32, as case files write types ("unknown" for none). */
-static const char *lower_type_name(dmlconf_data_type type, char *buffer, size_t size)
-{
-    const char *name = dmlconf_data_type_name(type);
-    size_t i = 0;
-    if (!name)
-        name = "unknown";
-    for (; name[i] && i + 1 < size; ++i)
-        buffer[i] = name[i] >= 'A' && name[i] <= 'Z' ? (char)(name[i] - 'A' + 'a') : name[i];
-    buffer[i] = '\0';
-    return buffer;
-}
-
 /* Records the field at fault and returns -1. */
 static int fault(dmlconf_tolerance_field *field, dmlconf_tolerance_field which)
 {
@@ -116,17 +103,16 @@ static int check_bound(dmlconf_data_type type, const dmlconf_tolerance *tol, dml
         judging_set_error(err, "tolerance ulp must be a finite number >= 0, not %g", tol->ulp);
         return fault(field, DMLCONF_TOLERANCE_FIELD_ULP);
     }
-    char name[16];
     if (tol->accumulation != DMLCONF_DATA_TYPE_FLOAT32 && tol->accumulation != DMLCONF_DATA_TYPE_FLOAT16)
     {
         judging_set_error(err, "tolerance accumulation must be float32 or float16, not %s",
-                          lower_type_name(tol->accumulation, name, sizeof(name)));
+                          dmlconf_data_type_lower_name(tol->accumulation));
         return fault(field, DMLCONF_TOLERANCE_FIELD_ACCUMULATION);
     }
     if (tol->accumulation == DMLCONF_DATA_TYPE_FLOAT16 && type != DMLCONF_DATA_TYPE_FLOAT16)
     {
         judging_set_error(err, "accumulation float16 applies to float16 data only, not to %s",
-                          lower_type_name(type, name, sizeof(name)));
+                          dmlconf_data_type_lower_name(type));
         return fault(field, DMLCONF_TOLERANCE_FIELD_ACCUMULATION);
     }
     return 0;
@@ -135,7 +121,6 @@ static int check_bound(dmlconf_data_type type, const dmlconf_tolerance *tol, dml
 int dmlconf_tolerance_check(dmlconf_data_type type, const dmlconf_tolerance *tol, dmlconf_tolerance_field *field,
                             dmlconf_error *err)
 {
-    char name[16];
     if (field)
         *field = DMLCONF_TOLERANCE_FIELD_NONE;
     if (!tol)
@@ -146,7 +131,7 @@ int dmlconf_tolerance_check(dmlconf_data_type type, const dmlconf_tolerance *tol
     if (!dmlconf_data_type_is_computable(type))
     {
         judging_set_error(err, "data type %s has no tolerance: it is not computable",
-                          lower_type_name(type, name, sizeof(name)));
+                          dmlconf_data_type_lower_name(type));
         return -1;
     }
     if (type != DMLCONF_DATA_TYPE_FLOAT32 && type != DMLCONF_DATA_TYPE_FLOAT16)

@@ -12,15 +12,16 @@ static const struct
 {
     dmlconf_data_type type;
     const char *name;
+    const char *lower_name;
     unsigned bits;
 } data_types[] = {
-    {DMLCONF_DATA_TYPE_UNKNOWN, "UNKNOWN", 0},  {DMLCONF_DATA_TYPE_FLOAT32, "FLOAT32", 32},
-    {DMLCONF_DATA_TYPE_FLOAT16, "FLOAT16", 16}, {DMLCONF_DATA_TYPE_UINT32, "UINT32", 32},
-    {DMLCONF_DATA_TYPE_UINT16, "UINT16", 16},   {DMLCONF_DATA_TYPE_UINT8, "UINT8", 8},
-    {DMLCONF_DATA_TYPE_INT32, "INT32", 32},     {DMLCONF_DATA_TYPE_INT16, "INT16", 16},
-    {DMLCONF_DATA_TYPE_INT8, "INT8", 8},        {DMLCONF_DATA_TYPE_FLOAT64, "FLOAT64", 64},
-    {DMLCONF_DATA_TYPE_UINT64, "UINT64", 64},   {DMLCONF_DATA_TYPE_INT64, "INT64", 64},
-    {DMLCONF_DATA_TYPE_UINT4, "UINT4", 4},      {DMLCONF_DATA_TYPE_INT4, "INT4", 4},
+    {DMLCONF_DATA_TYPE_UNKNOWN, "UNKNOWN", "unknown", 0},  {DMLCONF_DATA_TYPE_FLOAT32, "FLOAT32", "float32", 32},
+    {DMLCONF_DATA_TYPE_FLOAT16, "FLOAT16", "float16", 16}, {DMLCONF_DATA_TYPE_UINT32, "UINT32", "uint32", 32},
+    {DMLCONF_DATA_TYPE_UINT16, "UINT16", "uint16", 16},    {DMLCONF_DATA_TYPE_UINT8, "UINT8", "uint8", 8},
+    {DMLCONF_DATA_TYPE_INT32, "INT32", "int32", 32},       {DMLCONF_DATA_TYPE_INT16, "INT16", "int16", 16},
+    {DMLCONF_DATA_TYPE_INT8, "INT8", "int8", 8},           {DMLCONF_DATA_TYPE_FLOAT64, "FLOAT64", "float64", 64},
+    {DMLCONF_DATA_TYPE_UINT64, "UINT64", "uint64", 64},    {DMLCONF_DATA_TYPE_INT64, "INT64", "int64", 64},
+    {DMLCONF_DATA_TYPE_UINT4, "UINT4", "uint4", 4},        {DMLCONF_DATA_TYPE_INT4, "INT4", "int4", 4},
 };
 
 static const struct
@@ -78,6 +79,16 @@ const char *dmlconf_data_type_name(dmlconf_data_type type)
             return data_types[i].name;
     }
     return NULL;
+}
+
+const char *dmlconf_data_type_lower_name(dmlconf_data_type type)
+{
+    for (size_t i = 0; i < sizeof(data_types) / sizeof(data_types[0]); ++i)
+    {
+        if (data_types[i].type == type)
+            return data_types[i].lower_name;
+    }
+    return "unknown";
 }
 
 bool dmlconf_data_type_from_name(const char *name, dmlconf_data_type *type)

@@ -41,17 +41,25 @@ static const struct
 {
     dmlconf_data_type type;
     const char *name;
+    const char *lower_name;
     unsigned bits;
     bool computable;
     bool is_float;
 } data_types[] = {
-    {DMLCONF_DATA_TYPE_UNKNOWN, "UNKNOWN", 0, false, false}, {DMLCONF_DATA_TYPE_FLOAT32, "FLOAT32", 32, true, true},
-    {DMLCONF_DATA_TYPE_FLOAT16, "FLOAT16", 16, true, true},  {DMLCONF_DATA_TYPE_UINT32, "UINT32", 32, true, false},
-    {DMLCONF_DATA_TYPE_UINT16, "UINT16", 16, false, false},  {DMLCONF_DATA_TYPE_UINT8, "UINT8", 8, false, false},
-    {DMLCONF_DATA_TYPE_INT32, "INT32", 32, true, false},     {DMLCONF_DATA_TYPE_INT16, "INT16", 16, false, false},
-    {DMLCONF_DATA_TYPE_INT8, "INT8", 8, false, false},       {DMLCONF_DATA_TYPE_FLOAT64, "FLOAT64", 64, false, true},
-    {DMLCONF_DATA_TYPE_UINT64, "UINT64", 64, true, false},   {DMLCONF_DATA_TYPE_INT64, "INT64", 64, true, false},
-    {DMLCONF_DATA_TYPE_UINT4, "UINT4", 4, false, false},     {DMLCONF_DATA_TYPE_INT4, "INT4", 4, false, false},
+    {DMLCONF_DATA_TYPE_UNKNOWN, "UNKNOWN", "unknown", 0, false, false},
+    {DMLCONF_DATA_TYPE_FLOAT32, "FLOAT32", "float32", 32, true, true},
+    {DMLCONF_DATA_TYPE_FLOAT16, "FLOAT16", "float16", 16, true, true},
+    {DMLCONF_DATA_TYPE_UINT32, "UINT32", "uint32", 32, true, false},
+    {DMLCONF_DATA_TYPE_UINT16, "UINT16", "uint16", 16, false, false},
+    {DMLCONF_DATA_TYPE_UINT8, "UINT8", "uint8", 8, false, false},
+    {DMLCONF_DATA_TYPE_INT32, "INT32", "int32", 32, true, false},
+    {DMLCONF_DATA_TYPE_INT16, "INT16", "int16", 16, false, false},
+    {DMLCONF_DATA_TYPE_INT8, "INT8", "int8", 8, false, false},
+    {DMLCONF_DATA_TYPE_FLOAT64, "FLOAT64", "float64", 64, false, true},
+    {DMLCONF_DATA_TYPE_UINT64, "UINT64", "uint64", 64, true, false},
+    {DMLCONF_DATA_TYPE_INT64, "INT64", "int64", 64, true, false},
+    {DMLCONF_DATA_TYPE_UINT4, "UINT4", "uint4", 4, false, false},
+    {DMLCONF_DATA_TYPE_INT4, "INT4", "int4", 4, false, false},
 };
 
 START_TEST(data_type_round_trip)
@@ -62,12 +70,13 @@ START_TEST(data_type_round_trip)
     ck_assert_int_eq((int)type, _i); /* the table covers every enum value in order */
     ck_assert_ptr_nonnull(dmlconf_data_type_name(type));
     ck_assert_str_eq(dmlconf_data_type_name(type), name);
+    ck_assert_str_eq(dmlconf_data_type_lower_name(type), data_types[_i].lower_name);
     ck_assert_uint_eq(dmlconf_data_type_bits(type), data_types[_i].bits);
     ck_assert_int_eq(dmlconf_data_type_is_computable(type), data_types[_i].computable);
     ck_assert_int_eq(dmlconf_data_type_is_float(type), data_types[_i].is_float);
 
-    char lower[64], mixed[64], prefixed[96];
-    to_lower(name, lower, sizeof(lower));
+    const char *lower = data_types[_i].lower_name;
+    char mixed[64], prefixed[96];
     to_alternating_case(lower, mixed, sizeof(mixed));
     snprintf(prefixed, sizeof(prefixed), "DML_TENSOR_DATA_TYPE_%s", name);
     const char *spellings[] = {name, lower, mixed, prefixed};
@@ -102,6 +111,7 @@ START_TEST(data_type_rejects)
     {
         dmlconf_data_type value = (dmlconf_data_type)out_of_range[i];
         ck_assert_msg(dmlconf_data_type_name(value) == NULL, "value %d has a name", out_of_range[i]);
+        ck_assert_str_eq(dmlconf_data_type_lower_name(value), "unknown");
         ck_assert_uint_eq(dmlconf_data_type_bits(value), 0);
         ck_assert(!dmlconf_data_type_is_computable(value));
         ck_assert(!dmlconf_data_type_is_float(value));

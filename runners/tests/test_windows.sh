@@ -16,6 +16,10 @@
 #              (dmlconf_test_adapter.exe, the 5th argument): correct, it
 #              passes; crashing or hanging, it costs only the case it hit,
 #              with its last words; dmlconf explore through it passes
+#   docgen     `dmlconf docgen update` replaces an existing page (Windows'
+#              rename does not replace a file: the update goes through
+#              common's atomic replacement), twice, leaving no temporary
+#              file beside it
 #   plugin     the example plugin as a DLL (the 5th argument): it passes the
 #              documentation's examples, the negative cases are not covered
 #              (it does not validate), and a file that is not a DLL is one
@@ -163,6 +167,22 @@ for line in open(sys.argv[1]):
     "${wine_run[@]}" explore --backend exec --cases 300 -j 2 -q --no-corpus -o "$work/explore" -- "$adapter"
     expect_exit 0 $? "explore through a correct adapter"
     grep -q '"next_index":300' "$work/explore/explore-state.json" || fail "explore through exec did not judge 300 cases"
+    ;;
+docgen)
+    original="$source_dir/docgen/tests/pages/summation.en.md"
+    page="$work/summation.en.md"
+    for value in 11 12; do
+        cp "$original" "$page"
+        chmod u+w "$page"
+        sed -i "s/^\\[\\[4, 3, 3, 10\\],/[[4, 3, 3, $value],/" "$page"
+        cmp -s "$original" "$page" && fail "the page was not changed for the test"
+        output=$("${wine_run[@]}" docgen update "$page" 2>&1)
+        expect_exit 0 $? "docgen update of a page with a wrong value ($value)"
+        echo "$output" | grep -q "1 of 7 example blocks updated" || fail "docgen update ($value): $output"
+        cmp -s "$original" "$page" || fail "docgen update did not replace the page ($value): $(diff "$original" "$page")"
+    done
+    leftovers=$(ls -A "$work" | grep -v '^summation.en.md$')
+    [ -z "$leftovers" ] || fail "docgen update left files beside the page: $leftovers"
     ;;
 plugin)
     "${wine_run[@]}" run --backend "plugin:$plugin" -j 2 -q -o "$work/out" "$source_dir/cases/doc" \

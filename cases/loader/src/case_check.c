@@ -9,6 +9,8 @@
 #include "loader_internal.h"
 #include <dmlconf/compiler.h>
 
+#include <dmlconf/reserve.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,7 +39,7 @@ int loader_draft_copy_defaults(loader_draft *draft, const loader_draft *defaults
     {
         draft->tolerance.from_defaults[i] = defaults->tolerance.overrides.set[i];
     }
-    if (defaults->notes && !(draft->notes = loader_strdup(defaults->notes)))
+    if (defaults->notes && !(draft->notes = dmlconf_strdup(defaults->notes)))
     {
         return -1;
     }
@@ -51,7 +53,7 @@ int loader_draft_copy_defaults(loader_draft *draft, const loader_draft *defaults
         draft->tag_capacity = defaults->tag_count;
         for (i = 0; i < defaults->tag_count; ++i)
         {
-            if (!(draft->tags[i] = loader_strdup(defaults->tags[i])))
+            if (!(draft->tags[i] = dmlconf_strdup(defaults->tags[i])))
             {
                 return -1;
             }
@@ -121,22 +123,6 @@ static const char *format_list(const uint64_t *values, uint32_t count, char *buf
     if (used < size)
     {
         snprintf(buffer + used, size - used, "%s]", count > DMLCONF_MAX_DIMENSIONS ? ", ..." : "");
-    }
-    return buffer;
-}
-
-static const char *type_name(dmlconf_data_type type, char *buffer, size_t size)
-{
-    const char *name = dmlconf_data_type_name(type);
-    size_t i;
-
-    snprintf(buffer, size, "%s", name ? name : "unknown");
-    for (i = 0; buffer[i]; ++i)
-    {
-        if (buffer[i] >= 'A' && buffer[i] <= 'Z')
-        {
-            buffer[i] = (char)(buffer[i] - 'A' + 'a');
-        }
     }
     return buffer;
 }
@@ -410,22 +396,15 @@ static void append_case(loader *L, loader_draft *d, const dmlconf_scan_desc *des
                         dmlconf_case_data *input, dmlconf_case_data *expected)
 {
     dmlconf_case_file *file = L->file;
-    dmlconf_case *c, *cases;
-    size_t capacity, i;
+    dmlconf_case *c;
+    size_t i;
 
-    if (file->case_count == file->case_capacity)
+    if (!dmlconf_reserve((void **)&file->cases, &file->case_capacity, file->case_count + 1, sizeof(*file->cases)))
     {
-        capacity = file->case_capacity ? file->case_capacity * 2 : 16;
-        cases = realloc(file->cases, capacity * sizeof(*cases));
-        if (!cases)
-        {
-            loader_case_data_free(input);
-            loader_case_data_free(expected);
-            loader_out_of_memory(L);
-            return;
-        }
-        file->cases = cases;
-        file->case_capacity = capacity;
+        loader_case_data_free(input);
+        loader_case_data_free(expected);
+        loader_out_of_memory(L);
+        return;
     }
     c = &file->cases[file->case_count++];
     memset(c, 0, sizeof(*c));
@@ -581,7 +560,7 @@ static void check_layout(loader *L, loader_draft *d, bool required_ok, dmlconf_s
         case_error(L, d, DMLCONF_CASE_FIELD_DTYPE, d->marks[DMLCONF_CASE_FIELD_DTYPE],
                    "dtype %s is not supported by these operators (float32, float16, int32, uint32, int64, uint64); "
                    "use it only in a negative case (with expect_error)",
-                   type_name(d->dtype, name, sizeof(name)));
+                   dmlconf_data_type_lower_name(d->dtype));
         values_ok = rules_ok = false;
     }
     if (rules_ok && !negative && d->axis >= desc->input.dimension_count)

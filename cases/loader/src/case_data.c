@@ -6,6 +6,7 @@
  */
 #include "loader_internal.h"
 
+#include <dmlconf/reserve.h>
 #include <dmlconf/values.h>
 
 #include <stdlib.h>
@@ -74,9 +75,8 @@ void loader_data_error_summary(loader *L, loader_data *data, const char *what)
 /* Appends one scalar of a list to the arena. Returns 0 or -1 (reported). */
 static int push_item(loader *L, loader_data *data)
 {
-    size_t length = L->event.data.scalar.length, capacity;
+    size_t length = L->event.data.scalar.length;
     loader_item *items;
-    char *arena;
 
     if (data->arena_size + length + 1 > UINT32_MAX)
     {
@@ -84,33 +84,11 @@ static int push_item(loader *L, loader_data *data)
         L->stop = true;
         return -1;
     }
-    if (data->arena_size + length + 1 > data->arena_capacity)
+    if (!dmlconf_reserve((void **)&data->arena, &data->arena_capacity, data->arena_size + length + 1, 1) ||
+        !dmlconf_reserve((void **)&data->items, &data->capacity, data->count + 1, sizeof(*data->items)))
     {
-        capacity = data->arena_capacity ? data->arena_capacity : 4096;
-        while (capacity < data->arena_size + length + 1)
-        {
-            capacity *= 2;
-        }
-        arena = realloc(data->arena, capacity);
-        if (!arena)
-        {
-            loader_out_of_memory(L);
-            return -1;
-        }
-        data->arena = arena;
-        data->arena_capacity = capacity;
-    }
-    if (data->count == data->capacity)
-    {
-        capacity = data->capacity ? data->capacity * 2 : 256;
-        items = realloc(data->items, capacity * sizeof(*items));
-        if (!items)
-        {
-            loader_out_of_memory(L);
-            return -1;
-        }
-        data->items = items;
-        data->capacity = capacity;
+        loader_out_of_memory(L);
+        return -1;
     }
     items = &data->items[data->count++];
     items->text = (uint32_t)data->arena_size;
@@ -126,23 +104,15 @@ static int push_item(loader *L, loader_data *data)
  * case's round_inputs, which may come later, decides. Returns 0 or -1 (stop). */
 static int push_value(loader *L, loader_data *data)
 {
-    size_t size = dmlconf_value_size(data->direct_type), capacity;
+    size_t size = dmlconf_value_size(data->direct_type);
     const char *text = (const char *)L->event.data.scalar.value;
     dmlconf_value_status status;
-    unsigned char *values;
     char why[256];
 
-    if (data->values_size + size > data->values_capacity)
+    if (!dmlconf_reserve((void **)&data->values, &data->values_capacity, data->values_size + size, 1))
     {
-        capacity = data->values_capacity ? data->values_capacity * 2 : 1024;
-        values = realloc(data->values, capacity);
-        if (!values)
-        {
-            loader_out_of_memory(L);
-            return -1;
-        }
-        data->values = values;
-        data->values_capacity = capacity;
+        loader_out_of_memory(L);
+        return -1;
     }
     status = dmlconf_value_parse(data->direct_type, text, false, data->values + data->values_size, why, sizeof(why));
     if (status == DMLCONF_VALUE_INEXACT && data->is_input &&
@@ -154,7 +124,7 @@ static int push_value(loader *L, loader_data *data)
             data->inexact[data->inexact_count].index = data->count;
             data->inexact[data->inexact_count].line = (uint32_t)L->event.start_mark.line;
             data->inexact[data->inexact_count].column = (uint32_t)L->event.start_mark.column;
-            data->inexact[data->inexact_count].text = loader_strdup(text);
+            data->inexact[data->inexact_count].text = dmlconf_strdup(text);
             if (!data->inexact[data->inexact_count].text)
             {
                 loader_out_of_memory(L);
@@ -301,24 +271,16 @@ static bool read_list(loader *L, loader_data *data)
 
 static int add_param(loader *L, loader_data *data, const char *key, dmlconf_mark key_mark)
 {
-    loader_param *params, *param;
-    size_t capacity;
+    loader_param *param;
 
-    if (data->param_count == data->param_capacity)
+    if (!dmlconf_reserve((void **)&data->params, &data->param_capacity, data->param_count + 1, sizeof(*data->params)))
     {
-        capacity = data->param_capacity ? data->param_capacity * 2 : 8;
-        params = realloc(data->params, capacity * sizeof(*params));
-        if (!params)
-        {
-            loader_out_of_memory(L);
-            return -1;
-        }
-        data->params = params;
-        data->param_capacity = capacity;
+        loader_out_of_memory(L);
+        return -1;
     }
     param = &data->params[data->param_count];
-    param->key = loader_strdup(key);
-    param->value = loader_strdup((const char *)L->event.data.scalar.value);
+    param->key = dmlconf_strdup(key);
+    param->value = dmlconf_strdup((const char *)L->event.data.scalar.value);
     param->key_mark = key_mark;
     param->value_mark = loader_event_mark(L);
     if (!param->key || !param->value)
@@ -388,7 +350,7 @@ static bool read_source_mapping(loader *L, loader_data *data, bool is_input)
         }
         else if (!strcmp(key, "npy"))
         {
-            data->npy_text = loader_strdup((const char *)L->event.data.scalar.value);
+            data->npy_text = dmlconf_strdup((const char *)L->event.data.scalar.value);
             data->npy_mark = loader_event_mark(L);
             if (!data->npy_text)
             {
@@ -398,7 +360,7 @@ static bool read_source_mapping(loader *L, loader_data *data, bool is_input)
         }
         else if (!strcmp(key, "generate"))
         {
-            data->generator = loader_strdup((const char *)L->event.data.scalar.value);
+            data->generator = dmlconf_strdup((const char *)L->event.data.scalar.value);
             data->generator_mark = loader_event_mark(L);
             if (!data->generator)
             {

@@ -5,6 +5,7 @@
  */
 #include "loader_internal.h"
 
+#include <dmlconf/reserve.h>
 #include <dmlconf/values.h>
 
 #include <stdlib.h>
@@ -445,7 +446,7 @@ static int read_string(loader *L, const char *what, char **out)
     {
         return status;
     }
-    copy = loader_strdup(scalar_text(L));
+    copy = dmlconf_strdup(scalar_text(L));
     loader_consume(L);
     if (!copy)
     {
@@ -489,8 +490,7 @@ static int read_id(loader *L, loader_draft *draft)
 /* Adds a tag unless the draft has it already. */
 static int add_tag(loader *L, loader_draft *draft, const char *tag)
 {
-    char **tags;
-    size_t i, capacity;
+    size_t i;
 
     for (i = 0; i < draft->tag_count; ++i)
     {
@@ -499,19 +499,12 @@ static int add_tag(loader *L, loader_draft *draft, const char *tag)
             return 1;
         }
     }
-    if (draft->tag_count == draft->tag_capacity)
+    if (!dmlconf_reserve((void **)&draft->tags, &draft->tag_capacity, draft->tag_count + 1, sizeof(*draft->tags)))
     {
-        capacity = draft->tag_capacity ? draft->tag_capacity * 2 : 4;
-        tags = realloc(draft->tags, capacity * sizeof(*tags));
-        if (!tags)
-        {
-            loader_out_of_memory(L);
-            return -1;
-        }
-        draft->tags = tags;
-        draft->tag_capacity = capacity;
+        loader_out_of_memory(L);
+        return -1;
     }
-    if (!(draft->tags[draft->tag_count] = loader_strdup(tag)))
+    if (!(draft->tags[draft->tag_count] = dmlconf_strdup(tag)))
     {
         loader_out_of_memory(L);
         return -1;

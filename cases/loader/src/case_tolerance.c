@@ -8,23 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* "float32" for FLOAT32. */
-static const char *lower_type_name(dmlconf_data_type type, char *buffer, size_t size)
-{
-    const char *name = dmlconf_data_type_name(type);
-    size_t i;
-
-    snprintf(buffer, size, "%s", name ? name : "unknown");
-    for (i = 0; buffer[i]; ++i)
-    {
-        if (buffer[i] >= 'A' && buffer[i] <= 'Z')
-        {
-            buffer[i] = (char)(buffer[i] - 'A' + 'a');
-        }
-    }
-    return buffer;
-}
-
 /* The form of the fields the case gives itself (not from defaults), or
  * DMLCONF_TOLERANCE_FORM_COUNT when it gives none that chooses one. */
 static dmlconf_tolerance_form own_form(const dmlconf_case_tolerance *tolerance)
@@ -87,7 +70,6 @@ void loader_check_tolerance(loader *L, loader_draft *d, bool negative)
     dmlconf_tolerance_field field;
     dmlconf_error err;
     dmlconf_mark mark;
-    char name[32];
     bool from_defaults;
 
     if (!d->set[DMLCONF_CASE_FIELD_TOLERANCE] || d->bad[DMLCONF_CASE_FIELD_TOLERANCE])
@@ -117,7 +99,7 @@ void loader_check_tolerance(loader *L, loader_draft *d, bool negative)
         {
             loader_error(L, d->key_marks[DMLCONF_CASE_FIELD_TOLERANCE],
                          "tolerance applies to float32 and float16 cases; %s results are compared bit for bit",
-                         lower_type_name(d->dtype, name, sizeof(name)));
+                         dmlconf_data_type_lower_name(d->dtype));
         }
         return;
     }

@@ -30,23 +30,6 @@ static const char *format_dims(const uint32_t *values, uint32_t count, char *buf
     return buffer;
 }
 
-/* "float32" for FLOAT32. */
-static const char *lower_type_name(dmlconf_data_type type, char *buffer, size_t size)
-{
-    const char *name = dmlconf_data_type_name(type);
-    size_t i;
-
-    snprintf(buffer, size, "%s", name ? name : "unknown");
-    for (i = 0; buffer[i]; ++i)
-    {
-        if (buffer[i] >= 'A' && buffer[i] <= 'Z')
-        {
-            buffer[i] = (char)(buffer[i] - 'A' + 'a');
-        }
-    }
-    return buffer;
-}
-
 static dmlconf_mark item_mark(const loader *L, const loader_data *data, uint64_t index)
 {
     /* Values parsed as they were read keep no position of their own. */
@@ -230,7 +213,7 @@ static void finish_npy(loader *L, const dmlconf_scan_desc *desc, loader_data *da
     const char *what = is_input ? "input" : "expected";
     const dmlconf_tensor_desc *tensor = &desc->input;
     dmlconf_npy_header header;
-    char why[512], sizes[128], shape[160], type_text[32];
+    char why[512], sizes[128], shape[160];
     const char *message;
     size_t folder = strlen(L->folder), length = strlen(data->npy_text), used;
     bool same;
@@ -249,7 +232,7 @@ static void finish_npy(loader *L, const dmlconf_scan_desc *desc, loader_data *da
                      what, code);
         return;
     }
-    out->npy_text = loader_strdup(data->npy_text);
+    out->npy_text = dmlconf_strdup(data->npy_text);
     out->npy_path = malloc(folder + length + 1);
     if (!out->npy_text || !out->npy_path)
     {
@@ -281,7 +264,7 @@ static void finish_npy(loader *L, const dmlconf_scan_desc *desc, loader_data *da
     if (header.type != tensor->data_type)
     {
         loader_error(L, data->npy_mark, "%s: %s holds %s values but the case's dtype is %s", what, data->npy_text,
-                     header.descr, lower_type_name(tensor->data_type, type_text, sizeof(type_text)));
+                     header.descr, dmlconf_data_type_lower_name(tensor->data_type));
         return;
     }
     same = header.ndim == tensor->dimension_count;

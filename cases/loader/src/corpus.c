@@ -6,6 +6,7 @@
 #include "loader_internal.h"
 
 #include <dmlconf/file_system.h>
+#include <dmlconf/reserve.h>
 #include <dmlconf/threads.h>
 
 #include <stdatomic.h>
@@ -22,24 +23,14 @@ typedef struct path_list
 
 static int path_list_add(path_list *list, char *path)
 {
-    char **items;
-    size_t capacity;
-
     if (!path)
     {
         return -1;
     }
-    if (list->count == list->capacity)
+    if (!dmlconf_reserve((void **)&list->items, &list->capacity, list->count + 1, sizeof(*list->items)))
     {
-        capacity = list->capacity ? list->capacity * 2 : 64;
-        items = realloc(list->items, capacity * sizeof(*items));
-        if (!items)
-        {
-            free(path);
-            return -1;
-        }
-        list->items = items;
-        list->capacity = capacity;
+        free(path);
+        return -1;
     }
     list->items[list->count++] = path;
     return 0;
@@ -207,7 +198,7 @@ size_t dmlconf_case_corpus_load(dmlconf_case_corpus *corpus, const char *const *
                 goto out_of_memory;
             }
         }
-        else if (path_list_add(&list, loader_strdup(paths[i])))
+        else if (path_list_add(&list, dmlconf_strdup(paths[i])))
         {
             goto out_of_memory;
         }

@@ -11,10 +11,11 @@
  * reference for the specs it cannot take.
  */
 #include "datagen_internal.h"
-#include "why.h"
+#include "limbs.h"
 
 #include <dmlconf/datagen.h>
 #include <dmlconf/values.h>
+#include <dmlconf/why.h>
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -218,22 +219,6 @@ static bool describe_type(dmlconf_data_type type, type_desc *t)
     return true;
 }
 
-/* The type's name in lower case, as case files write it ("float32"). */
-static const char *lower_name(dmlconf_data_type type, char *text, size_t size)
-{
-    const char *name = dmlconf_data_type_name(type);
-    size_t i = 0;
-    if (!name)
-        name = "unknown";
-    for (; name[i] && i + 1u < size; ++i)
-    {
-        char c = name[i];
-        text[i] = (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
-    }
-    text[i] = '\0';
-    return text;
-}
-
 static void store_le(unsigned char *out, uint64_t value, unsigned bytes)
 {
     for (unsigned i = 0; i < bytes; ++i)
@@ -287,8 +272,7 @@ typedef struct dyadic
 
 static void dyadic_trim(dyadic *d)
 {
-    while (d->n && d->limb[d->n - 1u] == 0)
-        --d->n;
+    d->n = limbs_trim(d->limb, d->n);
 }
 
 static void dyadic_set(dyadic *d, bool negative, uint64_t magnitude, int64_t exponent)
@@ -329,33 +313,12 @@ static void dyadic_shift_left(dyadic *d, uint64_t bits)
 {
     if (d->n == 0 || bits == 0)
         return;
-    uint64_t limbs = bits / 32u;
-    unsigned rest = (unsigned)(bits % 32u);
-    if (limbs + d->n + 1u > DYADIC_LIMBS)
+    if (!limbs_shift_left(d->limb, &d->n, DYADIC_LIMBS, bits))
     {
         d->overflow = true;
         return;
     }
-    size_t shift = (size_t)limbs;
-    d->limb[d->n + shift] = 0;
-    for (size_t i = d->n; i-- > 0;)
-    {
-        uint32_t value = d->limb[i];
-        if (rest)
-        {
-            d->limb[i + shift + 1u] |= value >> (32u - rest);
-            d->limb[i + shift] = value << rest;
-        }
-        else
-        {
-            d->limb[i + shift] = value;
-        }
-    }
-    for (size_t i = 0; i < shift; ++i)
-        d->limb[i] = 0;
-    d->n += shift + 1u;
     d->exponent -= (int64_t)bits;
-    dyadic_trim(d);
 }
 
 /* d = d * factor. */
@@ -494,7 +457,7 @@ int dmlconf_datagen_set(dmlconf_datagen_spec *spec, const char *key, const char 
         why[0] = '\0';
     if (!key || !value_text)
     {
-        cases_set_why(why, why_size, "generator key or value missing");
+        dmlconf_set_why(why, why_size, "generator key or value missing");
         return -1;
     }
     uint32_t bit = 0;
@@ -507,15 +470,15 @@ int dmlconf_datagen_set(dmlconf_datagen_spec *spec, const char *key, const char 
         char list[160];
         key_list(allowed, list, sizeof(list));
         if (spec->kind == DMLCONF_DATAGEN_NONE)
-            cases_set_why(why, why_size, "unknown generator key '%s' (valid keys: %s)", key, list);
+            dmlconf_set_why(why, why_size, "unknown generator key '%s' (valid keys: %s)", key, list);
         else
-            cases_set_why(why, why_size, "unknown key '%s' for generator %s (valid keys: %s)", key,
-                          dmlconf_datagen_kind_name(spec->kind), list);
+            dmlconf_set_why(why, why_size, "unknown key '%s' for generator %s (valid keys: %s)", key,
+                            dmlconf_datagen_kind_name(spec->kind), list);
         return -1;
     }
     if (spec->keys & bit)
     {
-        cases_set_why(why, why_size, "key '%s' given twice", key);
+        dmlconf_set_why(why, why_size, "key '%s' given twice", key);
         return -1;
     }
     char detail[512];
@@ -530,7 +493,7 @@ int dmlconf_datagen_set(dmlconf_datagen_spec *spec, const char *key, const char 
                 return 0;
             }
         }
-        cases_set_why(why, why_size, "unknown generator '%.40s' (expected one of %s)", value_text, generator_list);
+        dmlconf_set_why(why, why_size, "unknown generator '%.40s' (expected one of %s)", value_text, generator_list);
         return -1;
     }
     if (bit == DMLCONF_DATAGEN_KEY_SEED)
@@ -538,7 +501,7 @@ int dmlconf_datagen_set(dmlconf_datagen_spec *spec, const char *key, const char 
         uint64_t seed;
         if (dmlconf_value_parse_u64(value_text, 0, UINT64_MAX, &seed, detail, sizeof(detail)) != DMLCONF_VALUE_OK)
         {
-            cases_set_why(why, why_size, "seed: %s", detail);
+            dmlconf_set_why(why, why_size, "seed: %s", detail);
             return -1;
         }
         spec->seed = seed;
@@ -552,7 +515,7 @@ int dmlconf_datagen_set(dmlconf_datagen_spec *spec, const char *key, const char 
         if (dmlconf_value_parse_i64(value_text, -PARAMETER_LIMIT, PARAMETER_LIMIT, &value, detail, sizeof(detail)) !=
             DMLCONF_VALUE_OK)
         {
-            cases_set_why(why, why_size, "%s: %s", key, detail);
+            dmlconf_set_why(why, why_size, "%s: %s", key, detail);
             return -1;
         }
         *integer = (int32_t)value;
@@ -562,7 +525,7 @@ int dmlconf_datagen_set(dmlconf_datagen_spec *spec, const char *key, const char 
     unsigned char element[8] = {0};
     if (dmlconf_value_parse(spec->type, value_text, false, element, detail, sizeof(detail)) != DMLCONF_VALUE_OK)
     {
-        cases_set_why(why, why_size, "%s: %s", key, detail);
+        dmlconf_set_why(why, why_size, "%s: %s", key, detail);
         return -1;
     }
     memcpy((unsigned char *)spec + parameter_offset(bit), element, sizeof(element));
@@ -629,19 +592,18 @@ static bool float_small_integer(const type_desc *t, const unsigned char *element
 static int check_bounds(const dmlconf_datagen_spec *spec, const type_desc *t, const char *name, char *why,
                         size_t why_size)
 {
-    char type_name[16];
     char low[DMLCONF_VALUE_TEXT_SIZE];
     char high[DMLCONF_VALUE_TEXT_SIZE];
     parameter_text(t, spec->min, low, sizeof(low));
     parameter_text(t, spec->max, high, sizeof(high));
     if (t->f && (!float_is_finite(t, spec->min) || !float_is_finite(t, spec->max)))
     {
-        cases_set_why(why, why_size, "%s: min and max must be finite (min %s, max %s)", name, low, high);
+        dmlconf_set_why(why, why_size, "%s: min and max must be finite (min %s, max %s)", name, low, high);
         return -1;
     }
     if (element_compare(t, spec->min, spec->max) > 0)
     {
-        cases_set_why(why, why_size, "%s: min (%s) is greater than max (%s)", name, low, high);
+        dmlconf_set_why(why, why_size, "%s: min (%s) is greater than max (%s)", name, low, high);
         return -1;
     }
     if (t->f && spec->kind != DMLCONF_DATAGEN_UNIFORM)
@@ -653,11 +615,11 @@ static int check_bounds(const dmlconf_datagen_spec *spec, const type_desc *t, co
         {
             if (!float_small_integer(t, bound[i], &k))
             {
-                cases_set_why(why, why_size,
-                              "%s: %s (%s) must be an integer from -%" PRId64 " to %" PRId64
-                              " (the integers that %s holds exactly)",
-                              name, label[i], i ? high : low, INT64_C(1) << t->f->precision,
-                              INT64_C(1) << t->f->precision, lower_name(t->type, type_name, sizeof(type_name)));
+                dmlconf_set_why(why, why_size,
+                                "%s: %s (%s) must be an integer from -%" PRId64 " to %" PRId64
+                                " (the integers that %s holds exactly)",
+                                name, label[i], i ? high : low, INT64_C(1) << t->f->precision,
+                                INT64_C(1) << t->f->precision, dmlconf_data_type_lower_name(t->type));
                 return -1;
             }
         }
@@ -681,11 +643,10 @@ static void draw_bound(const type_desc *t, const unsigned char *element, dyadic 
 
 static int check_dyadic(const dmlconf_datagen_spec *spec, const type_desc *t, char *why, size_t why_size)
 {
-    char type_name[16];
     if (t->f ? spec->scale > -t->f->qmin : spec->scale > 0)
     {
-        cases_set_why(why, why_size, "dyadic: scale %" PRId32 " is too large for %s (at most %d)", spec->scale,
-                      lower_name(t->type, type_name, sizeof(type_name)), t->f ? -t->f->qmin : 0);
+        dmlconf_set_why(why, why_size, "dyadic: scale %" PRId32 " is too large for %s (at most %d)", spec->scale,
+                        dmlconf_data_type_lower_name(t->type), t->f ? -t->f->qmin : 0);
         return -1;
     }
     const unsigned char *bound[2] = {spec->min, spec->max};
@@ -698,9 +659,9 @@ static int check_dyadic(const dmlconf_datagen_spec *spec, const type_desc *t, ch
         if (d.n && dyadic_store(&d, t, false, scratch) != DMLCONF_VALUE_OK)
         {
             char text[DMLCONF_VALUE_TEXT_SIZE];
-            cases_set_why(why, why_size, "dyadic: %s (%s) * 2^%" PRId64 " is out of range for %s", i ? "max" : "min",
-                          parameter_text(t, bound[i], text, sizeof(text)), -(int64_t)spec->scale,
-                          lower_name(t->type, type_name, sizeof(type_name)));
+            dmlconf_set_why(why, why_size, "dyadic: %s (%s) * 2^%" PRId64 " is out of range for %s", i ? "max" : "min",
+                            parameter_text(t, bound[i], text, sizeof(text)), -(int64_t)spec->scale,
+                            dmlconf_data_type_lower_name(t->type));
             return -1;
         }
     }
@@ -709,15 +670,14 @@ static int check_dyadic(const dmlconf_datagen_spec *spec, const type_desc *t, ch
 
 static int check_normal(const dmlconf_datagen_spec *spec, const type_desc *t, char *why, size_t why_size)
 {
-    char type_name[16];
     char mean_text[DMLCONF_VALUE_TEXT_SIZE];
     char stddev_text[DMLCONF_VALUE_TEXT_SIZE];
     parameter_text(t, spec->mean, mean_text, sizeof(mean_text));
     parameter_text(t, spec->stddev, stddev_text, sizeof(stddev_text));
     if (t->f && (!float_is_finite(t, spec->mean) || !float_is_finite(t, spec->stddev)))
     {
-        cases_set_why(why, why_size, "normal: mean and stddev must be finite (mean %s, stddev %s)", mean_text,
-                      stddev_text);
+        dmlconf_set_why(why, why_size, "normal: mean and stddev must be finite (mean %s, stddev %s)", mean_text,
+                        stddev_text);
         return -1;
     }
     dyadic mean;
@@ -726,7 +686,7 @@ static int check_normal(const dmlconf_datagen_spec *spec, const type_desc *t, ch
     dyadic_from_element(&stddev, t, spec->stddev);
     if (stddev.negative && stddev.n)
     {
-        cases_set_why(why, why_size, "normal: stddev (%s) must not be negative", stddev_text);
+        dmlconf_set_why(why, why_size, "normal: stddev (%s) must not be negative", stddev_text);
         return -1;
     }
     /* The results lie between mean - 6 stddev and mean + 6 stddev. */
@@ -740,8 +700,8 @@ static int check_normal(const dmlconf_datagen_spec *spec, const type_desc *t, ch
         unsigned char scratch[8];
         if (dyadic_store(&end, t, true, scratch) != DMLCONF_VALUE_OK)
         {
-            cases_set_why(why, why_size, "normal: mean %s 6 * stddev (mean %s, stddev %s) is out of range for %s",
-                          sign ? "-" : "+", mean_text, stddev_text, lower_name(t->type, type_name, sizeof(type_name)));
+            dmlconf_set_why(why, why_size, "normal: mean %s 6 * stddev (mean %s, stddev %s) is out of range for %s",
+                            sign ? "-" : "+", mean_text, stddev_text, dmlconf_data_type_lower_name(t->type));
             return -1;
         }
     }
@@ -750,20 +710,19 @@ static int check_normal(const dmlconf_datagen_spec *spec, const type_desc *t, ch
 
 static int check_wide(const dmlconf_datagen_spec *spec, const type_desc *t, char *why, size_t why_size)
 {
-    char type_name[16];
     int low = t->f ? t->f->qmin : 0;
     int high = t->f ? t->f->emax : (int)t->bits - 1 - (t->is_signed ? 1 : 0);
     if (spec->emin > spec->emax)
     {
-        cases_set_why(why, why_size, "wide: emin (%" PRId32 ") is greater than emax (%" PRId32 ")", spec->emin,
-                      spec->emax);
+        dmlconf_set_why(why, why_size, "wide: emin (%" PRId32 ") is greater than emax (%" PRId32 ")", spec->emin,
+                        spec->emax);
         return -1;
     }
     if (spec->emin < low || spec->emax > high)
     {
-        cases_set_why(why, why_size,
-                      "wide: exponents must lie from %d to %d for %s (emin %" PRId32 ", emax %" PRId32 ")", low, high,
-                      lower_name(t->type, type_name, sizeof(type_name)), spec->emin, spec->emax);
+        dmlconf_set_why(why, why_size,
+                        "wide: exponents must lie from %d to %d for %s (emin %" PRId32 ", emax %" PRId32 ")", low, high,
+                        dmlconf_data_type_lower_name(t->type), spec->emin, spec->emax);
         return -1;
     }
     return 0;
@@ -775,17 +734,17 @@ int dmlconf_datagen_check(const dmlconf_datagen_spec *spec, char *why, size_t wh
         why[0] = '\0';
     if (spec->kind == DMLCONF_DATAGEN_NONE || !dmlconf_datagen_kind_name(spec->kind))
     {
-        cases_set_why(why, why_size, "missing 'generate' key (one of %s)", generator_list);
+        dmlconf_set_why(why, why_size, "missing 'generate' key (one of %s)", generator_list);
         return -1;
     }
     const char *name = dmlconf_datagen_kind_name(spec->kind);
     type_desc t;
     if (!describe_type(spec->type, &t))
     {
-        char type_name[16];
-        cases_set_why(why, why_size,
-                      "generator %s needs a computable dtype (float32, float16, int32, uint32, int64, uint64), not %s",
-                      name, lower_name(spec->type, type_name, sizeof(type_name)));
+        dmlconf_set_why(
+            why, why_size,
+            "generator %s needs a computable dtype (float32, float16, int32, uint32, int64, uint64), not %s", name,
+            dmlconf_data_type_lower_name(spec->type));
         return -1;
     }
     char list[160];
@@ -794,14 +753,14 @@ int dmlconf_datagen_check(const dmlconf_datagen_spec *spec, char *why, size_t wh
     if (extra)
     {
         key_list(valid, list, sizeof(list));
-        cases_set_why(why, why_size, "key '%s' does not apply to generator %s (valid keys: %s)",
-                      key_name(extra & (0u - extra)), name, list);
+        dmlconf_set_why(why, why_size, "key '%s' does not apply to generator %s (valid keys: %s)",
+                        key_name(extra & (0u - extra)), name, list);
         return -1;
     }
     uint32_t missing = required_keys(spec->kind) & ~spec->keys;
     if (missing)
     {
-        cases_set_why(why, why_size, "generator %s needs key '%s'", name, key_name(missing & (0u - missing)));
+        dmlconf_set_why(why, why_size, "generator %s needs key '%s'", name, key_name(missing & (0u - missing)));
         return -1;
     }
     switch (spec->kind)
@@ -821,7 +780,7 @@ int dmlconf_datagen_check(const dmlconf_datagen_spec *spec, char *why, size_t wh
         if (t.f && (((spec->keys & DMLCONF_DATAGEN_KEY_START) && !float_is_finite(&t, spec->start)) ||
                     ((spec->keys & DMLCONF_DATAGEN_KEY_STEP) && !float_is_finite(&t, spec->step))))
         {
-            cases_set_why(why, why_size, "iota: start and step must be finite");
+            dmlconf_set_why(why, why_size, "iota: start and step must be finite");
             return -1;
         }
         return 0;
@@ -1211,9 +1170,8 @@ size_t dmlconf_datagen_describe(const dmlconf_datagen_spec *spec, char *buffer, 
     char text[512];
     size_t used = 0;
     const char *name = dmlconf_datagen_kind_name(spec->kind);
-    char type_name[16];
-    int written = snprintf(text, sizeof(text), "%s %s", name ? name : "no generator",
-                           lower_name(spec->type, type_name, sizeof(type_name)));
+    int written =
+        snprintf(text, sizeof(text), "%s %s", name ? name : "no generator", dmlconf_data_type_lower_name(spec->type));
     used = written > 0 ? (size_t)written : 0u;
     /* Parameters in key order, seed last. */
     for (size_t k = 2; k < KEY_COUNT + 1u && used < sizeof(text); ++k)

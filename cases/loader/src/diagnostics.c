@@ -4,71 +4,20 @@
  */
 #include "loader_internal.h"
 
+#include <dmlconf/buffer.h>
+#include <dmlconf/reserve.h>
 #include <dmlconf/text.h>
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Makes room for one more diagnostic. Returns 0 or -1. */
-static int diagnostics_reserve(dmlconf_diagnostics *list)
-{
-    dmlconf_diagnostic *items;
-    size_t capacity;
-
-    if (list->count < list->capacity)
-    {
-        return 0;
-    }
-    capacity = list->capacity ? list->capacity * 2 : 16;
-    items = realloc(list->items, capacity * sizeof(*items));
-    if (!items)
-    {
-        return -1;
-    }
-    list->items = items;
-    list->capacity = capacity;
-    return 0;
-}
-
-char *loader_strdup(const char *text)
-{
-    size_t size;
-    char *copy;
-
-    if (!text)
-    {
-        return NULL;
-    }
-    size = strlen(text) + 1;
-    copy = malloc(size);
-    if (copy)
-    {
-        memcpy(copy, text, size);
-    }
-    return copy;
-}
-
 char *loader_vformat(const char *format, va_list args)
 {
-    va_list copy;
-    char *text;
-    int length;
+    dmlconf_buffer text = {0};
 
-    va_copy(copy, args);
-    length = vsnprintf(NULL, 0, format, copy);
-    va_end(copy);
-    if (length < 0)
-    {
-        return NULL;
-    }
-    text = malloc((size_t)length + 1);
-    if (!text)
-    {
-        return NULL;
-    }
-    vsnprintf(text, (size_t)length + 1, format, args);
-    return text;
+    dmlconf_buffer_vprintf(&text, format, args);
+    return dmlconf_buffer_take(&text);
 }
 
 int loader_diagnostics_push(dmlconf_diagnostics *list, dmlconf_severity severity, const char *file, uint32_t line,
@@ -81,11 +30,11 @@ int loader_diagnostics_push(dmlconf_diagnostics *list, dmlconf_severity severity
     {
         ++list->error_count;
     }
-    if (!message || diagnostics_reserve(list))
+    if (!message || !dmlconf_reserve((void **)&list->items, &list->capacity, list->count + 1, sizeof(*list->items)))
     {
         goto fail;
     }
-    if (file && !(file_copy = loader_strdup(file)))
+    if (file && !(file_copy = dmlconf_strdup(file)))
     {
         goto fail;
     }
@@ -118,8 +67,8 @@ int loader_diagnostics_relate(dmlconf_diagnostics *list, const char *label, cons
         return -1;
     }
     item = &list->items[list->count - 1];
-    item->related_label = loader_strdup(label);
-    item->related_file = loader_strdup(file);
+    item->related_label = dmlconf_strdup(label);
+    item->related_file = dmlconf_strdup(file);
     if (!item->related_label || !item->related_file)
     {
         free(item->related_label);
@@ -144,50 +93,6 @@ int dmlconf_diagnostics_add(dmlconf_diagnostics *list, dmlconf_severity severity
     return loader_diagnostics_push(list, severity, file, line, column, message, NULL);
 }
 
-/* A growable text buffer for formatting. */
-typedef struct text_buffer
-{
-    char *data;
-    size_t size;
-    size_t capacity;
-    bool failed;
-} text_buffer;
-
-static void text_append(text_buffer *buffer, const char *text, size_t length)
-{
-    size_t capacity;
-    char *data;
-
-    if (buffer->failed)
-    {
-        return;
-    }
-    if (buffer->size + length + 1 > buffer->capacity)
-    {
-        capacity = buffer->capacity ? buffer->capacity : 256;
-        while (capacity < buffer->size + length + 1)
-        {
-            capacity *= 2;
-        }
-        data = realloc(buffer->data, capacity);
-        if (!data)
-        {
-            buffer->failed = true;
-            return;
-        }
-        buffer->data = data;
-        buffer->capacity = capacity;
-    }
-    memcpy(buffer->data + buffer->size, text, length);
-    buffer->size += length;
-    buffer->data[buffer->size] = '\0';
-}
-
-static void text_append_string(text_buffer *buffer, const char *text)
-{
-    text_append(buffer, text, strlen(text));
-}
-
 uint32_t loader_control_character(const char *text, bool allow_tab_and_newline)
 {
     return dmlconf_text_first_control(text, allow_tab_and_newline);
@@ -198,7 +103,7 @@ uint32_t loader_control_character(const char *text, bool allow_tab_and_newline)
  * acts on the terminal: \n, \r and \t as such, other C0 controls, DEL and
  * bytes that are not UTF-8 as \xNN, C1 and invisible format controls as
  * \uNNNN. Printable text, UTF-8 included, is kept. */
-static void text_append_escaped(text_buffer *buffer, const char *text)
+static void text_append_escaped(dmlconf_buffer *buffer, const char *text)
 {
     const unsigned char *p = (const unsigned char *)text;
     char escape[16];
@@ -210,7 +115,7 @@ static void text_append_escaped(text_buffer *buffer, const char *text)
         for (run = 0; p[run] >= 0x20 && p[run] < 0x7f; ++run)
         {
         }
-        text_append(buffer, (const char *)p, run);
+        dmlconf_buffer_append(buffer, (const char *)p, run);
         p += run;
         if (!*p)
         {
@@ -226,7 +131,7 @@ static void text_append_escaped(text_buffer *buffer, const char *text)
             {
                 snprintf(escape, sizeof(escape), "\\x%02x", (unsigned)*p);
             }
-            text_append_string(buffer, escape);
+            dmlconf_buffer_puts(buffer, escape);
             ++p;
             continue;
         }
@@ -234,18 +139,18 @@ static void text_append_escaped(text_buffer *buffer, const char *text)
         if (!length)
         {
             snprintf(escape, sizeof(escape), "\\x%02x", (unsigned)*p);
-            text_append_string(buffer, escape);
+            dmlconf_buffer_puts(buffer, escape);
             ++p;
         }
         else if (dmlconf_text_is_control(code, false))
         {
             snprintf(escape, sizeof(escape), "\\u%04" PRIx32, code);
-            text_append_string(buffer, escape);
+            dmlconf_buffer_puts(buffer, escape);
             p += length;
         }
         else
         {
-            text_append(buffer, (const char *)p, length);
+            dmlconf_buffer_append(buffer, (const char *)p, length);
             p += length;
         }
     }
@@ -272,7 +177,7 @@ static const char *display_path(const char *path, const char *base_dir)
     return path;
 }
 
-static void format_one(text_buffer *buffer, const dmlconf_diagnostic *item, const char *base_dir)
+static void format_one(dmlconf_buffer *buffer, const dmlconf_diagnostic *item, const char *base_dir)
 {
     char position[64];
 
@@ -282,44 +187,38 @@ static void format_one(text_buffer *buffer, const dmlconf_diagnostic *item, cons
         if (item->line)
         {
             snprintf(position, sizeof(position), ":%" PRIu32 ":%" PRIu32, item->line, item->column);
-            text_append_string(buffer, position);
+            dmlconf_buffer_puts(buffer, position);
         }
-        text_append_string(buffer, ": ");
+        dmlconf_buffer_puts(buffer, ": ");
     }
-    text_append_string(buffer, item->severity == DMLCONF_SEVERITY_ERROR ? "error: " : "note: ");
+    dmlconf_buffer_puts(buffer, item->severity == DMLCONF_SEVERITY_ERROR ? "error: " : "note: ");
     text_append_escaped(buffer, item->message);
     if (item->related_label)
     {
-        text_append_string(buffer, " (");
+        dmlconf_buffer_puts(buffer, " (");
         text_append_escaped(buffer, item->related_label);
-        text_append_string(buffer, " ");
+        dmlconf_buffer_puts(buffer, " ");
         text_append_escaped(buffer, item->related_file ? display_path(item->related_file, base_dir) : "?");
         snprintf(position, sizeof(position), ":%" PRIu32 ":%" PRIu32 ")", item->related_line, item->related_column);
-        text_append_string(buffer, position);
+        dmlconf_buffer_puts(buffer, position);
     }
-    text_append_string(buffer, "\n");
+    dmlconf_buffer_puts(buffer, "\n");
     if (item->snippet)
     {
-        text_append_string(buffer, item->snippet);
+        dmlconf_buffer_puts(buffer, item->snippet);
     }
 }
 
 char *dmlconf_diagnostics_format(const dmlconf_diagnostics *list, const char *base_dir)
 {
-    text_buffer buffer = {0};
+    dmlconf_buffer buffer = {0};
     size_t i;
 
-    text_append(&buffer, "", 0);
     for (i = 0; i < list->count; ++i)
     {
         format_one(&buffer, &list->items[i], base_dir);
     }
-    if (buffer.failed)
-    {
-        free(buffer.data);
-        return NULL;
-    }
-    return buffer.data;
+    return dmlconf_buffer_take(&buffer);
 }
 
 int dmlconf_diagnostics_print(const dmlconf_diagnostics *list, const char *base_dir, FILE *out)

@@ -479,7 +479,7 @@ static int begin(loader *L, dmlconf_case_file *file, const char *path, const dml
     memset(file, 0, sizeof(*file));
     L->file = file;
     set_options(L, options);
-    file->path = loader_strdup(path);
+    file->path = dmlconf_strdup(path);
     if (!file->path)
     {
         return -1;

@@ -6,8 +6,9 @@
 #ifndef DMLCONF_LOADER_INTERNAL_H
 #define DMLCONF_LOADER_INTERNAL_H
 
-#include <dmlconf/compiler.h>
 #include <dmlconf/case.h>
+#include <dmlconf/compiler.h>
+#include <dmlconf/text.h> /* dmlconf_strdup */
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -20,8 +21,6 @@ typedef struct loader loader;
 
 /* ---- strings and diagnostics (diagnostics.c) ------------------------------ */
 
-/* malloc'ed copy of text; NULL for NULL or when memory runs out. */
-char *loader_strdup(const char *text);
 /* malloc'ed formatted text; NULL when memory runs out. */
 char *loader_vformat(const char *format, va_list args);
 /* Appends a diagnostic taking ownership of message and snippet (freed on

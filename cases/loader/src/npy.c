@@ -5,10 +5,8 @@
  * (ASCII, UTF-8 in 3.0), then the raw data.
  */
 #include <dmlconf/file_system.h>
-#include <dmlconf/file_system.h>
-#include "why.h"
-
 #include <dmlconf/npy.h>
+#include <dmlconf/why.h>
 
 #include <errno.h>
 #include <inttypes.h>
@@ -134,14 +132,14 @@ static void skip_spaces(header_parser *p)
 static int parse_error(header_parser *p, const char *expected)
 {
     if (p->at >= p->length)
-        cases_set_why(p->why, p->why_size, "%s: bad header: expected %s, found the end of the header", p->path,
-                      expected);
+        dmlconf_set_why(p->why, p->why_size, "%s: bad header: expected %s, found the end of the header", p->path,
+                        expected);
     else
     {
         char found[8];
         printable(p->text + p->at, 1, found, sizeof(found));
-        cases_set_why(p->why, p->why_size, "%s: bad header: expected %s at byte %zu of the header, found '%s'", p->path,
-                      expected, p->at, found);
+        dmlconf_set_why(p->why, p->why_size, "%s: bad header: expected %s at byte %zu of the header, found '%s'",
+                        p->path, expected, p->at, found);
     }
     return -1;
 }
@@ -201,8 +199,8 @@ static int parse_shape(header_parser *p, uint64_t *shape, uint32_t *ndim)
             uint64_t digit = (uint64_t)(p->text[p->at] - '0');
             if (value > (UINT64_MAX - digit) / 10u)
             {
-                cases_set_why(p->why, p->why_size, "%s: bad header: a dimension of the shape does not fit 64 bits",
-                              p->path);
+                dmlconf_set_why(p->why, p->why_size, "%s: bad header: a dimension of the shape does not fit 64 bits",
+                                p->path);
                 return -1;
             }
             value = value * 10u + digit;
@@ -212,8 +210,8 @@ static int parse_shape(header_parser *p, uint64_t *shape, uint32_t *ndim)
             ++p->at;
         if (count == DMLCONF_NPY_MAX_DIMENSIONS)
         {
-            cases_set_why(p->why, p->why_size, "%s: shape has more than %u dimensions", p->path,
-                          DMLCONF_NPY_MAX_DIMENSIONS);
+            dmlconf_set_why(p->why, p->why_size, "%s: shape has more than %u dimensions", p->path,
+                            DMLCONF_NPY_MAX_DIMENSIONS);
             return -1;
         }
         shape[count++] = value;
@@ -235,9 +233,9 @@ static int parse_shape(header_parser *p, uint64_t *shape, uint32_t *ndim)
     ++p->at;
     if (count == 1 && !trailing_comma)
     {
-        cases_set_why(p->why, p->why_size,
-                      "%s: bad header: shape (%" PRIu64 ") is not a tuple (a 1-d shape is (%" PRIu64 ",))", p->path,
-                      shape[0], shape[0]);
+        dmlconf_set_why(p->why, p->why_size,
+                        "%s: bad header: shape (%" PRIu64 ") is not a tuple (a 1-d shape is (%" PRIu64 ",))", p->path,
+                        shape[0], shape[0]);
         return -1;
     }
     *ndim = count;
@@ -299,15 +297,15 @@ static int parse_dict(header_parser *p, header_fields *fields)
         {
             char text[40];
             printable(key, key_length, text, sizeof(text));
-            cases_set_why(p->why, p->why_size,
-                          "%s: bad header: unexpected key '%s' (expected 'descr', 'fortran_order' "
-                          "and 'shape')",
-                          p->path, text);
+            dmlconf_set_why(p->why, p->why_size,
+                            "%s: bad header: unexpected key '%s' (expected 'descr', 'fortran_order' "
+                            "and 'shape')",
+                            p->path, text);
             return -1;
         }
         if (*seen)
         {
-            cases_set_why(p->why, p->why_size, "%s: bad header: key '%s' appears twice", p->path, name);
+            dmlconf_set_why(p->why, p->why_size, "%s: bad header: key '%s' appears twice", p->path, name);
             return -1;
         }
         *seen = true;
@@ -316,9 +314,9 @@ static int parse_dict(header_parser *p, header_fields *fields)
             if (p->at < p->length && p->text[p->at] == '[')
             {
                 fields->descr_is_list = true;
-                cases_set_why(p->why, p->why_size,
-                              "%s: structured dtype (descr is a list) is not supported; save a plain numeric array",
-                              p->path);
+                dmlconf_set_why(p->why, p->why_size,
+                                "%s: structured dtype (descr is a list) is not supported; save a plain numeric array",
+                                p->path);
                 return -1;
             }
             const char *value;
@@ -363,7 +361,7 @@ static int parse_dict(header_parser *p, header_fields *fields)
                                                  : NULL;
     if (missing)
     {
-        cases_set_why(p->why, p->why_size, "%s: bad header: no '%s' key", p->path, missing);
+        dmlconf_set_why(p->why, p->why_size, "%s: bad header: no '%s' key", p->path, missing);
         return -1;
     }
     return 0;
@@ -379,27 +377,27 @@ static int header_from_fields(const char *path, const header_fields *fields, dml
     {
         const dtype_entry *entry = fields->descr_length == 3u ? dtype_by_code(descr + 1) : NULL;
         if (entry && descr[0] == '>')
-            cases_set_why(why, why_size,
-                          "%s: big-endian dtype '%s' is not supported; save the array as little-endian "
-                          "(arr.astype('<%s'))",
-                          path, descr, entry->code);
+            dmlconf_set_why(why, why_size,
+                            "%s: big-endian dtype '%s' is not supported; save the array as little-endian "
+                            "(arr.astype('<%s'))",
+                            path, descr, entry->code);
         else if (entry)
-            cases_set_why(why, why_size, "%s: dtype '%s' has no explicit byte order; save it as '<%s'", path, descr,
-                          entry->code);
+            dmlconf_set_why(why, why_size, "%s: dtype '%s' has no explicit byte order; save it as '<%s'", path, descr,
+                            entry->code);
         else
-            cases_set_why(why, why_size, "%s: unsupported dtype '%s' (supported: %s)", path, descr, supported_dtypes);
+            dmlconf_set_why(why, why_size, "%s: unsupported dtype '%s' (supported: %s)", path, descr, supported_dtypes);
         return -1;
     }
     if (fields->fortran_order)
     {
-        cases_set_why(why, why_size,
-                      "%s: fortran_order is True; only C-order arrays are supported (save np.ascontiguousarray(arr))",
-                      path);
+        dmlconf_set_why(why, why_size,
+                        "%s: fortran_order is True; only C-order arrays are supported (save np.ascontiguousarray(arr))",
+                        path);
         return -1;
     }
     if (fields->ndim == 0)
     {
-        cases_set_why(why, why_size, "%s: shape () is 0-dimensional; save scalars with shape (1,)", path);
+        dmlconf_set_why(why, why_size, "%s: shape () is 0-dimensional; save scalars with shape (1,)", path);
         return -1;
     }
     const dtype_entry *entry = dtype_by_type(type);
@@ -422,8 +420,8 @@ static int header_from_fields(const char *path, const header_fields *fields, dml
         }
     if (overflow || count > UINT64_MAX / entry->size)
     {
-        cases_set_why(why, why_size, "%s: shape %s has too many elements (the byte size overflows 64 bits)", path,
-                      shape);
+        dmlconf_set_why(why, why_size, "%s: shape %s has too many elements (the byte size overflows 64 bits)", path,
+                        shape);
         return -1;
     }
     memset(header, 0, sizeof(*header));
@@ -478,33 +476,33 @@ static FILE *open_and_check(const char *path, dmlconf_npy_header *header, uint64
     char *text = NULL;
     if (!file)
     {
-        cases_set_why(why, why_size, "%s: %s", path, opened);
+        dmlconf_set_why(why, why_size, "%s: %s", path, opened);
         return NULL;
     }
     unsigned char preamble[12];
     size_t got = read_bytes(file, preamble, 8);
     if (got < 6u || memcmp(preamble, npy_magic, 6) != 0)
     {
-        cases_set_why(why, why_size, "%s: not a .npy file (bad magic bytes)", path);
+        dmlconf_set_why(why, why_size, "%s: not a .npy file (bad magic bytes)", path);
         goto fail;
     }
     if (got < 8u)
     {
-        cases_set_why(why, why_size, "%s: truncated .npy preamble (the file has %zu bytes)", path, got);
+        dmlconf_set_why(why, why_size, "%s: truncated .npy preamble (the file has %zu bytes)", path, got);
         goto fail;
     }
     unsigned major = preamble[6];
     unsigned minor = preamble[7];
     if ((major != 1u && major != 2u && major != 3u) || minor != 0u)
     {
-        cases_set_why(why, why_size, "%s: unsupported .npy format version %u.%u (expected 1.0, 2.0 or 3.0)", path,
-                      major, minor);
+        dmlconf_set_why(why, why_size, "%s: unsupported .npy format version %u.%u (expected 1.0, 2.0 or 3.0)", path,
+                        major, minor);
         goto fail;
     }
     size_t length_bytes = major == 1u ? 2u : 4u;
     if (read_bytes(file, preamble + 8, length_bytes) != length_bytes)
     {
-        cases_set_why(why, why_size, "%s: truncated .npy preamble (the header length is missing)", path);
+        dmlconf_set_why(why, why_size, "%s: truncated .npy preamble (the header length is missing)", path);
         goto fail;
     }
     uint64_t header_length = (uint64_t)preamble[8] | (uint64_t)preamble[9] << 8;
@@ -512,28 +510,28 @@ static FILE *open_and_check(const char *path, dmlconf_npy_header *header, uint64
         header_length |= (uint64_t)preamble[10] << 16 | (uint64_t)preamble[11] << 24;
     if (header_length > DMLCONF_NPY_MAX_HEADER_BYTES)
     {
-        cases_set_why(why, why_size, "%s: header length %" PRIu64 " is larger than the limit of %u bytes", path,
-                      header_length, DMLCONF_NPY_MAX_HEADER_BYTES);
+        dmlconf_set_why(why, why_size, "%s: header length %" PRIu64 " is larger than the limit of %u bytes", path,
+                        header_length, DMLCONF_NPY_MAX_HEADER_BYTES);
         goto fail;
     }
     text = malloc((size_t)header_length + 1u);
     if (!text)
     {
-        cases_set_why(why, why_size, "%s: out of memory reading the header", path);
+        dmlconf_set_why(why, why_size, "%s: out of memory reading the header", path);
         goto fail;
     }
     got = read_bytes(file, text, (size_t)header_length);
     if (got != header_length)
     {
-        cases_set_why(why, why_size,
-                      "%s: truncated header (header length %" PRIu64 ", the file has only %zu bytes after "
-                      "the preamble)",
-                      path, header_length, got);
+        dmlconf_set_why(why, why_size,
+                        "%s: truncated header (header length %" PRIu64 ", the file has only %zu bytes after "
+                        "the preamble)",
+                        path, header_length, got);
         goto fail;
     }
     if (header_length == 0 || text[header_length - 1u] != '\n')
     {
-        cases_set_why(why, why_size, "%s: bad header: it does not end with a newline", path);
+        dmlconf_set_why(why, why_size, "%s: bad header: it does not end with a newline", path);
         goto fail;
     }
     header_parser parser = {text, (size_t)header_length - 1u, 0, path, why, why_size};
@@ -545,7 +543,7 @@ static FILE *open_and_check(const char *path, dmlconf_npy_header *header, uint64
     header->data_offset = 8u + length_bytes + header_length;
     if (bytes_remaining(file, data_available))
     {
-        cases_set_why(why, why_size, "%s: cannot determine the file's size", path);
+        dmlconf_set_why(why, why_size, "%s: cannot determine the file's size", path);
         goto fail;
     }
     free(text);
@@ -564,10 +562,10 @@ static int check_data_length(const char *path, const dmlconf_npy_header *header,
         return 0;
     char shape[256];
     shape_text(header->shape, header->ndim, shape, sizeof(shape));
-    cases_set_why(why, why_size,
-                  "%s: header says shape %s = %" PRIu64 " elements of %s = %" PRIu64 " bytes, file has %" PRIu64
-                  " bytes of data",
-                  path, shape, header->element_count, header->descr, header->data_bytes, available);
+    dmlconf_set_why(why, why_size,
+                    "%s: header says shape %s = %" PRIu64 " elements of %s = %" PRIu64 " bytes, file has %" PRIu64
+                    " bytes of data",
+                    path, shape, header->element_count, header->descr, header->data_bytes, available);
     return -1;
 }
 
@@ -598,10 +596,10 @@ int dmlconf_npy_read(const char *path, uint64_t max_bytes, dmlconf_npy_array *ar
     {
         char shape[256];
         shape_text(header.shape, header.ndim, shape, sizeof(shape));
-        cases_set_why(why, why_size,
-                      "%s: shape %s = %" PRIu64 " elements of %s = %" PRIu64 " bytes is more than the limit of %" PRIu64
-                      " bytes",
-                      path, shape, header.element_count, header.descr, header.data_bytes, max_bytes);
+        dmlconf_set_why(why, why_size,
+                        "%s: shape %s = %" PRIu64 " elements of %s = %" PRIu64
+                        " bytes is more than the limit of %" PRIu64 " bytes",
+                        path, shape, header.element_count, header.descr, header.data_bytes, max_bytes);
         goto fail;
     }
     if (check_data_length(path, &header, available, why, why_size))
@@ -609,13 +607,13 @@ int dmlconf_npy_read(const char *path, uint64_t max_bytes, dmlconf_npy_array *ar
     data = malloc(header.data_bytes ? (size_t)header.data_bytes : 1u);
     if (!data)
     {
-        cases_set_why(why, why_size, "%s: out of memory (%" PRIu64 " bytes of data)", path, header.data_bytes);
+        dmlconf_set_why(why, why_size, "%s: out of memory (%" PRIu64 " bytes of data)", path, header.data_bytes);
         goto fail;
     }
     size_t got = read_bytes(file, data, (size_t)header.data_bytes);
     if (got != header.data_bytes || fgetc(file) != EOF)
     {
-        cases_set_why(why, why_size, "%s: the file changed while it was read", path);
+        dmlconf_set_why(why, why_size, "%s: the file changed while it was read", path);
         goto fail;
     }
     fclose(file);
@@ -649,13 +647,13 @@ int dmlconf_npy_write(const char *path, dmlconf_data_type type, uint32_t ndim, c
     if (!descr || !entry)
     {
         const char *name = dmlconf_data_type_name(type);
-        cases_set_why(why, why_size, "%s: data type %s has no .npy dtype", path, name ? name : "(unknown)");
+        dmlconf_set_why(why, why_size, "%s: data type %s has no .npy dtype", path, name ? name : "(unknown)");
         return -1;
     }
     if (ndim == 0 || ndim > DMLCONF_NPY_MAX_DIMENSIONS || !shape)
     {
-        cases_set_why(why, why_size, "%s: cannot write %" PRIu32 " dimensions (1 to %u)", path, ndim,
-                      DMLCONF_NPY_MAX_DIMENSIONS);
+        dmlconf_set_why(why, why_size, "%s: cannot write %" PRIu32 " dimensions (1 to %u)", path, ndim,
+                        DMLCONF_NPY_MAX_DIMENSIONS);
         return -1;
     }
     size_t element_size = entry->size;
@@ -678,13 +676,13 @@ int dmlconf_npy_write(const char *path, dmlconf_data_type type, uint32_t ndim, c
     }
     if (overflow || count > ((uint64_t)SIZE_MAX) / element_size)
     {
-        cases_set_why(why, why_size, "%s: the array's size overflows", path);
+        dmlconf_set_why(why, why_size, "%s: the array's size overflows", path);
         return -1;
     }
     size_t data_bytes = (size_t)count * element_size;
     if (data_bytes && !data)
     {
-        cases_set_why(why, why_size, "%s: no data to write", path);
+        dmlconf_set_why(why, why_size, "%s: no data to write", path);
         return -1;
     }
 
@@ -695,7 +693,7 @@ int dmlconf_npy_write(const char *path, dmlconf_data_type type, uint32_t ndim, c
         snprintf(dict, sizeof(dict), "{'descr': '%s', 'fortran_order': False, 'shape': %s, }", descr, shape_string);
     if (written < 0 || (size_t)written >= sizeof(dict))
     {
-        cases_set_why(why, why_size, "%s: header too long", path);
+        dmlconf_set_why(why, why_size, "%s: header too long", path);
         return -1;
     }
     size_t dict_length = (size_t)written;
@@ -715,7 +713,7 @@ int dmlconf_npy_write(const char *path, dmlconf_data_type type, uint32_t ndim, c
     char reason[160];
     if (dmlconf_replacement_begin(&replacement, path, reason, sizeof(reason)))
     {
-        cases_set_why(why, why_size, "%s: %s", path, reason);
+        dmlconf_set_why(why, why_size, "%s: %s", path, reason);
         return -1;
     }
     FILE *file = replacement.file;
@@ -735,7 +733,7 @@ int dmlconf_npy_write(const char *path, dmlconf_data_type type, uint32_t ndim, c
         ok = fwrite(data, 1, data_bytes, file) == data_bytes;
     if (dmlconf_replacement_finish(&replacement, ok, false, reason, sizeof(reason)))
     {
-        cases_set_why(why, why_size, "%s: %s", path, reason);
+        dmlconf_set_why(why, why_size, "%s: %s", path, reason);
         return -1;
     }
     return 0;

@@ -7,6 +7,7 @@
  */
 #include "loader_internal.h"
 #include <dmlconf/file_system.h>
+#include <dmlconf/reserve.h>
 
 #include <errno.h>
 #include <stdlib.h>
@@ -20,19 +21,10 @@
 
 static int source_add_line(loader_source *source, size_t start)
 {
-    uint32_t *lines;
-    size_t capacity;
-
-    if (source->line_count == source->line_capacity)
+    if (!dmlconf_reserve((void **)&source->line_starts, &source->line_capacity, source->line_count + 1,
+                         sizeof(*source->line_starts)))
     {
-        capacity = source->line_capacity ? source->line_capacity * 2 : 256;
-        lines = realloc(source->line_starts, capacity * sizeof(*lines));
-        if (!lines)
-        {
-            return -1;
-        }
-        source->line_starts = lines;
-        source->line_capacity = capacity;
+        return -1;
     }
     source->line_starts[source->line_count++] = (uint32_t)start;
     return 0;

@@ -13,9 +13,10 @@
  * bits below it only matter through the sticky flag. Decimal and hex literals
  * are turned into (X, sticky), then rounded by one routine.
  */
-#include "why.h"
+#include "limbs.h"
 
 #include <dmlconf/values.h>
+#include <dmlconf/why.h>
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -226,8 +227,7 @@ static void big_set_u64(big *b, uint64_t value)
 
 static void big_trim(big *b)
 {
-    while (b->n && b->limb[b->n - 1u] == 0)
-        --b->n;
+    b->n = limbs_trim(b->limb, b->n);
 }
 
 /* b = b * factor + addend. */
@@ -267,34 +267,8 @@ static uint32_t big_div_small(big *b, uint32_t divisor)
 
 static void big_shift_left(big *b, uint64_t bits)
 {
-    if (b->n == 0 || bits == 0)
-        return;
-    uint64_t limbs = bits / 32u;
-    unsigned rest = (unsigned)(bits % 32u);
-    if (limbs + b->n + 1u > BIG_LIMBS)
-    {
+    if (!limbs_shift_left(b->limb, &b->n, BIG_LIMBS, bits))
         b->overflow = true;
-        return;
-    }
-    size_t shift = (size_t)limbs;
-    b->limb[b->n + shift] = 0;
-    for (size_t i = b->n; i-- > 0;)
-    {
-        uint32_t value = b->limb[i];
-        if (rest)
-        {
-            b->limb[i + shift + 1u] |= value >> (32u - rest);
-            b->limb[i + shift] = value << rest;
-        }
-        else
-        {
-            b->limb[i + shift] = value;
-        }
-    }
-    for (size_t i = 0; i < shift; ++i)
-        b->limb[i] = 0;
-    b->n += shift + 1u;
-    big_trim(b);
 }
 
 static void big_set_bit(big *b, uint64_t bit)
@@ -308,54 +282,6 @@ static void big_set_bit(big *b, uint64_t bit)
     while (b->n <= index)
         b->limb[b->n++] = 0;
     b->limb[index] |= UINT32_C(1) << (bit % 32u);
-}
-
-/* Number of significant bits of an array of limbs. */
-static uint64_t limbs_bit_length(const uint32_t *limb, size_t n)
-{
-    while (n && limb[n - 1u] == 0)
-        --n;
-    if (n == 0)
-        return 0;
-    uint32_t top = limb[n - 1u];
-    unsigned bits = 0;
-    while (top)
-    {
-        ++bits;
-        top >>= 1;
-    }
-    return (uint64_t)(n - 1u) * 32u + bits;
-}
-
-static bool limbs_bit(const uint32_t *limb, size_t n, uint64_t bit)
-{
-    uint64_t index = bit / 32u;
-    return index < n && ((limb[index] >> (bit % 32u)) & 1u);
-}
-
-/* True when any bit below `bit` is set. */
-static bool limbs_any_below(const uint32_t *limb, size_t n, uint64_t bit)
-{
-    uint64_t full = bit / 32u;
-    for (uint64_t i = 0; i < full && i < n; ++i)
-        if (limb[i])
-            return true;
-    unsigned rest = (unsigned)(bit % 32u);
-    if (rest && full < n && (limb[full] & ((UINT32_C(1) << rest) - 1u)))
-        return true;
-    return false;
-}
-
-/* The 64 bits of the number starting at bit `shift`. */
-static uint64_t limbs_extract(const uint32_t *limb, size_t n, uint64_t shift)
-{
-    uint64_t index = shift / 32u;
-    unsigned rest = (unsigned)(shift % 32u);
-    uint64_t word[3];
-    for (unsigned k = 0; k < 3u; ++k)
-        word[k] = index + k < n ? limb[index + k] : 0u;
-    uint64_t low = word[0] | (word[1] << 32);
-    return rest ? (low >> rest) | (word[2] << (64u - rest)) : low;
 }
 
 /* x = floor(M * 2^shift) where M = limb[0..n); *sticky |= the bits shifted
@@ -1248,14 +1174,14 @@ static dmlconf_value_status finish_float(const float_format *f, const char *labe
 {
     if (r->failed)
     {
-        cases_set_why(why, why_size, "%s: number too long to convert", label);
+        dmlconf_set_why(why, why_size, "%s: number too long to convert", label);
         return DMLCONF_VALUE_SYNTAX;
     }
     if (r->overflow)
     {
         char largest[96];
         describe_value(f, false, float_inf_bits(f) - 1u, largest, sizeof(largest));
-        cases_set_why(why, why_size, "%s is out of range for %s (largest finite value %s)", label, f->name, largest);
+        dmlconf_set_why(why, why_size, "%s is out of range for %s (largest finite value %s)", label, f->name, largest);
         return DMLCONF_VALUE_OUT_OF_RANGE;
     }
     if (r->inexact && !allow_rounding)
@@ -1266,18 +1192,18 @@ static dmlconf_value_status finish_float(const float_format *f, const char *labe
         if (r->below + 1u >= inf_bits)
         {
             describe_value(f, negative, r->below, low, sizeof(low));
-            cases_set_why(why, why_size,
-                          "%s is not exactly representable in %s; the nearest finite value is %s; write it", label,
-                          f->name, low);
+            dmlconf_set_why(why, why_size,
+                            "%s is not exactly representable in %s; the nearest finite value is %s; write it", label,
+                            f->name, low);
         }
         else
         {
             /* In increasing order. */
             describe_value(f, negative, negative ? r->below + 1u : r->below, low, sizeof(low));
             describe_value(f, negative, negative ? r->below : r->below + 1u, high, sizeof(high));
-            cases_set_why(why, why_size,
-                          "%s is not exactly representable in %s; nearest values are %s and %s; write one of them",
-                          label, f->name, low, high);
+            dmlconf_set_why(why, why_size,
+                            "%s is not exactly representable in %s; nearest values are %s and %s; write one of them",
+                            label, f->name, low, high);
         }
         return DMLCONF_VALUE_INEXACT;
     }
@@ -1301,8 +1227,8 @@ static dmlconf_value_status parse_float(const type_info *info, const char *text,
     case NUMBER_BITS:
         if (t->bits_digits > 2u * f->bytes)
         {
-            cases_set_why(why, why_size, "%s has too many hex digits for %s (at most %u)", quote, f->name,
-                          2u * f->bytes);
+            dmlconf_set_why(why, why_size, "%s has too many hex digits for %s (at most %u)", quote, f->name,
+                            2u * f->bytes);
             return DMLCONF_VALUE_BAD_BITS;
         }
         store_le(out, t->bits_value, f->bytes);
@@ -1334,7 +1260,7 @@ static dmlconf_value_status parse_float(const type_info *info, const char *text,
     default:
         break;
     }
-    cases_set_why(why, why_size, "expected a %s value (%s...), got '%s'", f->name, float_syntax_help, quote);
+    dmlconf_set_why(why, why_size, "expected a %s value (%s...), got '%s'", f->name, float_syntax_help, quote);
     return DMLCONF_VALUE_SYNTAX;
 }
 
@@ -1413,8 +1339,8 @@ static dmlconf_value_status parse_integer_text(const char *text, const number_te
             if (!integer_magnitude(t, &value) || !range_contains(range, t->negative, value))
             {
                 describe_integer(text, range, quote, bounds);
-                cases_set_why(why, why_size, "%s is out of range%s: expected an integer %s", quote, range->suffix,
-                              bounds);
+                dmlconf_set_why(why, why_size, "%s is out of range%s: expected an integer %s", quote, range->suffix,
+                                bounds);
                 return DMLCONF_VALUE_OUT_OF_RANGE;
             }
             *negative = t->negative && value != 0;
@@ -1422,13 +1348,13 @@ static dmlconf_value_status parse_integer_text(const char *text, const number_te
             return DMLCONF_VALUE_OK;
         }
         describe_integer(text, range, quote, bounds);
-        cases_set_why(why, why_size, "expected an integer %s%s (decimal or 0x hex, no point or exponent), got %s",
-                      bounds, range->suffix, quote);
+        dmlconf_set_why(why, why_size, "expected an integer %s%s (decimal or 0x hex, no point or exponent), got %s",
+                        bounds, range->suffix, quote);
         return DMLCONF_VALUE_NOT_INTEGER;
     case NUMBER_NAN:
     case NUMBER_INF:
         describe_integer(text, range, quote, bounds);
-        cases_set_why(why, why_size, "expected an integer %s%s, got %s", bounds, range->suffix, quote);
+        dmlconf_set_why(why, why_size, "expected an integer %s%s, got %s", bounds, range->suffix, quote);
         return DMLCONF_VALUE_NOT_INTEGER;
     case NUMBER_BITS:
     case NUMBER_SYNTAX:
@@ -1436,8 +1362,8 @@ static dmlconf_value_status parse_integer_text(const char *text, const number_te
         break;
     }
     describe_integer(text, range, quote, bounds);
-    cases_set_why(why, why_size, "expected an integer %s%s (decimal or 0x hex), got '%s'", bounds, range->suffix,
-                  quote);
+    dmlconf_set_why(why, why_size, "expected an integer %s%s (decimal or 0x hex), got '%s'", bounds, range->suffix,
+                    quote);
     return DMLCONF_VALUE_SYNTAX;
 }
 
@@ -1472,8 +1398,8 @@ static dmlconf_value_status parse_int(const type_info *info, const char *text, c
         if (t->bits_digits > 2u * info->bytes)
         {
             char quote[QUOTE_SIZE];
-            cases_set_why(why, why_size, "%s has too many hex digits for %s (at most %u)", shorten(text, quote),
-                          info->name, 2u * info->bytes);
+            dmlconf_set_why(why, why_size, "%s has too many hex digits for %s (at most %u)", shorten(text, quote),
+                            info->name, 2u * info->bytes);
             return DMLCONF_VALUE_BAD_BITS;
         }
         store_le(out, t->bits_value, info->bytes);
@@ -1500,9 +1426,9 @@ static dmlconf_value_status unsupported(dmlconf_data_type type, char *why, size_
 {
     const char *name = dmlconf_data_type_name(type);
     if (name)
-        cases_set_why(why, why_size, "values of type %s are not supported", name);
+        dmlconf_set_why(why, why_size, "values of type %s are not supported", name);
     else
-        cases_set_why(why, why_size, "values of data type %d are not supported", (int)type);
+        dmlconf_set_why(why, why_size, "values of data type %d are not supported", (int)type);
     return DMLCONF_VALUE_UNSUPPORTED_TYPE;
 }
 
@@ -1515,7 +1441,7 @@ dmlconf_value_status dmlconf_value_parse(dmlconf_data_type type, const char *tex
         return unsupported(type, why, why_size);
     if (!text)
     {
-        cases_set_why(why, why_size, "expected a %s value, got nothing", info.name);
+        dmlconf_set_why(why, why_size, "expected a %s value, got nothing", info.name);
         return DMLCONF_VALUE_SYNTAX;
     }
     number_text t;
@@ -1618,7 +1544,8 @@ dmlconf_value_status dmlconf_value_from_dyadic(dmlconf_data_type type, bool nega
     {
         if (msb >= 64)
         {
-            cases_set_why(why, why_size, "the value is out of range for %s: expected an integer %s", info.name, bounds);
+            dmlconf_set_why(why, why_size, "the value is out of range for %s: expected an integer %s", info.name,
+                            bounds);
             return DMLCONF_VALUE_OUT_OF_RANGE;
         }
         if (exponent >= 0)
@@ -1635,16 +1562,16 @@ dmlconf_value_status dmlconf_value_from_dyadic(dmlconf_data_type type, bool nega
             {
                 if (!allow_rounding)
                 {
-                    cases_set_why(why, why_size, "the value is not an integer (expected an integer %s for %s)", bounds,
-                                  info.name);
+                    dmlconf_set_why(why, why_size, "the value is not an integer (expected an integer %s for %s)",
+                                    bounds, info.name);
                     return DMLCONF_VALUE_NOT_INTEGER;
                 }
                 if (half && (lower || (value & 1u)))
                 {
                     if (value == UINT64_MAX)
                     {
-                        cases_set_why(why, why_size, "the value is out of range for %s: expected an integer %s",
-                                      info.name, bounds);
+                        dmlconf_set_why(why, why_size, "the value is out of range for %s: expected an integer %s",
+                                        info.name, bounds);
                         return DMLCONF_VALUE_OUT_OF_RANGE;
                     }
                     ++value;
@@ -1654,7 +1581,7 @@ dmlconf_value_status dmlconf_value_from_dyadic(dmlconf_data_type type, bool nega
     }
     if (!range_contains(&range, negative, value))
     {
-        cases_set_why(why, why_size, "the value is out of range for %s: expected an integer %s", info.name, bounds);
+        dmlconf_set_why(why, why_size, "the value is out of range for %s: expected an integer %s", info.name, bounds);
         return DMLCONF_VALUE_OUT_OF_RANGE;
     }
     store_le(out_element, integer_encode(&info, negative && value != 0, value), info.bytes);

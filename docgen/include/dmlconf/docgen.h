@@ -57,6 +57,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <dmlconf/buffer.h>
 #include <dmlconf/case.h>
 #include <dmlconf/oracle.h>
 
@@ -64,43 +65,13 @@
 extern "C" {
 #endif
 
-/* ---- growable text (text.c) ------------------------------------------------ */
-
-/* A growable byte string, kept NUL-terminated. Start from {0}. A failed
- * allocation sets `failed` and turns every later append into a no-op, so a
- * caller checks once, at the end. */
-typedef struct docgen_text
-{
-    char *data;
-    size_t length;
-    size_t capacity;
-    bool failed;
-} docgen_text;
-
-/* Appends `length` bytes (which may hold NUL bytes). */
-void docgen_text_append(docgen_text *text, const char *bytes, size_t length);
-
-/* Appends a NUL-terminated string. */
-void docgen_text_puts(docgen_text *text, const char *string);
-
-/* Appends `count` copies of the byte `c`. */
-void docgen_text_repeat(docgen_text *text, char c, size_t count);
-
-/* Appends printf-formatted text. */
-void docgen_text_printf(docgen_text *text, const char *format, ...)
-    DMLCONF_PRINTF_LIKE(2, 3)
-    ;
-
-/* Frees the buffer and resets the text to {0}. NULL is allowed. */
-void docgen_text_free(docgen_text *text);
-
 /* ---- the pages' tensor layout (tensor_layout.c) ---------------------------- */
 
 /* Appends "(Sizes:{1,1,3,4}, DataType:FLOAT32)", a tensor header's shape. */
-void docgen_format_tensor_shape(docgen_text *out, dmlconf_data_type type, uint32_t rank, const uint32_t *sizes);
+void docgen_format_tensor_shape(dmlconf_buffer *out, dmlconf_data_type type, uint32_t rank, const uint32_t *sizes);
 
 /* Appends "NAME: (Sizes:{1,1,3,4}, DataType:FLOAT32)" and a line break. */
-void docgen_format_tensor_header(docgen_text *out, const char *name, dmlconf_data_type type, uint32_t rank,
+void docgen_format_tensor_header(dmlconf_buffer *out, const char *name, dmlconf_data_type type, uint32_t rank,
                                  const uint32_t *sizes);
 
 /* Appends packed logical elements (row-major, `rank` dimensions of `sizes`,
@@ -109,7 +80,7 @@ void docgen_format_tensor_header(docgen_text *out, const char *name, dmlconf_dat
  * two moves on, each column right-aligned to its widest value over the whole
  * tensor, values in dmlconf_value_format's SHORTEST style (integers without a
  * decimal point). Ends with a line break. */
-void docgen_format_tensor(docgen_text *out, dmlconf_data_type type, uint32_t rank, const uint32_t *sizes,
+void docgen_format_tensor(dmlconf_buffer *out, dmlconf_data_type type, uint32_t rank, const uint32_t *sizes,
                           const void *values);
 
 /* ---- the explanatory comments (explain.c) ----------------------------------- */
@@ -120,7 +91,7 @@ void docgen_format_tensor(docgen_text *out, dmlconf_data_type type, uint32_t ran
  * (packed elements of `type`); `direction` and `exclusive` say which inputs
  * element j combines. Negative terms of a product are parenthesised
  * ("2*(-3)"), those of a sum written as a subtraction ("2-3"). */
-void docgen_explain_element(docgen_text *out, dmlconf_operator op, dmlconf_data_type type, bool exclusive,
+void docgen_explain_element(dmlconf_buffer *out, dmlconf_operator op, dmlconf_data_type type, bool exclusive,
                             dmlconf_axis_direction direction, size_t n, const void *values, size_t j);
 
 /* Appends the explanation of output row `row` (rows of the last dimension, in
@@ -134,7 +105,7 @@ void docgen_explain_element(docgen_text *out, dmlconf_operator op, dmlconf_data_
  *     "     [2+3+9 ...]".
  * Returns false, appending nothing, for a row without a comment (and for
  * other axes). */
-bool docgen_explain_row(docgen_text *out, const dmlconf_scan_desc *desc, const void *input, uint64_t row);
+bool docgen_explain_row(dmlconf_buffer *out, const dmlconf_scan_desc *desc, const void *input, uint64_t row);
 
 /* ---- the oracle on a packed tensor (example_compute.c) --------------------- */
 
@@ -155,7 +126,7 @@ typedef struct docgen_render_options
 
 /* Appends an input block: the InputTensor header and its values.
  * options may be NULL (no fence). */
-void docgen_render_input(docgen_text *out, const dmlconf_tensor_desc *input, const void *values,
+void docgen_render_input(dmlconf_buffer *out, const dmlconf_tensor_desc *input, const void *values,
                          const docgen_render_options *options);
 
 /* Appends an example block: the parameter lines (Axis, AxisDirection,
@@ -164,7 +135,7 @@ void docgen_render_input(docgen_text *out, const dmlconf_tensor_desc *input, con
  * explanatory comments when options->explain. options may be NULL. Returns 0,
  * or -1 with err set (err may be NULL) when the oracle fails (nothing is
  * appended then). */
-int docgen_render_example(docgen_text *out, const dmlconf_scan_desc *desc, const void *input,
+int docgen_render_example(dmlconf_buffer *out, const dmlconf_scan_desc *desc, const void *input,
                           const docgen_render_options *options, dmlconf_error *err);
 
 /* ---- parsing pages (page.c, literal.c) -------------------------------------- */
@@ -339,18 +310,12 @@ int docgen_rewrite_output(const docgen_page *page, size_t index, const void *exp
 /* Appends the page's text with every stale verdict's rewrite applied
  * (verdicts in any order; those not stale are skipped). Returns 0, or -1 when
  * two rewrites overlap or memory runs out. */
-int docgen_page_apply(const docgen_page *page, const docgen_verdict *verdicts, size_t count, docgen_text *out);
-
-/* Replaces the file at `path` by `size` bytes of `data`: written to a
- * temporary file beside it, which keeps the old file's permissions, and
- * renamed over it. Returns 0, or -1 with a message in why (why_size bytes) and
- * the old file untouched. */
-int docgen_write_file(const char *path, const char *data, size_t size, char *why, size_t why_size);
+int docgen_page_apply(const docgen_page *page, const docgen_verdict *verdicts, size_t count, dmlconf_buffer *out);
 
 /* Appends a unified diff of a stale verdict's rewrite ("--- PATH",
  * "+++ PATH (oracle)", "@@ -a,n +a,m @@" hunks over the lines that change).
  * Appends nothing for a verdict that is not stale. */
-void docgen_format_diff(docgen_text *out, const docgen_page *page, const docgen_verdict *verdict);
+void docgen_format_diff(dmlconf_buffer *out, const docgen_page *page, const docgen_verdict *verdict);
 
 #ifdef __cplusplus
 }

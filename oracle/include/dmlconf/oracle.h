@@ -199,6 +199,10 @@ typedef struct dmlconf_side_data
 
 /* "FLOAT32", "UINT16", ...; NULL for a value outside the enum. */
 DMLCONF_API const char *dmlconf_data_type_name(dmlconf_data_type type);
+/* The name in lower case, as case files, case ids and messages write it:
+ * "float32", "uint16", ...; "unknown" for UNKNOWN and for a value outside
+ * the enum (never NULL). A static string: never freed. */
+DMLCONF_API const char *dmlconf_data_type_lower_name(dmlconf_data_type type);
 /* Parses a data type name, case-insensitively ("float32", "FLOAT32").
  * Returns false and leaves *type alone when the name is unknown. */
 DMLCONF_API bool dmlconf_data_type_from_name(const char *name, dmlconf_data_type *type);

@@ -587,7 +587,7 @@ int dmlconf_compare_runs(const char *old_path, const dmlconf_results_file *old_f
     if (compare_headers(out) != 0 || compare_settings(out) != 0 || match_cases(out) != 0 ||
         describe_case_differences(out) != 0 || group_regressions(out) != 0)
     {
-        report_set_why(why, why_size, "out of memory");
+        dmlconf_set_why(why, why_size, "out of memory");
         return -1;
     }
     out->corpus_differs = out->corpus_difference_count > 0;
@@ -630,22 +630,22 @@ static int write_one(const char *dir, const char *name, comparison_writer writer
 
     if (!path)
     {
-        report_set_why(why, why_size, "out of memory");
+        dmlconf_set_why(why, why_size, "out of memory");
         return -1;
     }
     if (dmlconf_replacement_begin(&replacement, path, reason, sizeof(reason)) != 0)
     {
-        report_set_why(why, why_size, "cannot write %s: %s", path, reason);
+        dmlconf_set_why(why, why_size, "cannot write %s: %s", path, reason);
         free(path);
         return -1;
     }
     bool written = writer(replacement.file, comparison, reason, sizeof(reason)) == 0;
     if (!written)
-        report_set_why(why, why_size, "%s: %s", path, reason);
+        dmlconf_set_why(why, why_size, "%s: %s", path, reason);
     if (dmlconf_replacement_finish(&replacement, written, false, reason, sizeof(reason)) != 0)
     {
         if (written)
-            report_set_why(why, why_size, "cannot write %s: %s", path, reason);
+            dmlconf_set_why(why, why_size, "cannot write %s: %s", path, reason);
         written = false;
     }
     rc = written ? 0 : -1;
@@ -672,7 +672,7 @@ int dmlconf_run_comparison_write_all(const char *dir, const dmlconf_run_comparis
         char reason[512];
         if (write_one(dir, files[i].name, files[i].writer, comparison, reason, sizeof(reason)) != 0 && rc == 0)
         {
-            report_set_why(why, why_size, "%s", reason);
+            dmlconf_set_why(why, why_size, "%s", reason);
             rc = -1;
         }
     }

@@ -253,7 +253,7 @@ int dmlconf_write_comparison_html(FILE *out, const dmlconf_run_comparison *c, ch
     fputs("<footer>dmlconf compare</footer>\n</body>\n</html>\n", out);
     if (ferror(out))
     {
-        report_set_why(why, why_size, "write error");
+        dmlconf_set_why(why, why_size, "write error");
         return -1;
     }
     return 0;

@@ -165,7 +165,7 @@ int dmlconf_write_comparison_json(FILE *out, const dmlconf_run_comparison *c, ch
         json_decref(noise);
         json_decref(counts);
         json_decref(causes);
-        report_set_why(why, why_size, "out of memory");
+        dmlconf_set_why(why, why_size, "out of memory");
         goto done;
     }
     report_json_put(answer, "token", json_string(c->answer_token), &ok);
@@ -215,12 +215,12 @@ int dmlconf_write_comparison_json(FILE *out, const dmlconf_run_comparison *c, ch
         report_json_put(root, dmlconf_change_kind_name((dmlconf_change_kind)k), json_changes(&c->changes[k]), &ok);
     if (!ok)
     {
-        report_set_why(why, why_size, "out of memory");
+        dmlconf_set_why(why, why_size, "out of memory");
         goto done;
     }
     if (json_dumpf(root, out, JSON_INDENT(2)) != 0 || fputc('\n', out) == EOF || ferror(out))
     {
-        report_set_why(why, why_size, "write error");
+        dmlconf_set_why(why, why_size, "write error");
         goto done;
     }
     rc = 0;

@@ -235,7 +235,7 @@ int dmlconf_write_comparison_markdown(FILE *out, const dmlconf_run_comparison *c
         write_list(out, c, order[i]);
     if (ferror(out))
     {
-        report_set_why(why, why_size, "write error");
+        dmlconf_set_why(why, why_size, "write error");
         return -1;
     }
     return 0;

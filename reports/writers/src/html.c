@@ -640,7 +640,7 @@ int dmlconf_write_html(FILE *out, const dmlconf_report_input *in, char *why, siz
 
     if (!view)
     {
-        report_set_why(why, why_size, "out of memory");
+        dmlconf_set_why(why, why_size, "out of memory");
         return -1;
     }
     if (report_view_init(view, in, why, why_size))
@@ -671,7 +671,7 @@ int dmlconf_write_html(FILE *out, const dmlconf_report_input *in, char *why, siz
 
     if (ferror(out))
     {
-        report_set_why(why, why_size, "write error");
+        dmlconf_set_why(why, why_size, "write error");
         goto fail;
     }
     rc = 0;

@@ -894,13 +894,13 @@ int dmlconf_write_junit(FILE *out, const dmlconf_report_input *in, char *why, si
     write_document(&sink, &doc);
     if (ferror(out))
     {
-        report_set_why(why, why_size, "write error");
+        dmlconf_set_why(why, why_size, "write error");
         goto done;
     }
     rc = 0;
     goto done;
 oom:
-    report_set_why(why, why_size, "out of memory");
+    dmlconf_set_why(why, why_size, "out of memory");
 done:
     free(keys);
     free(keep);

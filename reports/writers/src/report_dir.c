@@ -36,19 +36,19 @@ int report_dir_lock_take(const char *dir, dmlconf_file_lock *lock, char *why, si
     lock->handle = -1;
     if (!path)
     {
-        report_set_why(why, why_size, "out of memory");
+        dmlconf_set_why(why, why_size, "out of memory");
         return -1;
     }
     int rc = dmlconf_file_lock_take(path, lock, &held_by, reason, sizeof(reason));
     if (rc == -1 && held_by > 0)
-        report_set_why(why, why_size,
+        dmlconf_set_why(why, why_size,
                        "%s is in use by another dmlconf (process %ld holds %s); give each run its own folder", dir,
                        held_by, path);
     else if (rc == -1)
-        report_set_why(why, why_size, "%s is in use by another dmlconf (%s is locked); give each run its own folder",
+        dmlconf_set_why(why, why_size, "%s is in use by another dmlconf (%s is locked); give each run its own folder",
                        dir, path);
     else if (rc != 0)
-        report_set_why(why, why_size, "cannot write in %s (%s)", dir, reason);
+        dmlconf_set_why(why, why_size, "cannot write in %s (%s)", dir, reason);
     free(path);
     return rc == 0 ? 0 : -1;
 }
@@ -60,7 +60,7 @@ int report_check_writable(const char *dir, const char *name, char *why, size_t w
     char *path = report_path(dir, name, "");
     if (!path)
     {
-        report_set_why(why, why_size, "out of memory");
+        dmlconf_set_why(why, why_size, "out of memory");
         return -1;
     }
     /* An existing file must be a file that can be written. */
@@ -71,7 +71,7 @@ int report_check_writable(const char *dir, const char *name, char *why, size_t w
         FILE *file = kind == DMLCONF_PATH_REGULAR ? fopen(path, "ab") : NULL;
         if (!file)
         {
-            report_set_why(why, why_size, "cannot write %s: %s", path,
+            dmlconf_set_why(why, why_size, "cannot write %s: %s", path,
                            kind == DMLCONF_PATH_DIRECTORY ? "it is a directory" : "it cannot be opened for writing");
             rc = -1;
         }

@@ -11,6 +11,7 @@
 #include <dmlconf/file_system.h>
 #include <dmlconf/reports.h>
 #include <dmlconf/text.h>
+#include <dmlconf/why.h>
 
 #include <jansson.h>
 
@@ -121,11 +122,6 @@ void report_text_append_shell_word(dmlconf_text *text, const char *word, size_t 
 char *report_repro_command(const dmlconf_run_info *info, const dmlconf_case_result *result);
 
 /* ---- report_set.c ---------------------------------------------------------- */
-
-/* Formats an error message into why (may be NULL or size 0: nothing). */
-void report_set_why(char *why, size_t why_size, const char *format, ...) DMLCONF_PRINTF_LIKE(3, 4);
-/* The same into a dmlconf_error (err may be NULL). */
-void report_set_error(dmlconf_error *err, const char *format, ...) DMLCONF_PRINTF_LIKE(2, 3);
 
 /* The status's name, or "unknown" outside the enum. */
 const char *report_status_text(dmlconf_status status);

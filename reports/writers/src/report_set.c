@@ -11,35 +11,14 @@
 #include "report_internal.h"
 
 #include <dmlconf/clock.h>
+#include <dmlconf/reserve.h>
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 /* ---- small shared helpers ----------------------------------------------------- */
-
-void report_set_why(char *why, size_t why_size, const char *format, ...)
-{
-    va_list args;
-
-    if (!why || why_size == 0)
-        return;
-    va_start(args, format);
-    vsnprintf(why, why_size, format, args);
-    va_end(args);
-}
-
-void report_set_error(dmlconf_error *err, const char *format, ...)
-{
-    if (!err)
-        return;
-    va_list args;
-    va_start(args, format);
-    vsnprintf(err->message, sizeof(err->message), format, args);
-    va_end(args);
-}
 
 const char *report_status_text(dmlconf_status status)
 {
@@ -140,7 +119,7 @@ int report_view_init(report_view *view, const dmlconf_report_input *in, char *wh
     if (view->failing_count == SIZE_MAX || view->noteworthy_count == SIZE_MAX ||
         report_failure_groups_build(in->results, in->count, &view->groups) != 0)
     {
-        report_set_why(why, why_size, "out of memory");
+        dmlconf_set_why(why, why_size, "out of memory");
         return -1;
     }
     report_run_info_fields(in->info, view->fields);
@@ -160,18 +139,8 @@ void report_view_free(report_view *view)
 
 int dmlconf_result_list_append(dmlconf_result_list *list, const dmlconf_case_result *result)
 {
-    if (list->count == list->capacity)
-    {
-        size_t capacity = list->capacity ? list->capacity * 2 : 64;
-        dmlconf_case_result *items;
-        if (capacity > SIZE_MAX / sizeof(*items))
-            return -1;
-        items = realloc(list->items, capacity * sizeof(*items));
-        if (!items)
-            return -1;
-        list->items = items;
-        list->capacity = capacity;
-    }
+    if (!dmlconf_reserve((void **)&list->items, &list->capacity, list->count + 1, sizeof(*list->items)))
+        return -1;
     list->items[list->count++] = *result;
     return 0;
 }
@@ -215,7 +184,7 @@ int dmlconf_write_failures(FILE *out, const dmlconf_case_result *results, size_t
 
     if (n == SIZE_MAX)
     {
-        report_set_why(why, why_size, "out of memory");
+        dmlconf_set_why(why, why_size, "out of memory");
         return -1;
     }
     for (size_t i = 0; i < n; ++i)
@@ -236,7 +205,7 @@ int dmlconf_write_failures(FILE *out, const dmlconf_case_result *results, size_t
     free(order);
     if (ferror(out))
     {
-        report_set_why(why, why_size, "write error");
+        dmlconf_set_why(why, why_size, "write error");
         return -1;
     }
     return 0;
@@ -280,49 +249,33 @@ static int run_writer(report_kind kind, FILE *out, const dmlconf_report_input *i
     return -1;
 }
 
-/* Writes one report to NAME.tmp, then renames it to NAME. */
+/* Writes one report through a replacement of NAME: a file there stays whole
+ * until the new one is complete. */
 static int write_report_file(const char *dir, report_kind kind, const dmlconf_report_input *in, char *why,
                              size_t why_size)
 {
     char *path = report_path(dir, report_names[kind], "");
-    char *temporary = report_path(dir, report_names[kind], ".tmp");
+    dmlconf_replacement replacement;
     char reason[256] = "";
-    FILE *out = NULL;
     int rc = -1;
 
-    if (!path || !temporary)
+    if (!path)
     {
-        report_set_why(why, why_size, "out of memory");
-        goto fail;
+        dmlconf_set_why(why, why_size, "out of memory");
+        return -1;
     }
-    out = fopen(temporary, "wb");
-    if (!out)
+    if (dmlconf_replacement_begin(&replacement, path, reason, sizeof(reason)) != 0)
+        dmlconf_set_why(why, why_size, "%s: %s", path, reason);
+    else if (run_writer(kind, replacement.file, in, reason, sizeof(reason)) != 0)
     {
-        report_set_why(why, why_size, "cannot create %s: %s", temporary, strerror(errno));
-        goto fail;
+        dmlconf_set_why(why, why_size, "%s: %s", path, reason);
+        dmlconf_replacement_finish(&replacement, false, false, NULL, 0);
     }
-    if (run_writer(kind, out, in, reason, sizeof(reason)) != 0)
-    {
-        report_set_why(why, why_size, "%s: %s", temporary, reason);
-        fclose(out);
-        remove(temporary);
-        goto fail;
-    }
-    if (fclose(out) != 0)
-    {
-        report_set_why(why, why_size, "cannot write %s: %s", temporary, strerror(errno));
-        remove(temporary);
-        goto fail;
-    }
-    if (dmlconf_replace_file(temporary, path, why, why_size) != 0)
-    {
-        remove(temporary);
-        goto fail;
-    }
-    rc = 0;
-fail:
+    else if (dmlconf_replacement_finish(&replacement, true, false, reason, sizeof(reason)) != 0)
+        dmlconf_set_why(why, why_size, "%s: %s", path, reason);
+    else
+        rc = 0;
     free(path);
-    free(temporary);
     return rc;
 }
 
@@ -337,7 +290,7 @@ static int write_final_reports(const char *dir, const dmlconf_report_input *in, 
         char reason[512];
         if (write_report_file(dir, (report_kind)kind, in, reason, sizeof(reason)) != 0 && rc == 0)
         {
-            report_set_why(why, why_size, "%s", reason);
+            dmlconf_set_why(why, why_size, "%s", reason);
             rc = -1;
         }
     }
@@ -418,7 +371,7 @@ static int open_folder(const char *dir, dmlconf_reports_mode mode, dmlconf_repor
     if (!set || !(set->dir = malloc(length + 1)))
     {
         free(set);
-        report_set_why(why, why_size, "out of memory");
+        dmlconf_set_why(why, why_size, "out of memory");
         return -1;
     }
     memcpy(set->dir, dir, length + 1);
@@ -433,7 +386,7 @@ static int open_folder(const char *dir, dmlconf_reports_mode mode, dmlconf_repor
     set->held_earlier_run = holds_earlier_run(dir);
     if (mode == DMLCONF_REPORTS_NEW && set->held_earlier_run)
     {
-        report_set_why(why, why_size,
+        dmlconf_set_why(why, why_size,
                        "%s holds the reports of an earlier run, which this one would replace; give another folder, "
                        "or say that they may be replaced",
                        dir);
@@ -497,7 +450,7 @@ int dmlconf_reports_write_unstarted(dmlconf_report_set *set, const char *status_
 {
     if (set->held_earlier_run)
     {
-        report_set_why(set->error, sizeof(set->error), "%s holds an earlier run's reports: they are left as they are",
+        dmlconf_set_why(set->error, sizeof(set->error), "%s holds an earlier run's reports: they are left as they are",
                        set->dir);
         return -1;
     }
@@ -508,14 +461,14 @@ int dmlconf_reports_write_unstarted(dmlconf_report_set *set, const char *status_
     char reason[512];
     int rc = -1;
     if (!summary || !junit_path || !summary_path)
-        report_set_why(set->error, sizeof(set->error), "out of memory");
+        dmlconf_set_why(set->error, sizeof(set->error), "out of memory");
     else if (dmlconf_replacement_begin(&junit, junit_path, reason, sizeof(reason)) != 0)
-        report_set_why(set->error, sizeof(set->error), "%s: %s", junit_path, reason);
+        dmlconf_set_why(set->error, sizeof(set->error), "%s: %s", junit_path, reason);
     else
     {
         write_unstarted_junit(junit.file, status_token, text, why);
         if (dmlconf_replacement_finish(&junit, true, false, reason, sizeof(reason)) != 0)
-            report_set_why(set->error, sizeof(set->error), "%s: %s", junit_path, reason);
+            dmlconf_set_why(set->error, sizeof(set->error), "%s: %s", junit_path, reason);
         else if (dmlconf_write_file_atomically(summary_path, summary, strlen(summary), false, set->error,
                                                sizeof(set->error)) == 0)
             rc = 0;
@@ -537,7 +490,7 @@ int dmlconf_reports_open_resume(const char *dir, dmlconf_results_file *previous,
     path = report_path(dir, DMLCONF_REPORT_RESULTS_JSONL, "");
     if (!path)
     {
-        report_set_why(why, why_size, "out of memory");
+        dmlconf_set_why(why, why_size, "out of memory");
         goto fail;
     }
     if (dmlconf_results_file_read(path, previous, why, why_size) != 0)
@@ -560,7 +513,7 @@ static int begin(dmlconf_report_set *set, const dmlconf_run_info *info, const dm
 
     if (set->begun)
     {
-        report_set_why(set->error, sizeof(set->error), "results.jsonl has begun already");
+        dmlconf_set_why(set->error, sizeof(set->error), "results.jsonl has begun already");
         return -1;
     }
     set->info = *info;
@@ -575,7 +528,7 @@ static int begin(dmlconf_report_set *set, const dmlconf_run_info *info, const dm
         if (dmlconf_load_error_list_add(&set->load_errors, errors[i].file, errors[i].line, errors[i].column,
                                         errors[i].message) != 0)
         {
-            report_set_why(set->error, sizeof(set->error), "out of memory");
+            dmlconf_set_why(set->error, sizeof(set->error), "out of memory");
             return -1;
         }
     }
@@ -590,18 +543,18 @@ static int begin(dmlconf_report_set *set, const dmlconf_run_info *info, const dm
     header = report_results_header_line(info, errors, count);
     if (!path || !header)
     {
-        report_set_why(set->error, sizeof(set->error), "out of memory");
+        dmlconf_set_why(set->error, sizeof(set->error), "out of memory");
         goto done;
     }
     set->results_file = fopen(path, "wb");
     if (!set->results_file)
     {
-        report_set_why(set->error, sizeof(set->error), "cannot create %s: %s", path, strerror(errno));
+        dmlconf_set_why(set->error, sizeof(set->error), "cannot create %s: %s", path, strerror(errno));
         goto done;
     }
     if (write_line(set->results_file, header) != 0 || fflush(set->results_file) != 0)
     {
-        report_set_why(set->error, sizeof(set->error), "cannot write %s: %s", path, strerror(errno));
+        dmlconf_set_why(set->error, sizeof(set->error), "cannot write %s: %s", path, strerror(errno));
         goto done;
     }
     set->begun = true;
@@ -640,7 +593,7 @@ int dmlconf_reports_add_encoded(dmlconf_report_set *set, const dmlconf_case_resu
 
     if (!set->begun || !set->results_file)
     {
-        report_set_why(set->error, sizeof(set->error), "results.jsonl is not open");
+        dmlconf_set_why(set->error, sizeof(set->error), "results.jsonl is not open");
         return -1;
     }
     if (!encoded)
@@ -648,7 +601,7 @@ int dmlconf_reports_add_encoded(dmlconf_report_set *set, const dmlconf_case_resu
         line = dmlconf_result_to_json(result);
         if (!line)
         {
-            report_set_why(set->error, sizeof(set->error), "out of memory encoding case %s", result->id);
+            dmlconf_set_why(set->error, sizeof(set->error), "out of memory encoding case %s", result->id);
             return -1;
         }
         encoded = line;
@@ -656,7 +609,7 @@ int dmlconf_reports_add_encoded(dmlconf_report_set *set, const dmlconf_case_resu
     if (write_line(set->results_file, encoded) != 0 || fflush(set->results_file) != 0 ||
         (set->fsync_enabled && dmlconf_sync_file(set->results_file) != 0))
     {
-        report_set_why(set->error, sizeof(set->error), "cannot write %s/%s: %s", set->dir, DMLCONF_REPORT_RESULTS_JSONL,
+        dmlconf_set_why(set->error, sizeof(set->error), "cannot write %s/%s: %s", set->dir, DMLCONF_REPORT_RESULTS_JSONL,
                        strerror(errno));
         free(line);
         return -1;
@@ -664,7 +617,7 @@ int dmlconf_reports_add_encoded(dmlconf_report_set *set, const dmlconf_case_resu
     free(line);
     if (dmlconf_result_list_append(&set->results, result) != 0 || dmlconf_matrix_add(&set->matrix, result) != 0)
     {
-        report_set_why(set->error, sizeof(set->error), "out of memory keeping case %s", result->id);
+        dmlconf_set_why(set->error, sizeof(set->error), "out of memory keeping case %s", result->id);
         return -1;
     }
     return 0;
@@ -727,7 +680,7 @@ static int finish_with(dmlconf_report_set *set, const dmlconf_run_end *end)
 
     if (!set->begun || set->finished)
     {
-        report_set_why(set->error, sizeof(set->error), "%s",
+        dmlconf_set_why(set->error, sizeof(set->error), "%s",
                        set->finished ? "the reports are finished already" : "the run never began: nothing to report");
         return -1;
     }
@@ -737,20 +690,20 @@ static int finish_with(dmlconf_report_set *set, const dmlconf_run_end *end)
     line = end->kind == DMLCONF_END_NONE ? NULL : report_results_end_line(end);
     if (!line && end->kind != DMLCONF_END_NONE)
     {
-        report_set_why(set->error, sizeof(set->error), "out of memory");
+        dmlconf_set_why(set->error, sizeof(set->error), "out of memory");
         rc = -1;
     }
     else if (line && (write_line(set->results_file, line) != 0 || fflush(set->results_file) != 0 ||
                       (set->fsync_enabled && dmlconf_sync_file(set->results_file) != 0)))
     {
-        report_set_why(set->error, sizeof(set->error), "cannot write %s/%s: %s", set->dir, DMLCONF_REPORT_RESULTS_JSONL,
+        dmlconf_set_why(set->error, sizeof(set->error), "cannot write %s/%s: %s", set->dir, DMLCONF_REPORT_RESULTS_JSONL,
                        strerror(errno));
         rc = -1;
     }
     free(line);
     if (fclose(set->results_file) != 0 && rc == 0)
     {
-        report_set_why(set->error, sizeof(set->error), "cannot close %s/%s: %s", set->dir, DMLCONF_REPORT_RESULTS_JSONL,
+        dmlconf_set_why(set->error, sizeof(set->error), "cannot close %s/%s: %s", set->dir, DMLCONF_REPORT_RESULTS_JSONL,
                        strerror(errno));
         rc = -1;
     }
@@ -893,7 +846,7 @@ int dmlconf_reports_write_all(const char *dir, dmlconf_reports_mode mode, const 
     rc = 0;
     goto done;
 fail:
-    report_set_why(why, why_size, "%s", set->error);
+    dmlconf_set_why(why, why_size, "%s", set->error);
 done:
     dmlconf_reports_close(set);
     return rc;

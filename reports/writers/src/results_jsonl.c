@@ -14,8 +14,9 @@
  */
 #include "report_internal.h"
 
-#include <ctype.h>
-#include <errno.h>
+#include <dmlconf/integer_text.h>
+#include <dmlconf/reserve.h>
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -497,38 +498,16 @@ static int get_text(const json_t *obj, const char *where, const char *key, char 
     {
         if (!required)
             return 0;
-        report_set_why(why, why_size, "%s'%s' is missing", where, key);
+        dmlconf_set_why(why, why_size, "%s'%s' is missing", where, key);
         return -1;
     }
     if (!json_is_string(value))
     {
-        report_set_why(why, why_size, "%s'%s' is not a string", where, key);
+        dmlconf_set_why(why, why_size, "%s'%s' is not a string", where, key);
         return -1;
     }
     copy_text(dst, size, json_string_value(value));
     return 0;
-}
-
-/* Parses a whole string of digits (decimal, or hex after 0x) as uint64. */
-static bool parse_u64(const char *text, uint64_t *out)
-{
-    char *end = NULL;
-    unsigned long long value;
-    int base = 10;
-
-    if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
-    {
-        text += 2;
-        base = 16;
-    }
-    if (!(base == 16 ? isxdigit((unsigned char)text[0]) : isdigit((unsigned char)text[0])))
-        return false;
-    errno = 0;
-    value = strtoull(text, &end, base);
-    if (errno != 0 || *end != '\0')
-        return false;
-    *out = (uint64_t)value;
-    return true;
 }
 
 static int get_u64(const json_t *obj, const char *where, const char *key, uint64_t *out, char *why, size_t why_size)
@@ -542,9 +521,9 @@ static int get_u64(const json_t *obj, const char *where, const char *key, uint64
         *out = (uint64_t)json_integer_value(value);
         return 0;
     }
-    if (json_is_string(value) && parse_u64(json_string_value(value), out))
+    if (json_is_string(value) && dmlconf_parse_u64(json_string_value(value), 0, UINT64_MAX, out))
         return 0;
-    report_set_why(why, why_size, "%s'%s' is not an unsigned integer", where, key);
+    dmlconf_set_why(why, why_size, "%s'%s' is not an unsigned integer", where, key);
     return -1;
 }
 
@@ -556,7 +535,7 @@ static int get_u32(const json_t *obj, const char *where, const char *key, uint32
         return -1;
     if (value > UINT32_MAX)
     {
-        report_set_why(why, why_size, "%s'%s' is above 2^32-1", where, key);
+        dmlconf_set_why(why, why_size, "%s'%s' is above 2^32-1", where, key);
         return -1;
     }
     *out = (uint32_t)value;
@@ -596,7 +575,7 @@ static int get_double(const json_t *obj, const char *where, const char *key, dou
         return 0;
     if (double_from_json(value, out))
         return 0;
-    report_set_why(why, why_size, "%s'%s' is not a number (or \"nan\", \"inf\", \"-inf\")", where, key);
+    dmlconf_set_why(why, why_size, "%s'%s' is not a number (or \"nan\", \"inf\", \"-inf\")", where, key);
     return -1;
 }
 
@@ -608,7 +587,7 @@ static int get_bool(const json_t *obj, const char *where, const char *key, bool 
         return 0;
     if (!json_is_boolean(value))
     {
-        report_set_why(why, why_size, "%s'%s' is not true or false", where, key);
+        dmlconf_set_why(why, why_size, "%s'%s' is not true or false", where, key);
         return -1;
     }
     *out = json_is_true(value);
@@ -634,7 +613,7 @@ static int get_level(const json_t *obj, const char *where, const char *key, dmlc
     }
     if (json_is_string(value) && dmlconf_feature_level_from_name(json_string_value(value), out))
         return 0;
-    report_set_why(why, why_size, "%s'%s' is not a feature level", where, key);
+    dmlconf_set_why(why, why_size, "%s'%s' is not a feature level", where, key);
     return -1;
 }
 
@@ -646,7 +625,7 @@ static int get_mismatch(const json_t *obj, const char *where, dmlconf_mismatch *
     memset(out, 0, sizeof(*out));
     if (!json_is_object(obj))
     {
-        report_set_why(why, why_size, "%sis not an object", where);
+        dmlconf_set_why(why, why_size, "%sis not an object", where);
         return -1;
     }
     if (get_u64(obj, where, "index", &out->logical_index, why, why_size) != 0)
@@ -656,7 +635,7 @@ static int get_mismatch(const json_t *obj, const char *where, dmlconf_mismatch *
         size_t count = json_array_size(coordinates);
         if (!json_is_array(coordinates) || count > DMLCONF_MAX_DIMENSIONS)
         {
-            report_set_why(why, why_size, "%s'coordinates' is not an array of at most 8 indices", where);
+            dmlconf_set_why(why, why_size, "%s'coordinates' is not an array of at most 8 indices", where);
             return -1;
         }
         for (size_t d = 0; d < count; ++d)
@@ -664,7 +643,7 @@ static int get_mismatch(const json_t *obj, const char *where, dmlconf_mismatch *
             const json_t *c = json_array_get(coordinates, d);
             if (!json_is_integer(c) || json_integer_value(c) < 0 || json_integer_value(c) > UINT32_MAX)
             {
-                report_set_why(why, why_size, "%s'coordinates'[%zu] is not an index", where, d);
+                dmlconf_set_why(why, why_size, "%s'coordinates'[%zu] is not an index", where, d);
                 return -1;
             }
             out->coordinates[d] = (uint32_t)json_integer_value(c);
@@ -688,7 +667,7 @@ static int get_mismatch(const json_t *obj, const char *where, dmlconf_mismatch *
     out->rule = DMLCONF_RULE_UNKNOWN;
     if (rule && (!json_is_string(rule) || !dmlconf_rule_from_name(json_string_value(rule), &out->rule)))
     {
-        report_set_why(why, why_size, "%s'rule' is not the name of a comparator rule", where);
+        dmlconf_set_why(why, why_size, "%s'rule' is not the name of a comparator rule", where);
         return -1;
     }
     return 0;
@@ -720,7 +699,7 @@ static int get_counts(const json_t *obj, const char *key, uint64_t *out, size_t 
         return 0;
     if (!json_is_array(array) || json_array_size(array) != n)
     {
-        report_set_why(why, why_size, "comparison: '%s' is not an array of %zu counts", key, n);
+        dmlconf_set_why(why, why_size, "comparison: '%s' is not an array of %zu counts", key, n);
         return -1;
     }
     for (size_t i = 0; i < n; ++i)
@@ -729,9 +708,9 @@ static int get_counts(const json_t *obj, const char *key, uint64_t *out, size_t 
         uint64_t value = 0;
         if (json_is_integer(bin) && json_integer_value(bin) >= 0)
             value = (uint64_t)json_integer_value(bin);
-        else if (!json_is_string(bin) || !parse_u64(json_string_value(bin), &value))
+        else if (!json_is_string(bin) || !dmlconf_parse_u64(json_string_value(bin), 0, UINT64_MAX, &value))
         {
-            report_set_why(why, why_size, "comparison: '%s'[%zu] is not a count", key, i);
+            dmlconf_set_why(why, why_size, "comparison: '%s'[%zu] is not a count", key, i);
             return -1;
         }
         out[i] = value;
@@ -748,14 +727,14 @@ static int get_doubles(const json_t *obj, const char *key, double *out, size_t n
         return 0;
     if (!json_is_array(array) || json_array_size(array) != n)
     {
-        report_set_why(why, why_size, "comparison: '%s' is not an array of %zu numbers", key, n);
+        dmlconf_set_why(why, why_size, "comparison: '%s' is not an array of %zu numbers", key, n);
         return -1;
     }
     for (size_t i = 0; i < n; ++i)
     {
         if (!double_from_json(json_array_get(array, i), &out[i]))
         {
-            report_set_why(why, why_size, "comparison: '%s'[%zu] is not a number", key, i);
+            dmlconf_set_why(why, why_size, "comparison: '%s'[%zu] is not a number", key, i);
             return -1;
         }
     }
@@ -769,7 +748,7 @@ static int get_comparison(const json_t *obj, dmlconf_comparison *out, char *why,
 
     if (!json_is_object(obj))
     {
-        report_set_why(why, why_size, "'comparison' is not an object");
+        dmlconf_set_why(why, why_size, "'comparison' is not an object");
         return -1;
     }
     if (get_u64(obj, where, "elements", &out->elements, why, why_size) != 0 ||
@@ -787,7 +766,7 @@ static int get_comparison(const json_t *obj, dmlconf_comparison *out, char *why,
         size_t count = json_array_size(samples);
         if (!json_is_array(samples))
         {
-            report_set_why(why, why_size, "comparison: 'samples' is not an array");
+            dmlconf_set_why(why, why_size, "comparison: 'samples' is not an array");
             return -1;
         }
         if (count > DMLCONF_MISMATCH_SAMPLES)
@@ -824,7 +803,7 @@ static int get_comparison(const json_t *obj, dmlconf_comparison *out, char *why,
     const json_t *pattern = json_object_get(obj, "pattern");
     if (pattern && (!json_is_string(pattern) || !dmlconf_pattern_from_name(json_string_value(pattern), &out->pattern)))
     {
-        report_set_why(why, why_size, "comparison: 'pattern' is not the name of a pattern");
+        dmlconf_set_why(why, why_size, "comparison: 'pattern' is not the name of a pattern");
         return -1;
     }
     return 0;
@@ -840,7 +819,7 @@ static int get_enum(const json_t *obj, const char *key, bool required, int *out,
     {
         if (!required)
             return 0;
-        report_set_why(why, why_size, "'%s' is missing", key);
+        dmlconf_set_why(why, why_size, "'%s' is missing", key);
         return -1;
     }
     if (json_is_integer(value) && json_integer_value(value) >= 0 && json_integer_value(value) <= INT32_MAX)
@@ -850,7 +829,7 @@ static int get_enum(const json_t *obj, const char *key, bool required, int *out,
     }
     if (json_is_string(value) && parse(json_string_value(value), out))
         return 0;
-    report_set_why(why, why_size, "'%s' has an unknown value", key);
+    dmlconf_set_why(why, why_size, "'%s' has an unknown value", key);
     return -1;
 }
 
@@ -917,7 +896,7 @@ static int result_from_object(const json_t *obj, dmlconf_case_result *out, char 
     out->wall_seconds = -1.0;
     if (!json_is_object(obj))
     {
-        report_set_why(why, why_size, "not a JSON object");
+        dmlconf_set_why(why, why_size, "not a JSON object");
         return -1;
     }
     if (get_text(obj, "", "id", out->id, sizeof(out->id), true, why, why_size) != 0 ||
@@ -943,7 +922,7 @@ static int result_from_object(const json_t *obj, dmlconf_case_result *out, char 
         return -1;
     if (direction > 1)
     {
-        report_set_why(why, why_size, "'direction' has an unknown value");
+        dmlconf_set_why(why, why_size, "'direction' has an unknown value");
         return -1;
     }
     out->op = (dmlconf_operator)op;
@@ -967,7 +946,7 @@ int dmlconf_result_from_json(const char *text, size_t length, dmlconf_case_resul
     if (!obj)
     {
         memset(out, 0, sizeof(*out));
-        report_set_why(why, why_size, "not JSON: %s (column %d)", error.text, error.column);
+        dmlconf_set_why(why, why_size, "not JSON: %s (column %d)", error.text, error.column);
         return -1;
     }
     rc = result_from_object(obj, out, why, why_size);
@@ -985,7 +964,7 @@ static int get_environment(const json_t *obj, dmlconf_run_info *info, char *why,
         return 0;
     if (!json_is_array(array))
     {
-        report_set_why(why, why_size, "run: 'environment' is not an array of strings");
+        dmlconf_set_why(why, why_size, "run: 'environment' is not an array of strings");
         return -1;
     }
     for (size_t i = 0; i < json_array_size(array); ++i)
@@ -995,7 +974,7 @@ static int get_environment(const json_t *obj, dmlconf_run_info *info, char *why,
         size_t length = text ? strlen(text) : 0;
         if (!json_is_string(entry) || strpbrk(text, "\n\r"))
         {
-            report_set_why(why, why_size, "run: 'environment'[%zu] is not one line of text", i);
+            dmlconf_set_why(why, why_size, "run: 'environment'[%zu] is not one line of text", i);
             return -1;
         }
         if ((used ? 1 : 0) + length + 1 > sizeof(info->environment) - used)
@@ -1020,14 +999,14 @@ static int read_run_info(const json_t *obj, dmlconf_run_info *info, char *why, s
     info->shard_count = 1;
     if (!json_is_object(obj))
     {
-        report_set_why(why, why_size, "'run' is not an object");
+        dmlconf_set_why(why, why_size, "'run' is not an object");
         return -1;
     }
     shard = json_object_get(obj, "shard");
     corpus = json_object_get(obj, "corpus");
     if ((shard && !json_is_object(shard)) || (corpus && !json_is_object(corpus)))
     {
-        report_set_why(why, why_size, "run: '%s' is not an object",
+        dmlconf_set_why(why, why_size, "run: '%s' is not an object",
                        shard && !json_is_object(shard) ? "shard" : "corpus");
         return -1;
     }
@@ -1069,7 +1048,7 @@ static int read_run_info(const json_t *obj, dmlconf_run_info *info, char *why, s
         return -1;
     if (info->shard_count == 0 || info->shard_index >= info->shard_count)
     {
-        report_set_why(why, why_size, "run: shard %u of %u does not exist", (unsigned)info->shard_index,
+        dmlconf_set_why(why, why_size, "run: shard %u of %u does not exist", (unsigned)info->shard_index,
                        (unsigned)info->shard_count);
         return -1;
     }
@@ -1083,7 +1062,7 @@ static int read_load_errors(const json_t *array, dmlconf_load_error_list *list, 
         return 0;
     if (!json_is_array(array))
     {
-        report_set_why(why, why_size, "'load_errors' is not an array");
+        dmlconf_set_why(why, why_size, "'load_errors' is not an array");
         return -1;
     }
     for (size_t i = 0; i < json_array_size(array); ++i)
@@ -1097,13 +1076,13 @@ static int read_load_errors(const json_t *array, dmlconf_load_error_list *list, 
             !json_is_string(message) || get_u32(entry, "load_errors: ", "line", &line, why, why_size) != 0 ||
             get_u32(entry, "load_errors: ", "column", &column, why, why_size) != 0)
         {
-            report_set_why(why, why_size, "'load_errors'[%zu] is not {file, line, column, message}", i);
+            dmlconf_set_why(why, why_size, "'load_errors'[%zu] is not {file, line, column, message}", i);
             return -1;
         }
         if (dmlconf_load_error_list_add(list, json_is_string(file) ? json_string_value(file) : NULL, line, column,
                                         json_string_value(message)) != 0)
         {
-            report_set_why(why, why_size, "out of memory");
+            dmlconf_set_why(why, why_size, "out of memory");
             return -1;
         }
     }
@@ -1117,14 +1096,14 @@ static int read_header(const json_t *obj, dmlconf_results_file *out, char *why, 
 
     if (!json_is_string(format) || strcmp(json_string_value(format), RESULTS_FORMAT) != 0)
     {
-        report_set_why(why, why_size, "not a dmlconf results file (the header's 'format' is not \"%s\")",
+        dmlconf_set_why(why, why_size, "not a dmlconf results file (the header's 'format' is not \"%s\")",
                        RESULTS_FORMAT);
         return -1;
     }
     if (!json_is_integer(version) || json_integer_value(version) < 1 ||
         json_integer_value(version) > RESULTS_FORMAT_VERSION)
     {
-        report_set_why(why, why_size, "format_version is not 1 to %d (written by a newer dmlconf?)",
+        dmlconf_set_why(why, why_size, "format_version is not 1 to %d (written by a newer dmlconf?)",
                        RESULTS_FORMAT_VERSION);
         return -1;
     }
@@ -1152,7 +1131,7 @@ static int read_end(const json_t *obj, dmlconf_run_end *end, char *why, size_t w
     if (!json_is_string(kind) || !dmlconf_run_end_from_name(json_string_value(kind), &value) ||
         value == DMLCONF_END_NONE)
     {
-        report_set_why(why, why_size, "the completion record's 'end' is not finished, interrupted or partial");
+        dmlconf_set_why(why, why_size, "the completion record's 'end' is not finished, interrupted or partial");
         return -1;
     }
     end->kind = value;
@@ -1161,7 +1140,7 @@ static int read_end(const json_t *obj, dmlconf_run_end *end, char *why, size_t w
         return -1;
     if (elapsed && !json_is_null(elapsed) && !double_from_json(elapsed, &end->elapsed_seconds))
     {
-        report_set_why(why, why_size, "the completion record's 'elapsed_seconds' is not a number");
+        dmlconf_set_why(why, why_size, "the completion record's 'elapsed_seconds' is not a number");
         return -1;
     }
     return 0;
@@ -1178,15 +1157,8 @@ static int read_line(FILE *file, char **buffer, size_t *capacity, size_t *length
     for (;;)
     {
         size_t got;
-        if (*capacity - used < 2)
-        {
-            size_t grown = *capacity ? *capacity * 2 : 4096;
-            char *bigger = realloc(*buffer, grown);
-            if (!bigger)
-                return -1;
-            *buffer = bigger;
-            *capacity = grown;
-        }
+        if (!dmlconf_reserve((void **)buffer, capacity, used + 2, 1))
+            return -1;
         if (!fgets(*buffer + used, (int)(*capacity - used > INT32_MAX ? INT32_MAX : *capacity - used), file))
         {
             if (ferror(file))
@@ -1242,13 +1214,13 @@ int dmlconf_results_file_read(const char *path, dmlconf_results_file *out, char 
     out->end.elapsed_seconds = -1.0;
     if (!file)
     {
-        report_set_why(why, why_size, "%s: %s", path, unopened);
+        dmlconf_set_why(why, why_size, "%s: %s", path, unopened);
         return -1;
     }
     result = malloc(sizeof(*result));
     if (!result)
     {
-        report_set_why(why, why_size, "%s: out of memory", path);
+        dmlconf_set_why(why, why_size, "%s: out of memory", path);
         goto fail;
     }
     for (;;)
@@ -1261,7 +1233,7 @@ int dmlconf_results_file_read(const char *path, dmlconf_results_file *out, char 
 
         if (got < 0)
         {
-            report_set_why(why, why_size, "%s:%zu: cannot read (or out of memory)", path, line_number + 1);
+            dmlconf_set_why(why, why_size, "%s:%zu: cannot read (or out of memory)", path, line_number + 1);
             goto fail;
         }
         if (got == 0)
@@ -1278,7 +1250,7 @@ int dmlconf_results_file_read(const char *path, dmlconf_results_file *out, char 
         }
         if (!obj)
         {
-            report_set_why(why, why_size, "%s:%zu: not JSON: %s (column %d)", path, line_number, error.text,
+            dmlconf_set_why(why, why_size, "%s:%zu: not JSON: %s (column %d)", path, line_number, error.text,
                            error.column);
             goto fail;
         }
@@ -1293,13 +1265,13 @@ int dmlconf_results_file_read(const char *path, dmlconf_results_file *out, char 
         json_decref(obj);
         if (status == -2)
         {
-            report_set_why(why, why_size, "%s:%zu: a line after the completion record (line %zu)", path, line_number,
+            dmlconf_set_why(why, why_size, "%s:%zu: a line after the completion record (line %zu)", path, line_number,
                            end_line);
             goto fail;
         }
         if (status != 0)
         {
-            report_set_why(why, why_size, "%s:%zu: %s", path, line_number, reason);
+            dmlconf_set_why(why, why_size, "%s:%zu: %s", path, line_number, reason);
             goto fail;
         }
         if (!have_header)
@@ -1312,7 +1284,7 @@ int dmlconf_results_file_read(const char *path, dmlconf_results_file *out, char 
             end_line = line_number;
             if (out->end.cases != out->results.count)
             {
-                report_set_why(why, why_size, "%s:%zu: the completion record counts %llu cases, the file has %zu", path,
+                dmlconf_set_why(why, why_size, "%s:%zu: the completion record counts %llu cases, the file has %zu", path,
                                line_number, (unsigned long long)out->end.cases, out->results.count);
                 goto fail;
             }
@@ -1320,13 +1292,13 @@ int dmlconf_results_file_read(const char *path, dmlconf_results_file *out, char 
         }
         if (dmlconf_result_list_append(&out->results, result) != 0)
         {
-            report_set_why(why, why_size, "%s:%zu: out of memory", path, line_number);
+            dmlconf_set_why(why, why_size, "%s:%zu: out of memory", path, line_number);
             goto fail;
         }
     }
     if (!have_header)
     {
-        report_set_why(why, why_size, "%s: no header line (empty file?)", path);
+        dmlconf_set_why(why, why_size, "%s: no header line (empty file?)", path);
         goto fail;
     }
     rc = 0;

@@ -6,6 +6,8 @@
  */
 #include "report_internal.h"
 
+#include <dmlconf/reserve.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -171,7 +173,7 @@ static bool same_text(const char *a, const char *b, size_t size, const char *wha
 
     if (length_a == length_b && memcmp(a, b, length_a) == 0)
         return true;
-    report_set_why(why, why_size, "%s '%.*s' against '%.*s'", what, (int)length_a, a, (int)length_b, b);
+    dmlconf_set_why(why, why_size, "%s '%.*s' against '%.*s'", what, (int)length_a, a, (int)length_b, b);
     return false;
 }
 
@@ -200,37 +202,37 @@ bool dmlconf_run_info_same_run(const dmlconf_run_info *a, const dmlconf_run_info
         return false;
     if (a->self_check != b->self_check || a->strict_baseline != b->strict_baseline)
     {
-        report_set_why(why, why_size, "%s",
+        dmlconf_set_why(why, why_size, "%s",
                        a->self_check != b->self_check ? "a self-check against a run of an implementation"
                                                       : "a strict baseline against one that is not");
         return false;
     }
     if (a->target_level != b->target_level)
     {
-        report_set_why(why, why_size, "target level %s against %s", level_text(a->target_level),
+        dmlconf_set_why(why, why_size, "target level %s against %s", level_text(a->target_level),
                        level_text(b->target_level));
         return false;
     }
     if (a->seed != b->seed)
     {
-        report_set_why(why, why_size, "seed %llu against %llu", (unsigned long long)a->seed,
+        dmlconf_set_why(why, why_size, "seed %llu against %llu", (unsigned long long)a->seed,
                        (unsigned long long)b->seed);
         return false;
     }
     if (a->corpus_cases != b->corpus_cases)
     {
-        report_set_why(why, why_size, "%llu selected cases against %llu", (unsigned long long)a->corpus_cases,
+        dmlconf_set_why(why, why_size, "%llu selected cases against %llu", (unsigned long long)a->corpus_cases,
                        (unsigned long long)b->corpus_cases);
         return false;
     }
     if (shards_a != shards_b)
     {
-        report_set_why(why, why_size, "%u shards against %u", (unsigned)shards_a, (unsigned)shards_b);
+        dmlconf_set_why(why, why_size, "%u shards against %u", (unsigned)shards_a, (unsigned)shards_b);
         return false;
     }
     if (a->software_adapter != b->software_adapter || a->environment_incomplete != b->environment_incomplete)
     {
-        report_set_why(why, why_size, "%s",
+        dmlconf_set_why(why, why_size, "%s",
                        a->software_adapter != b->software_adapter
                            ? "a software adapter against a hardware one"
                            : "an environment recorded in full against one that was not");
@@ -274,35 +276,15 @@ void dmlconf_run_info_scope(const dmlconf_run_info *info, dmlconf_verdict_scope 
 
 /* ---- load errors ---------------------------------------------------------------- */
 
-static char *copy_string(const char *text)
-{
-    size_t length = strlen(text);
-    char *copy = malloc(length + 1);
-
-    if (copy)
-        memcpy(copy, text, length + 1);
-    return copy;
-}
-
 int dmlconf_load_error_list_add(dmlconf_load_error_list *list, const char *file, uint32_t line, uint32_t column,
                                 const char *message)
 {
     dmlconf_load_error error = {NULL, line, column, NULL};
 
-    if (list->count == list->capacity)
-    {
-        size_t capacity = list->capacity ? list->capacity * 2 : 16;
-        dmlconf_load_error *items;
-        if (capacity > SIZE_MAX / sizeof(*items))
-            return -1;
-        items = realloc(list->items, capacity * sizeof(*items));
-        if (!items)
-            return -1;
-        list->items = items;
-        list->capacity = capacity;
-    }
-    error.message = copy_string(message ? message : "");
-    error.file = file ? copy_string(file) : NULL;
+    if (!dmlconf_reserve((void **)&list->items, &list->capacity, list->count + 1, sizeof(*list->items)))
+        return -1;
+    error.message = dmlconf_strdup(message ? message : "");
+    error.file = file ? dmlconf_strdup(file) : NULL;
     if (!error.message || (file && !error.file))
     {
         free(error.message);

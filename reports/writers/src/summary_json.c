@@ -467,7 +467,7 @@ int dmlconf_write_summary_json(FILE *out, const dmlconf_report_input *in, char *
     if (report_failure_groups_build(in->results, in->count, &groups) != 0 || !ok || n == SIZE_MAX)
     {
         json_decref(failing);
-        report_set_why(why, why_size, "out of memory");
+        dmlconf_set_why(why, why_size, "out of memory");
         goto fail;
     }
     for (size_t i = 0; i < n; ++i)
@@ -495,12 +495,12 @@ int dmlconf_write_summary_json(FILE *out, const dmlconf_report_input *in, char *
     report_json_put(root, "stale_baseline", stale, &ok);
     if (!ok)
     {
-        report_set_why(why, why_size, "out of memory");
+        dmlconf_set_why(why, why_size, "out of memory");
         goto fail;
     }
     if (json_dumpf(root, out, JSON_INDENT(2)) != 0 || fputc('\n', out) == EOF || ferror(out))
     {
-        report_set_why(why, why_size, "write error");
+        dmlconf_set_why(why, why_size, "write error");
         goto fail;
     }
     rc = 0;

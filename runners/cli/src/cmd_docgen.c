@@ -9,6 +9,8 @@
 #include "cli.h"
 
 #include <dmlconf/docgen.h>
+#include <dmlconf/file_system.h>
+#include <dmlconf/integer_text.h>
 
 #include <getopt.h>
 #include <stdio.h>
@@ -140,17 +142,12 @@ static int docgen_render(int argc, char **argv)
             render.markdown = true;
             break;
         case 'n':
-        {
-            char *end;
-            unsigned long long value = strtoull(optarg, &end, 10);
-            if (*end || !*optarg || optarg[0] == '-')
+            if (!dmlconf_parse_u64(optarg, 0, UINT64_MAX, &max_elements))
             {
                 fprintf(stderr, "dmlconf docgen render: --max-elements takes a count, not '%s'\n", optarg);
                 return EXIT_USAGE;
             }
-            max_elements = value;
             break;
-        }
         case 'h':
             fputs(render_usage, stdout);
             return EXIT_PASSED;
@@ -172,7 +169,7 @@ static int docgen_render(int argc, char **argv)
     const dmlconf_case *previous = NULL;
     void *previous_input = NULL;
     bool first_block = true;
-    docgen_text out = {0};
+    dmlconf_buffer out = {0};
     for (size_t i = 0; cases && i < count; ++i)
     {
         const dmlconf_case *c = cases[i];
@@ -194,12 +191,12 @@ static int docgen_render(int argc, char **argv)
         }
         if (!previous || !same_input(previous, previous_input, c, input))
         {
-            docgen_text_puts(&out, first_block ? "" : "\n");
+            dmlconf_buffer_puts(&out, first_block ? "" : "\n");
             docgen_render_input(&out, &c->desc.input, input, &render);
             first_block = false;
         }
         dmlconf_error err;
-        docgen_text block = {0};
+        dmlconf_buffer block = {0};
         if (docgen_render_example(&block, &c->desc, input, &render, &err))
         {
             fprintf(stderr, "%s:%u: error: case %s: %s\n", c->file, c->mark.line, c->id, err.message);
@@ -207,11 +204,11 @@ static int docgen_render(int argc, char **argv)
         }
         else
         {
-            docgen_text_puts(&out, "\n");
-            docgen_text_append(&out, block.data, block.length);
+            dmlconf_buffer_puts(&out, "\n");
+            dmlconf_buffer_append(&out, block.data, block.length);
             out.failed |= block.failed;
         }
-        docgen_text_free(&block);
+        dmlconf_buffer_free(&block);
         free(previous_input);
         previous = c;
         previous_input = input;
@@ -223,7 +220,7 @@ static int docgen_render(int argc, char **argv)
     }
     else if (out.length)
         fwrite(out.data, 1, out.length, stdout);
-    docgen_text_free(&out);
+    dmlconf_buffer_free(&out);
     free(previous_input);
     free(cases);
     dmlconf_case_corpus_free(&corpus);
@@ -282,33 +279,33 @@ static int docgen_page_run(const char *path, bool update)
         }
         printf("%s:%u:%u: example block at line %u is out of date (%s): %s (%zu of %zu values differ%s)\n", path,
                v->line, v->column, e->line, what, v->summary, v->differing, v->value_count, comments);
-        docgen_text diff = {0};
+        dmlconf_buffer diff = {0};
         docgen_format_diff(&diff, &page, v);
         if (diff.failed)
             ++errors;
         else
             fwrite(diff.data, 1, diff.length, stdout);
-        docgen_text_free(&diff);
+        dmlconf_buffer_free(&diff);
     }
 
     int status = errors ? EXIT_INVALID_INPUT : stale && !update ? EXIT_FAILED : EXIT_PASSED;
     if (update && stale && !errors)
     {
-        docgen_text text = {0};
+        dmlconf_buffer text = {0};
         char why[512];
         if (docgen_page_apply(&page, verdicts, page.example_count, &text))
         {
             fprintf(stderr, "%s: error: cannot apply the rewrites (out of memory)\n", path);
             status = EXIT_INVALID_INPUT;
         }
-        else if (docgen_write_file(path, text.data, text.length, why, sizeof(why)))
+        else if (dmlconf_write_file_atomically(path, text.data, text.length, false, why, sizeof(why)))
         {
             fprintf(stderr, "%s: error: %s\n", path, why);
             status = EXIT_INVALID_INPUT;
         }
         else
             printf("%s: %zu of %zu example blocks updated\n", path, stale, page.example_count);
-        docgen_text_free(&text);
+        dmlconf_buffer_free(&text);
     }
     else if (errors && !page.example_count)
         printf("%s: %zu error%s (above)%s\n", path, errors, errors == 1 ? "" : "s", update ? ", not updated" : "");

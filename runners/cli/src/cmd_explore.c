@@ -8,10 +8,11 @@
 
 #include <dmlconf/explore.h>
 #include <dmlconf/file_system.h>
+#include <dmlconf/integer_text.h>
+#include <dmlconf/reserve.h>
 #include <dmlconf/system_info.h>
 #include <dmlconf/threads.h>
 
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,19 +72,6 @@ static const char explore_usage[] =
     "error (a usage error, a backend that cannot be used, a report folder that cannot be\n"
     "used or holds an earlier exploration, a corpus path that does not exist).\n";
 
-static int parse_u64(const char *text, uint64_t *value)
-{
-    char *end;
-    errno = 0;
-    if (!*text || *text == '-')
-        return -1;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (errno || *end)
-        return -1;
-    *value = v;
-    return 0;
-}
-
 static int usage_error(const char *option, const char *expected, const char *value)
 {
     fprintf(stderr, "dmlconf explore: %s takes %s, not '%s'\n", option, expected, value);
@@ -95,7 +83,7 @@ static int usage_error(const char *option, const char *expected, const char *val
 static int parse_number_option(int option, const char *value, explore_run_options *o)
 {
     uint64_t number;
-    bool bad = parse_u64(value, &number) != 0;
+    bool bad = !dmlconf_parse_u64(value, 0, UINT64_MAX, &number);
     switch (option)
     {
     case 'T':
@@ -152,10 +140,8 @@ static int parse_number_option(int option, const char *value, explore_run_option
 /* Adds a --corpus path. Returns 0, or -1 when memory runs out. */
 static int add_corpus_path(explore_run_options *o, char *path)
 {
-    char **grown = realloc(o->corpus_paths, (o->corpus_count + 1) * sizeof(*grown));
-    if (!grown)
+    if (!dmlconf_reserve((void **)&o->corpus_paths, &o->corpus_capacity, o->corpus_count + 1, sizeof(*o->corpus_paths)))
         return -1;
-    o->corpus_paths = grown;
     o->corpus_paths[o->corpus_count++] = path;
     return 0;
 }

@@ -10,6 +10,7 @@
 #include <dmlconf/clock.h>
 #include <dmlconf/comparator.h>
 #include <dmlconf/exec_backend.h>
+#include <dmlconf/integer_text.h>
 #include <dmlconf/process.h>
 #include <dmlconf/reports.h>
 #include <dmlconf/status_line.h>

@@ -4,6 +4,8 @@
  */
 #include "cli.h"
 
+#include <dmlconf/integer_text.h>
+
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,17 +99,12 @@ int command_show(int argc, char **argv)
         switch (option)
         {
         case 'm':
-        {
-            char *end;
-            unsigned long long value = strtoull(optarg, &end, 10);
-            if (*end || !*optarg || optarg[0] == '-')
+            if (!dmlconf_parse_u64(optarg, 0, UINT64_MAX, &max_elements))
             {
                 fprintf(stderr, "dmlconf show: --max-elements takes a count, not '%s'\n", optarg);
                 return EXIT_USAGE;
             }
-            max_elements = value;
             break;
-        }
         case 'h':
             fputs(show_usage, stdout);
             return EXIT_PASSED;

@@ -19,6 +19,8 @@
 
 #include "cli.h"
 
+#include <dmlconf/integer_text.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,15 +32,6 @@
 #else
 #include <signal.h>
 #endif
-
-static bool parse_number(const char *text, uint64_t *value)
-{
-    char *end = NULL;
-    if (!text || !*text || *text == '-')
-        return false;
-    *value = strtoull(text, &end, 10);
-    return end && *end == '\0';
-}
 
 int command_worker(int argc, char **argv)
 {
@@ -77,21 +70,21 @@ int command_worker(int argc, char **argv)
             backend_arguments[backend_argument_count++] = argv[i++];
         else if (value && !strcmp(option, "--level") && dmlconf_feature_level_from_name(value, &spec.config.level))
             ++i;
-        else if (value && !strcmp(option, "--seed") && parse_number(value, &spec.config.seed))
+        else if (value && !strcmp(option, "--seed") && dmlconf_parse_u64(value, 0, UINT64_MAX, &spec.config.seed))
             ++i;
         else if (value && !strcmp(option, "--repro-dir"))
             spec.config.repro_dir = argv[i++];
-        else if (value && !strcmp(option, "--batch-elements") && parse_number(value, &number))
+        else if (value && !strcmp(option, "--batch-elements") && dmlconf_parse_u64(value, 0, UINT64_MAX, &number))
         {
             spec.config.batch_elements = number;
             ++i;
         }
-        else if (value && !strcmp(option, "--memory-limit") && parse_number(value, &number))
+        else if (value && !strcmp(option, "--memory-limit") && dmlconf_parse_u64(value, 0, UINT64_MAX, &number))
         {
             spec.config.memory_limit = number;
             ++i;
         }
-        else if (value && !strcmp(option, "--host-threads") && parse_number(value, &number) && number <= 1024)
+        else if (value && !strcmp(option, "--host-threads") && dmlconf_parse_u64(value, 0, 1024, &number))
         {
             spec.config.host_threads = (unsigned)number;
             ++i;

@@ -14,18 +14,18 @@
 #include <dmlconf/docgen.h>
 
 /* Writes the text, or says that memory ran out. */
-static void print_text(FILE *out, docgen_text *text)
+static void print_text(FILE *out, dmlconf_buffer *text)
 {
     if (text->failed)
         fputs("(out of memory)\n", out);
     else if (text->length)
         fwrite(text->data, 1, text->length, out);
-    docgen_text_free(text);
+    dmlconf_buffer_free(text);
 }
 
 void cli_print_tensor_header(FILE *out, const char *name, const dmlconf_tensor_desc *desc)
 {
-    docgen_text text = {0};
+    dmlconf_buffer text = {0};
     docgen_format_tensor_header(&text, name, desc->data_type, desc->dimension_count, desc->sizes);
     print_text(out, &text);
 }
@@ -33,7 +33,7 @@ void cli_print_tensor_header(FILE *out, const char *name, const dmlconf_tensor_d
 void cli_print_tensor(FILE *out, dmlconf_data_type type, uint32_t dimension_count, const uint32_t *sizes,
                          const void *values)
 {
-    docgen_text text = {0};
+    dmlconf_buffer text = {0};
     docgen_format_tensor(&text, type, dimension_count, sizes, values);
     print_text(out, &text);
 }

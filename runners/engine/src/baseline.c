@@ -14,6 +14,8 @@
 
 #include <dmlconf/file_system.h>
 #include <dmlconf/glob.h>
+#include <dmlconf/reserve.h>
+
 #include <dmlconf/text.h>
 
 #include <stdio.h>
@@ -22,15 +24,8 @@
 
 static int add_entry(runner_baseline_list *list, const char *text, uint32_t line)
 {
-    if (list->count == list->capacity)
-    {
-        size_t capacity = list->capacity ? list->capacity * 2 : 32;
-        runner_baseline_entry *grown = realloc(list->entries, capacity * sizeof(*grown));
-        if (!grown)
-            return -1;
-        list->entries = grown;
-        list->capacity = capacity;
-    }
+    if (!dmlconf_reserve((void **)&list->entries, &list->capacity, list->count + 1, sizeof(*list->entries)))
+        return -1;
     runner_baseline_entry *entry = &list->entries[list->count];
     memset(entry, 0, sizeof(*entry));
     entry->text = dmlconf_strdup(text);
@@ -258,22 +253,19 @@ static bool id_is_a_case(const char *id, const dmlconf_case *const *cases, size_
     return false;
 }
 
-/* Appends "path:line: text" to a list of lines. */
-static int add_stale(char ***lines, size_t *count, const runner_baseline_list *list, const runner_baseline_entry *e)
+/* Appends "path:line: text" to a list of lines (*capacity tracks its room). */
+static int add_stale(char ***lines, size_t *count, size_t *capacity, const runner_baseline_list *list,
+                     const runner_baseline_entry *e)
 {
     size_t size = strlen(list->path) + strlen(e->text) + 64;
     char *line = malloc(size);
-    char **grown = realloc(*lines, (*count + 1) * sizeof(**lines));
-    if (!line || !grown)
+    if (!line || !dmlconf_reserve((void **)lines, capacity, *count + 1, sizeof(**lines)))
     {
         free(line);
-        if (grown)
-            *lines = grown;
         return -1;
     }
     snprintf(line, size, "%s:%u: %s", list->path, (unsigned)e->line, e->text);
-    *lines = grown;
-    grown[(*count)++] = line;
+    (*lines)[(*count)++] = line;
     return 0;
 }
 
@@ -282,6 +274,7 @@ int runner_baseline_stale(const runner_baseline *baseline, const dmlconf_case *c
 {
     *lines = NULL;
     *stale = 0;
+    size_t capacity = 0;
     const runner_baseline_list *lists[3] = {&baseline->failures, &baseline->flakes, &baseline->skips};
     for (int l = 0; l < 3; ++l)
     {
@@ -289,7 +282,7 @@ int runner_baseline_stale(const runner_baseline *baseline, const dmlconf_case *c
         {
             const runner_baseline_entry *e = &lists[l]->entries[i];
             bool used = l == 0 ? id_is_a_case(e->text, cases, count) : glob_matches_a_case(e->text, cases, count);
-            if (!used && add_stale(lines, stale, lists[l], e))
+            if (!used && add_stale(lines, stale, &capacity, lists[l], e))
                 return -1;
         }
     }

@@ -6,25 +6,25 @@
 #include <dmlconf/runner.h>
 
 #include <dmlconf/glob.h>
+#include <dmlconf/integer_text.h>
+#include <dmlconf/reserve.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int append(const char ***items, size_t *count, const char *value)
+static int append(const char ***items, size_t *count, size_t *capacity, const char *value)
 {
-    const char **grown = realloc(*items, (*count + 1) * sizeof(**items));
-    if (!grown)
+    if (!dmlconf_reserve((void **)items, capacity, *count + 1, sizeof(**items)))
         return -1;
-    grown[(*count)++] = value;
-    *items = grown;
+    (*items)[(*count)++] = value;
     return 0;
 }
 
 int runner_filter_add(runner_filter *filter, const char *pattern)
 {
     if (pattern[0] == '!' || pattern[0] == '-')
-        return append(&filter->exclude, &filter->exclude_count, pattern + 1);
-    return append(&filter->include, &filter->include_count, pattern);
+        return append(&filter->exclude, &filter->exclude_count, &filter->exclude_capacity, pattern + 1);
+    return append(&filter->include, &filter->include_count, &filter->include_capacity, pattern);
 }
 
 bool runner_filter_matches(const runner_filter *filter, const char *id)
@@ -56,28 +56,18 @@ void runner_filter_free(runner_filter *filter)
     memset(filter, 0, sizeof(*filter));
 }
 
-static int parse_u32(const char *text, const char *end, uint32_t *value)
-{
-    if (text == end)
-        return -1;
-    uint64_t v = 0;
-    for (const char *p = text; p < end; ++p)
-    {
-        if (*p < '0' || *p > '9')
-            return -1;
-        v = v * 10 + (uint64_t)(*p - '0');
-        if (v > UINT32_MAX)
-            return -1;
-    }
-    *value = (uint32_t)v;
-    return 0;
-}
-
 int runner_parse_shard(const char *text, uint32_t *index, uint32_t *count)
 {
     const char *slash = strchr(text, '/');
-    if (!slash || parse_u32(text, slash, index) || parse_u32(slash + 1, slash + strlen(slash), count) || *count == 0 ||
-        *index >= *count)
+    char first[24];
+    uint64_t i, n;
+    if (!slash || (size_t)(slash - text) >= sizeof(first))
         return -1;
+    memcpy(first, text, (size_t)(slash - text));
+    first[slash - text] = '\0';
+    if (!dmlconf_parse_u64(slash + 1, 1, UINT32_MAX, &n) || !dmlconf_parse_u64(first, 0, n - 1, &i))
+        return -1;
+    *index = (uint32_t)i;
+    *count = (uint32_t)n;
     return 0;
 }

@@ -25,6 +25,8 @@
 
 #include <dmlconf/clock.h>
 #include <dmlconf/process.h>
+#include <dmlconf/reserve.h>
+
 #include <dmlconf/threads.h>
 
 #include <errno.h>
@@ -477,17 +479,7 @@ static void lose_worker(scheduler *s, worker *w, bool timed_out)
 /* Makes room for at least `more` bytes in the inbox. */
 static int grow_inbox(worker *w, size_t more)
 {
-    if (w->inbox_capacity - w->inbox_used >= more)
-        return 0;
-    size_t capacity = w->inbox_capacity ? w->inbox_capacity : 4 * 65536;
-    while (capacity - w->inbox_used < more)
-        capacity *= 2;
-    char *grown = realloc(w->inbox, capacity);
-    if (!grown)
-        return -1;
-    w->inbox = grown;
-    w->inbox_capacity = capacity;
-    return 0;
+    return dmlconf_reserve((void **)&w->inbox, &w->inbox_capacity, w->inbox_used + more, 1) ? 0 : -1;
 }
 
 /* Takes the hello from the inbox. Returns 1 when taken, 0 when it has not

@@ -10,6 +10,7 @@
 #include <dmlconf/runner.h>
 
 #include <dmlconf/process.h>
+#include <dmlconf/reserve.h>
 #include <dmlconf/text.h>
 
 #include <stdio.h>
@@ -38,17 +39,10 @@ static void add(argument_list *list, const char *text)
 {
     if (list->failed)
         return;
-    if (list->count + 2 > list->capacity)
+    if (!dmlconf_reserve((void **)&list->items, &list->capacity, list->count + 2, sizeof(*list->items)))
     {
-        size_t capacity = list->capacity ? list->capacity * 2 : 32;
-        char **grown = realloc(list->items, capacity * sizeof(*grown));
-        if (!grown)
-        {
-            list->failed = true;
-            return;
-        }
-        list->items = grown;
-        list->capacity = capacity;
+        list->failed = true;
+        return;
     }
     char *copy = dmlconf_strdup(text);
     if (!copy)

@@ -114,9 +114,7 @@ static void value_name(unsigned axis, unsigned value, char *out, size_t size)
     switch (axis)
     {
     case AXIS_TYPE:
-        snprintf(out, size, "%s", dmlconf_data_type_name(explore_type_at(value)));
-        for (char *p = out; *p; ++p)
-            *p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+        snprintf(out, size, "%s", dmlconf_data_type_lower_name(explore_type_at(value)));
         break;
     case AXIS_OPERATOR:
         snprintf(out, size, "%s", value ? "product" : "sum");

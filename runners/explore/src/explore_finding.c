@@ -12,6 +12,8 @@
  */
 #include "explore_internal.h"
 
+#include <dmlconf/reserve.h>
+
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,15 +194,8 @@ long explore_findings_add(explore_findings *findings, const explore_spec *spec, 
         count_case(&findings->items[findings->count - 1], spec);
         return (long)findings->count - 1;
     }
-    if (findings->count == findings->capacity)
-    {
-        size_t capacity = findings->capacity ? findings->capacity * 2 : 8;
-        explore_finding *grown = realloc(findings->items, capacity * sizeof(*grown));
-        if (!grown)
-            return -1;
-        findings->items = grown;
-        findings->capacity = capacity;
-    }
+    if (!dmlconf_reserve((void **)&findings->items, &findings->capacity, findings->count + 1, sizeof(*findings->items)))
+        return -1;
     explore_finding *finding = &findings->items[findings->count];
     memset(finding, 0, sizeof(*finding));
     if (set_first(finding, spec, result, seconds))
@@ -259,19 +254,13 @@ long explore_findings_merge(explore_findings *findings, explore_findings *round,
             explore_spec_free(&from->first);
             continue;
         }
-        if (findings->count == findings->capacity)
+        if (!dmlconf_reserve((void **)&findings->items, &findings->capacity, findings->count + 1,
+                             sizeof(*findings->items)))
         {
-            size_t capacity = findings->capacity ? findings->capacity * 2 : 8;
-            explore_finding *grown = realloc(findings->items, capacity * sizeof(*grown));
-            if (!grown)
-            {
-                for (size_t k = r; k < round->count; ++k)
-                    explore_spec_free(&round->items[k].first);
-                round->count = 0;
-                return -1;
-            }
-            findings->items = grown;
-            findings->capacity = capacity;
+            for (size_t k = r; k < round->count; ++k)
+                explore_spec_free(&round->items[k].first);
+            round->count = 0;
+            return -1;
         }
         findings->items[findings->count] = *from;
         memset(&from->first, 0, sizeof(from->first));

@@ -109,24 +109,12 @@ const char *explore_size_class_name(explore_size_class size_class)
     return (unsigned)size_class < EXPLORE_SIZE_CLASS_COUNT ? names[size_class] : "?";
 }
 
-/* A type's name in lower case ("float32"). */
-static void lower_type_name(dmlconf_data_type type, char *out, size_t size)
-{
-    const char *name = dmlconf_data_type_name(type);
-    size_t n = 0;
-    for (; name && name[n] && n + 1 < size; ++n)
-        out[n] = (char)(name[n] >= 'A' && name[n] <= 'Z' ? name[n] - 'A' + 'a' : name[n]);
-    if (size)
-        out[n < size ? n : size - 1] = '\0';
-}
-
 void explore_cell_name(const explore_cell *cell, char *out, size_t size)
 {
     static const char *const size_words[EXPLORE_SIZE_CLASS_COUNT] = {"one",   "small",    "pow2",
                                                                      "pow2n", "boundary", "other"};
-    char type[16];
-    lower_type_name(explore_type_at(cell->type), type, sizeof(type));
-    snprintf(out, size, "explore.%s.%s.r%u.%s.%s.%s.%s.%s", type, cell->product ? "prod" : "sum", (unsigned)cell->rank,
+    snprintf(out, size, "explore.%s.%s.r%u.%s.%s.%s.%s.%s", dmlconf_data_type_lower_name(explore_type_at(cell->type)),
+             cell->product ? "prod" : "sum", (unsigned)cell->rank,
              explore_axis_position_name((explore_axis_position)cell->axis_position), cell->decreasing ? "dec" : "inc",
              cell->exclusive ? "excl" : "incl", explore_layout_name((explore_layout_class)cell->layout),
              cell->size_class < EXPLORE_SIZE_CLASS_COUNT ? size_words[cell->size_class] : "?");

@@ -102,8 +102,9 @@ const char *dmlconf_value_status_name(dmlconf_value_status status);
  *
  * On DMLCONF_VALUE_OK, writes dmlconf_value_size(type) bytes to out_element;
  * on any other status leaves it untouched and writes to `why` (why_size
- * bytes, truncated; why may be NULL when why_size is 0) one sentence that
- * quotes the text (shortened when long) and says what was expected, e.g.
+ * bytes, cut with "..." when longer; why may be NULL when why_size is 0)
+ * one sentence that quotes the text (shortened when long) and says what was
+ * expected, e.g.
  * "-1 is out of range for uint32: expected an integer from 0 to 4294967295".
  * On success why is set to "". text must be a NUL-terminated string (NULL is
  * a syntax error); any content, however long, is handled. */

@@ -314,9 +314,9 @@ void runner_caselist_free(runner_caselist *list);
 typedef struct runner_filter
 {
     const char **include;
-    size_t include_count;
+    size_t include_count, include_capacity;
     const char **exclude;
-    size_t exclude_count;
+    size_t exclude_count, exclude_capacity;
     const runner_caselist *caselist; /* NULL, or one not `given`: every case is listed */
 } runner_filter;
 

@@ -36,7 +36,7 @@ typedef struct explore_run_options
     double progress_interval; /* seconds between status lines when stderr is not a terminal (0: none) */
     bool shrink, rerun, quiet, resume, overwrite, replay, no_corpus;
     char **corpus_paths;
-    size_t corpus_count;
+    size_t corpus_count, corpus_capacity;
     const char *const *command; /* after "--": the exec backend's adapter (NULL-terminated) */
     int argc;
     char **argv;
