@@ -134,7 +134,7 @@ fail:
 static int bless_case(const dmlconf_case *c, const char *source, size_t size, dmlconf_diagnostics *diags,
                       bless_edit *edit)
 {
-    dmlconf_case_text text = {0};
+    dmlconf_buffer text = {0};
     const char *newline = "\n";
     char *text_path = NULL, *open_path = NULL, why[256];
     uint64_t shape[DMLCONF_MAX_DIMENSIONS];
@@ -157,13 +157,13 @@ static int bless_case(const dmlconf_case *c, const char *source, size_t size, dm
         edit->start = c->expected.key_end.offset;
         edit->end = c->expected.end.offset;
         column = c->expected.key_end.column - 1 + 2;
-        dmlconf_case_text_append(&text, ": ", 2);
+        dmlconf_buffer_append(&text, ": ", 2);
     }
     else if (c->flow_style)
     {
         edit->start = edit->end = c->input.end.offset;
         column = c->input.end.column - 1 + 12;
-        dmlconf_case_text_appendf(&text, ", %s: ", dmlconf_case_field_name(DMLCONF_CASE_FIELD_EXPECTED));
+        dmlconf_buffer_printf(&text, ", %s: ", dmlconf_case_field_name(DMLCONF_CASE_FIELD_EXPECTED));
     }
     else
     {
@@ -174,7 +174,7 @@ static int bless_case(const dmlconf_case *c, const char *source, size_t size, dm
         }
         newline = line_break_at(source, size, line_end);
         edit->start = edit->end = line_end;
-        dmlconf_case_text_appendf(&text, "%s%*s%s: ", newline, (int)indent, "",
+        dmlconf_buffer_printf(&text, "%s%*s%s: ", newline, (int)indent, "",
                                   dmlconf_case_field_name(DMLCONF_CASE_FIELD_EXPECTED));
         column = indent + 10;
     }
@@ -216,7 +216,7 @@ static int bless_case(const dmlconf_case *c, const char *source, size_t size, dm
     return 0;
 
 fail:
-    dmlconf_case_text_free(&text);
+    dmlconf_buffer_free(&text);
     free(values);
     free(text_path);
     free(open_path);
@@ -229,7 +229,7 @@ long dmlconf_case_file_bless(const dmlconf_case_file *file, const dmlconf_bless_
     bool all = options && options->all;
     loader_source source;
     bless_edit *edits = NULL;
-    dmlconf_case_text out = {0};
+    dmlconf_buffer out = {0};
     size_t count = 0, i;
     uint64_t position = 0;
     char why[256];
@@ -279,11 +279,11 @@ long dmlconf_case_file_bless(const dmlconf_case_file *file, const dmlconf_bless_
     }
     for (i = 0; i < count; ++i)
     {
-        dmlconf_case_text_append(&out, source.text + position, (size_t)(edits[i].start - position));
-        dmlconf_case_text_append(&out, edits[i].text, strlen(edits[i].text));
+        dmlconf_buffer_append(&out, source.text + position, (size_t)(edits[i].start - position));
+        dmlconf_buffer_append(&out, edits[i].text, strlen(edits[i].text));
         position = edits[i].end;
     }
-    dmlconf_case_text_append(&out, source.text + position, (size_t)(source.size - position));
+    dmlconf_buffer_append(&out, source.text + position, (size_t)(source.size - position));
     if (out.failed)
     {
         dmlconf_diagnostics_add(diags, DMLCONF_SEVERITY_ERROR, file->path, 0, 0, "out of memory");

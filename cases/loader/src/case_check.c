@@ -527,7 +527,7 @@ typedef struct case_checks
 static void check_layout(loader *L, loader_draft *d, bool required_ok, dmlconf_scan_desc *desc, case_checks *c)
 {
     bool negative = c->negative;
-    char name[32], text[128], text2[128], overlap[512];
+    char text[128], text2[128], overlap[512];
     desc->op = d->op;
     desc->axis = (uint32_t)d->axis;
     desc->direction = d->direction;

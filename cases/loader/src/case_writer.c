@@ -6,6 +6,7 @@
  */
 #include <dmlconf/case_writer.h>
 
+#include <dmlconf/buffer.h>
 #include <dmlconf/datagen.h>
 #include <dmlconf/text.h>
 #include <dmlconf/values.h>
@@ -17,111 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- text ------------------------------------------------------------------- */
-
-/* Makes room for `more` bytes and the NUL. Returns false (text->failed) when
- * memory runs out. */
-static bool reserve(dmlconf_case_text *text, size_t more)
-{
-    if (text->failed)
-        return false;
-    if (more > SIZE_MAX / 2 - text->length)
-    {
-        text->failed = true;
-        return false;
-    }
-    size_t need = text->length + more + 1;
-    if (need <= text->capacity)
-        return true;
-    size_t capacity = text->capacity ? text->capacity : 256;
-    while (capacity < need)
-        capacity *= 2;
-    char *data = realloc(text->data, capacity);
-    if (!data)
-    {
-        text->failed = true;
-        return false;
-    }
-    text->data = data;
-    text->capacity = capacity;
-    return true;
-}
-
-void dmlconf_case_text_append(dmlconf_case_text *text, const char *bytes, size_t length)
-{
-    if (!reserve(text, length))
-        return;
-    if (length)
-        memcpy(text->data + text->length, bytes, length);
-    text->length += length;
-    text->data[text->length] = '\0';
-}
-
-static void append_string(dmlconf_case_text *text, const char *string)
-{
-    dmlconf_case_text_append(text, string, strlen(string));
-}
-
-static void append_spaces(dmlconf_case_text *text, size_t count)
-{
-    if (!reserve(text, count))
-        return;
-    memset(text->data + text->length, ' ', count);
-    text->length += count;
-    text->data[text->length] = '\0';
-}
-
-static void append_formatted(dmlconf_case_text *text, const char *format, va_list args)
-{
-    va_list copy;
-    va_copy(copy, args);
-    int n = vsnprintf(NULL, 0, format, copy);
-    va_end(copy);
-    if (n < 0)
-    {
-        text->failed = true;
-        return;
-    }
-    if (!reserve(text, (size_t)n))
-        return;
-    vsnprintf(text->data + text->length, (size_t)n + 1, format, args);
-    text->length += (size_t)n;
-}
-
-void dmlconf_case_text_appendf(dmlconf_case_text *text, const char *format, ...)
-{
-    va_list args;
-    va_start(args, format);
-    append_formatted(text, format, args);
-    va_end(args);
-}
-
-void dmlconf_case_text_free(dmlconf_case_text *text)
-{
-    if (!text)
-        return;
-    free(text->data);
-    memset(text, 0, sizeof(*text));
-}
-
 /* ---- scalars ------------------------------------------------------------------ */
 
-/* A type's name as case files write it ("float32"); "" for one without a
- * name. */
-static void type_word(dmlconf_data_type type, char *out, size_t size)
+static void append_type(dmlconf_buffer *text, dmlconf_data_type type)
 {
-    const char *name = dmlconf_data_type_name(type);
-    size_t n = 0;
-    for (; name && name[n] && n + 1 < size; ++n)
-        out[n] = (char)(name[n] >= 'A' && name[n] <= 'Z' ? name[n] - 'A' + 'a' : name[n]);
-    out[n] = '\0';
-}
-
-static void append_type(dmlconf_case_text *text, dmlconf_data_type type)
-{
-    char word[16];
-    type_word(type, word, sizeof(word));
-    append_string(text, word);
+    dmlconf_buffer_puts(text, dmlconf_data_type_lower_name(type));
 }
 
 /* Whether `s` can be written as a plain scalar in a flow collection and read
@@ -144,9 +45,9 @@ static bool plain_word(const char *s)
 /* Writes `s` as a double-quoted YAML scalar: '"' and '\' escaped, line
  * breaks and tabs as \n, \r and \t, other characters a terminal acts on as
  * \xXX or \uXXXX, bytes that are not UTF-8 as \xXX. */
-static void append_quoted(dmlconf_case_text *text, const char *s)
+static void append_quoted(dmlconf_buffer *text, const char *s)
 {
-    dmlconf_case_text_append(text, "\"", 1);
+    dmlconf_buffer_append(text, "\"", 1);
     for (const char *p = s; *p;)
     {
         unsigned char c = (unsigned char)*p;
@@ -157,7 +58,7 @@ static void append_quoted(dmlconf_case_text *text, const char *s)
             length = dmlconf_utf8_decode(p, &code);
             if (!length)
             {
-                dmlconf_case_text_appendf(text, "\\x%02x", c);
+                dmlconf_buffer_printf(text, "\\x%02x", c);
                 ++p;
                 continue;
             }
@@ -165,39 +66,39 @@ static void append_quoted(dmlconf_case_text *text, const char *s)
         if (c == '"' || c == '\\')
         {
             char escaped[2] = {'\\', (char)c};
-            dmlconf_case_text_append(text, escaped, 2);
+            dmlconf_buffer_append(text, escaped, 2);
         }
         else if (c == '\n')
-            append_string(text, "\\n");
+            dmlconf_buffer_puts(text, "\\n");
         else if (c == '\r')
-            append_string(text, "\\r");
+            dmlconf_buffer_puts(text, "\\r");
         else if (c == '\t')
-            append_string(text, "\\t");
+            dmlconf_buffer_puts(text, "\\t");
         else if (dmlconf_text_is_control(code, false) && code < 0x100)
-            dmlconf_case_text_appendf(text, "\\x%02" PRIx32, code);
+            dmlconf_buffer_printf(text, "\\x%02" PRIx32, code);
         else if (dmlconf_text_is_control(code, false))
-            dmlconf_case_text_appendf(text, "\\u%04" PRIx32, code);
+            dmlconf_buffer_printf(text, "\\u%04" PRIx32, code);
         else
-            dmlconf_case_text_append(text, p, length);
+            dmlconf_buffer_append(text, p, length);
         p += length;
     }
-    dmlconf_case_text_append(text, "\"", 1);
+    dmlconf_buffer_append(text, "\"", 1);
 }
 
-static void append_word_or_quoted(dmlconf_case_text *text, const char *s)
+static void append_word_or_quoted(dmlconf_buffer *text, const char *s)
 {
     if (plain_word(s))
-        append_string(text, s);
+        dmlconf_buffer_puts(text, s);
     else
         append_quoted(text, s);
 }
 
-static void append_u32_list(dmlconf_case_text *text, const uint32_t *values, uint32_t count)
+static void append_u32_list(dmlconf_buffer *text, const uint32_t *values, uint32_t count)
 {
-    dmlconf_case_text_append(text, "[", 1);
+    dmlconf_buffer_append(text, "[", 1);
     for (uint32_t i = 0; i < count; ++i)
-        dmlconf_case_text_appendf(text, "%s%" PRIu32, i ? ", " : "", values[i]);
-    dmlconf_case_text_append(text, "]", 1);
+        dmlconf_buffer_printf(text, "%s%" PRIu32, i ? ", " : "", values[i]);
+    dmlconf_buffer_append(text, "]", 1);
 }
 
 static dmlconf_value_style value_style(const dmlconf_case_write_options *options)
@@ -214,13 +115,13 @@ static unsigned list_width(const dmlconf_case_write_options *options)
 
 /* "[v, v, ...]": `column` is the '['s, lines end by `width` (their ',' or
  * ']' included), continuation lines are `newline` and `indent` spaces. */
-static void append_values(dmlconf_case_text *text, dmlconf_data_type type, const void *values, uint64_t count,
+static void append_values(dmlconf_buffer *text, dmlconf_data_type type, const void *values, uint64_t count,
                           dmlconf_value_style style, size_t column, size_t indent, unsigned width, const char *newline)
 {
     char value[DMLCONF_VALUE_TEXT_SIZE];
     size_t size = dmlconf_value_size(type);
 
-    dmlconf_case_text_append(text, "[", 1);
+    dmlconf_buffer_append(text, "[", 1);
     ++column;
     for (uint64_t i = 0; i < count && !text->failed; ++i)
     {
@@ -232,26 +133,26 @@ static void append_values(dmlconf_case_text *text, dmlconf_data_type type, const
         {
             if (column + 2 + length + 1 > width && column > indent + 1)
             {
-                dmlconf_case_text_append(text, ",", 1);
-                append_string(text, newline);
-                append_spaces(text, indent);
+                dmlconf_buffer_append(text, ",", 1);
+                dmlconf_buffer_puts(text, newline);
+                dmlconf_buffer_repeat(text, ' ', indent);
                 column = indent;
             }
             else
             {
-                dmlconf_case_text_append(text, ", ", 2);
+                dmlconf_buffer_append(text, ", ", 2);
                 column += 2;
             }
         }
-        dmlconf_case_text_append(text, value, length);
+        dmlconf_buffer_append(text, value, length);
         column += length;
     }
-    dmlconf_case_text_append(text, "]", 1);
+    dmlconf_buffer_append(text, "]", 1);
 }
 
 /* "{generate: NAME, KEY: VALUE, ..., seed: S}", the keys given in key order,
  * the seed last. */
-static void append_generator(dmlconf_case_text *text, const dmlconf_datagen_spec *spec, dmlconf_value_style style)
+static void append_generator(dmlconf_buffer *text, const dmlconf_datagen_spec *spec, dmlconf_value_style style)
 {
     static const dmlconf_datagen_key order[] = {
         DMLCONF_DATAGEN_KEY_MIN,    DMLCONF_DATAGEN_KEY_MAX,  DMLCONF_DATAGEN_KEY_SCALE, DMLCONF_DATAGEN_KEY_MEAN,
@@ -260,18 +161,18 @@ static void append_generator(dmlconf_case_text *text, const dmlconf_datagen_spec
     };
     char value[DMLCONF_VALUE_TEXT_SIZE];
     const char *name = dmlconf_datagen_kind_name(spec->kind);
-    dmlconf_case_text_appendf(text, "{generate: %s", name ? name : "");
+    dmlconf_buffer_printf(text, "{generate: %s", name ? name : "");
     for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); ++k)
     {
         if (!(spec->keys & (uint32_t)order[k]))
             continue;
         dmlconf_datagen_format_key(spec, order[k], style, value, sizeof(value));
-        dmlconf_case_text_appendf(text, ", %s: %s", dmlconf_datagen_key_name(order[k]), value);
+        dmlconf_buffer_printf(text, ", %s: %s", dmlconf_datagen_key_name(order[k]), value);
     }
-    dmlconf_case_text_append(text, "}", 1);
+    dmlconf_buffer_append(text, "}", 1);
 }
 
-int dmlconf_case_write_data(dmlconf_case_text *text, dmlconf_data_type type, const dmlconf_case_data *data,
+int dmlconf_case_write_data(dmlconf_buffer *text, dmlconf_data_type type, const dmlconf_case_data *data,
                             size_t column, size_t indent, const char *newline,
                             const dmlconf_case_write_options *options)
 {
@@ -284,9 +185,9 @@ int dmlconf_case_write_data(dmlconf_case_text *text, dmlconf_data_type type, con
                       newline ? newline : "\n");
         break;
     case DMLCONF_CASE_DATA_NPY:
-        append_string(text, "{npy: ");
+        dmlconf_buffer_puts(text, "{npy: ");
         append_word_or_quoted(text, data->npy_text ? data->npy_text : "");
-        append_string(text, "}");
+        dmlconf_buffer_puts(text, "}");
         break;
     case DMLCONF_CASE_DATA_GENERATOR:
         append_generator(text, &data->generator, value_style(options));
@@ -317,24 +218,24 @@ static bool writes(const dmlconf_case_write_options *options, dmlconf_case_field
     return !options || !(options->omit & (UINT32_C(1) << field));
 }
 
-static void append_key(dmlconf_case_text *text, size_t indent, dmlconf_case_field field)
+static void append_key(dmlconf_buffer *text, size_t indent, dmlconf_case_field field)
 {
-    append_spaces(text, indent);
-    dmlconf_case_text_appendf(text, "%s: ", dmlconf_case_field_name(field));
+    dmlconf_buffer_repeat(text, ' ', indent);
+    dmlconf_buffer_printf(text, "%s: ", dmlconf_case_field_name(field));
 }
 
 /* A tolerance: every field its overrides set, in field order. */
-static void append_tolerance(dmlconf_case_text *text, const dmlconf_tolerance_overrides *o)
+static void append_tolerance(dmlconf_buffer *text, const dmlconf_tolerance_overrides *o)
 {
     const dmlconf_tolerance *v = &o->values;
     char number[DMLCONF_VALUE_TEXT_SIZE];
     bool first = true;
-    dmlconf_case_text_append(text, "{", 1);
+    dmlconf_buffer_append(text, "{", 1);
     for (unsigned f = 0; f < DMLCONF_TOLERANCE_FIELD_COUNT; ++f)
     {
         if (!o->set[f])
             continue;
-        dmlconf_case_text_appendf(text, "%s%s: ", first ? "" : ", ",
+        dmlconf_buffer_printf(text, "%s%s: ", first ? "" : ", ",
                                   dmlconf_tolerance_field_name((dmlconf_tolerance_field)f));
         first = false;
         const double *real = NULL;
@@ -347,13 +248,13 @@ static void append_tolerance(dmlconf_case_text *text, const dmlconf_tolerance_ov
             append_type(text, v->accumulation);
             break;
         case DMLCONF_TOLERANCE_FIELD_FTZ:
-            append_string(text, v->ftz ? "true" : "false");
+            dmlconf_buffer_puts(text, v->ftz ? "true" : "false");
             break;
         case DMLCONF_TOLERANCE_FIELD_SIGNED_ZERO:
-            append_string(text, v->strict_signed_zero ? "strict" : "loose");
+            dmlconf_buffer_puts(text, v->strict_signed_zero ? "strict" : "loose");
             break;
         case DMLCONF_TOLERANCE_FIELD_BIT_EXACT:
-            append_string(text, v->bit_exact ? "true" : "false");
+            dmlconf_buffer_puts(text, v->bit_exact ? "true" : "false");
             break;
         case DMLCONF_TOLERANCE_FIELD_ATOL:
             real = &v->atol;
@@ -363,7 +264,7 @@ static void append_tolerance(dmlconf_case_text *text, const dmlconf_tolerance_ov
             break;
         case DMLCONF_TOLERANCE_FIELD_ULP_COUNT:
             if (v->ulp_count_axis_length_minus_1)
-                append_string(text, "axis_length_minus_1");
+                dmlconf_buffer_puts(text, "axis_length_minus_1");
             else
                 real = &v->ulp_count;
             break;
@@ -371,7 +272,7 @@ static void append_tolerance(dmlconf_case_text *text, const dmlconf_tolerance_ov
             break;
         }
         if (real && !signbit(*real) && *real <= 4294967295.0 && *real == (double)(uint64_t)*real)
-            dmlconf_case_text_appendf(text, "%" PRIu64, (uint64_t)*real);
+            dmlconf_buffer_printf(text, "%" PRIu64, (uint64_t)*real);
         else if (real)
         {
             /* The loader reads these numbers rounded to the nearest double,
@@ -383,10 +284,10 @@ static void append_tolerance(dmlconf_case_text *text, const dmlconf_tolerance_ov
                 element[i] = (unsigned char)(bits >> (8 * i));
             dmlconf_value_format(DMLCONF_DATA_TYPE_FLOAT64, element, DMLCONF_VALUE_STYLE_SHORTEST, number,
                                  sizeof(number));
-            append_string(text, number);
+            dmlconf_buffer_puts(text, number);
         }
     }
-    dmlconf_case_text_append(text, "}", 1);
+    dmlconf_buffer_append(text, "}", 1);
 }
 
 static bool has_tolerance(const dmlconf_case *c)
@@ -401,7 +302,7 @@ static bool has_tolerance(const dmlconf_case *c)
 
 /* Writes field `field` of `c` as "KEY: VALUE\n" at `indent`, when the case
  * has it. Returns 0, or -1 when it cannot be written. */
-static int append_field(dmlconf_case_text *text, const dmlconf_case *c, dmlconf_case_field field, size_t indent,
+static int append_field(dmlconf_buffer *text, const dmlconf_case *c, dmlconf_case_field field, size_t indent,
                         const dmlconf_case_write_options *options)
 {
     const dmlconf_scan_desc *desc = &c->desc;
@@ -413,7 +314,7 @@ static int append_field(dmlconf_case_text *text, const dmlconf_case *c, dmlconf_
         break;
     case DMLCONF_CASE_FIELD_OP:
         append_key(text, indent, field);
-        append_string(text, dmlconf_operator_name(desc->op));
+        dmlconf_buffer_puts(text, dmlconf_operator_name(desc->op));
         break;
     case DMLCONF_CASE_FIELD_DTYPE:
         append_key(text, indent, field);
@@ -425,15 +326,15 @@ static int append_field(dmlconf_case_text *text, const dmlconf_case *c, dmlconf_
         break;
     case DMLCONF_CASE_FIELD_AXIS:
         append_key(text, indent, field);
-        dmlconf_case_text_appendf(text, "%" PRIu32, desc->axis);
+        dmlconf_buffer_printf(text, "%" PRIu32, desc->axis);
         break;
     case DMLCONF_CASE_FIELD_DIRECTION:
         append_key(text, indent, field);
-        append_string(text, desc->direction == DMLCONF_AXIS_DIRECTION_DECREASING ? "decreasing" : "increasing");
+        dmlconf_buffer_puts(text, desc->direction == DMLCONF_AXIS_DIRECTION_DECREASING ? "decreasing" : "increasing");
         break;
     case DMLCONF_CASE_FIELD_EXCLUSIVE:
         append_key(text, indent, field);
-        append_string(text, desc->exclusive ? "true" : "false");
+        dmlconf_buffer_puts(text, desc->exclusive ? "true" : "false");
         break;
     case DMLCONF_CASE_FIELD_INPUT_STRIDES:
         if (!desc->input.has_strides)
@@ -451,7 +352,7 @@ static int append_field(dmlconf_case_text *text, const dmlconf_case *c, dmlconf_
         if (!desc->in_place)
             return 0;
         append_key(text, indent, field);
-        append_string(text, "true");
+        dmlconf_buffer_puts(text, "true");
         break;
     case DMLCONF_CASE_FIELD_OUTPUT_DTYPE:
         if (desc->output.data_type == desc->input.data_type)
@@ -470,9 +371,9 @@ static int append_field(dmlconf_case_text *text, const dmlconf_case *c, dmlconf_
             return 0;
         append_key(text, indent, field);
         if (c->expect_error.feature_level == DMLCONF_FEATURE_LEVEL_NONE)
-            append_string(text, dmlconf_reason_name(c->expect_error.reason));
+            dmlconf_buffer_puts(text, dmlconf_reason_name(c->expect_error.reason));
         else
-            dmlconf_case_text_appendf(text, "{reason: %s, feature_level: %s}",
+            dmlconf_buffer_printf(text, "{reason: %s, feature_level: %s}",
                                       dmlconf_reason_name(c->expect_error.reason),
                                       dmlconf_feature_level_name(c->expect_error.feature_level));
         break;
@@ -480,13 +381,13 @@ static int append_field(dmlconf_case_text *text, const dmlconf_case *c, dmlconf_
         if (!c->min_feature_level_explicit)
             return 0;
         append_key(text, indent, field);
-        append_string(text, dmlconf_feature_level_name(c->min_feature_level));
+        dmlconf_buffer_puts(text, dmlconf_feature_level_name(c->min_feature_level));
         break;
     case DMLCONF_CASE_FIELD_ROUND_INPUTS:
         if (!c->round_inputs)
             return 0;
         append_key(text, indent, field);
-        append_string(text, "true");
+        dmlconf_buffer_puts(text, "true");
         break;
     case DMLCONF_CASE_FIELD_TOLERANCE:
         if (c->expect_error.set || !has_tolerance(c) ||
@@ -499,14 +400,14 @@ static int append_field(dmlconf_case_text *text, const dmlconf_case *c, dmlconf_
         if (!c->tag_count)
             return 0;
         append_key(text, indent, field);
-        dmlconf_case_text_append(text, "[", 1);
+        dmlconf_buffer_append(text, "[", 1);
         for (size_t i = 0; i < c->tag_count; ++i)
         {
             if (i)
-                dmlconf_case_text_append(text, ", ", 2);
+                dmlconf_buffer_append(text, ", ", 2);
             append_word_or_quoted(text, c->tags[i] ? c->tags[i] : "");
         }
-        dmlconf_case_text_append(text, "]", 1);
+        dmlconf_buffer_append(text, "]", 1);
         break;
     case DMLCONF_CASE_FIELD_NOTES:
         if (!c->notes)
@@ -530,7 +431,7 @@ static int append_field(dmlconf_case_text *text, const dmlconf_case *c, dmlconf_
     default:
         return -1;
     }
-    dmlconf_case_text_append(text, "\n", 1);
+    dmlconf_buffer_append(text, "\n", 1);
     return text->failed ? -1 : 0;
 }
 
@@ -558,7 +459,7 @@ static const dmlconf_case_field field_order[] = {
     DMLCONF_CASE_FIELD_EXPECTED,
 };
 
-int dmlconf_case_write(dmlconf_case_text *text, const dmlconf_case *c, const dmlconf_case_write_options *options)
+int dmlconf_case_write(dmlconf_buffer *text, const dmlconf_case *c, const dmlconf_case_write_options *options)
 {
     const dmlconf_tensor_desc *tensors[2] = {&c->desc.input, &c->desc.output};
     for (int t = 0; t < 2; ++t)
@@ -566,7 +467,7 @@ int dmlconf_case_write(dmlconf_case_text *text, const dmlconf_case *c, const dml
         if (tensors[t]->dimension_count > DMLCONF_MAX_DIMENSIONS || tensors[t]->total_size_bytes)
             return -1;
     }
-    dmlconf_case_text_append(text, "  -", 3);
+    dmlconf_buffer_append(text, "  -", 3);
     for (size_t i = 0; i < sizeof(field_order) / sizeof(field_order[0]); ++i)
     {
         dmlconf_case_field field = field_order[i];
@@ -581,13 +482,13 @@ int dmlconf_case_write(dmlconf_case_text *text, const dmlconf_case *c, const dml
     return text->failed ? -1 : 0;
 }
 
-int dmlconf_case_write_defaults(dmlconf_case_text *text, const dmlconf_case *defaults, uint32_t fields,
+int dmlconf_case_write_defaults(dmlconf_buffer *text, const dmlconf_case *defaults, uint32_t fields,
                                 const dmlconf_case_write_options *options)
 {
     const uint32_t supported = (UINT32_C(1) << DMLCONF_CASE_FIELD_OP) | (UINT32_C(1) << DMLCONF_CASE_FIELD_DTYPE);
     if (fields & ~supported)
         return -1;
-    append_string(text, "defaults:\n");
+    dmlconf_buffer_puts(text, "defaults:\n");
     for (size_t i = 0; i < sizeof(field_order) / sizeof(field_order[0]); ++i)
     {
         if ((fields & (UINT32_C(1) << field_order[i])) && append_field(text, defaults, field_order[i], 2, options))
@@ -596,20 +497,20 @@ int dmlconf_case_write_defaults(dmlconf_case_text *text, const dmlconf_case *def
     return text->failed ? -1 : 0;
 }
 
-void dmlconf_case_write_comment(dmlconf_case_text *text, const char *format, ...)
+void dmlconf_case_write_comment(dmlconf_buffer *text, const char *format, ...)
 {
-    dmlconf_case_text line = {0};
+    dmlconf_buffer line = {0};
     va_list args;
     va_start(args, format);
-    append_formatted(&line, format, args);
+    dmlconf_buffer_vprintf(&line, format, args);
     va_end(args);
     if (line.failed)
     {
         text->failed = true;
-        dmlconf_case_text_free(&line);
+        dmlconf_buffer_free(&line);
         return;
     }
-    dmlconf_case_text_append(text, line.length ? "# " : "#", line.length ? 2 : 1);
+    dmlconf_buffer_append(text, line.length ? "# " : "#", line.length ? 2 : 1);
     for (const char *p = line.data ? line.data : ""; *p;)
     {
         uint32_t code = (unsigned char)*p;
@@ -625,11 +526,11 @@ void dmlconf_case_write_comment(dmlconf_case_text *text, const char *format, ...
             }
         }
         if (dmlconf_text_is_control(code, false))
-            dmlconf_case_text_append(text, " ", 1);
+            dmlconf_buffer_append(text, " ", 1);
         else
-            dmlconf_case_text_append(text, p, length);
+            dmlconf_buffer_append(text, p, length);
         p += length;
     }
-    dmlconf_case_text_append(text, "\n", 1);
-    dmlconf_case_text_free(&line);
+    dmlconf_buffer_append(text, "\n", 1);
+    dmlconf_buffer_free(&line);
 }

@@ -216,8 +216,8 @@ static bool same_case(const dmlconf_case *a, const dmlconf_case *b, char *why, s
  * compares each case with its original. Returns the cases compared. */
 static size_t round_trip_file(const dmlconf_case_file *file, const dmlconf_case_write_options *options)
 {
-    dmlconf_case_text text = {0};
-    dmlconf_case_text_append(&text, "cases:\n", 7);
+    dmlconf_buffer text = {0};
+    dmlconf_buffer_append(&text, "cases:\n", 7);
     for (size_t i = 0; i < file->case_count; ++i)
         ck_assert_msg(dmlconf_case_write(&text, &file->cases[i], options) == 0, "%s: case '%s' was not written",
                       file->path, file->cases[i].id);
@@ -237,7 +237,7 @@ static size_t round_trip_file(const dmlconf_case_file *file, const dmlconf_case_
                       file->cases[i].id, why);
     }
     dmlconf_case_file_free(&again);
-    dmlconf_case_text_free(&text);
+    dmlconf_buffer_free(&text);
     return file->case_count;
 }
 
@@ -316,7 +316,7 @@ START_TEST(test_layout)
                                  "    min_feature_level: 4_1\n";
     dmlconf_case_file file;
     dmlconf_case c = load_one(&file, source);
-    dmlconf_case_text text = {0};
+    dmlconf_buffer text = {0};
     ck_assert_int_eq(dmlconf_case_write(&text, &c, NULL), 0);
     ck_assert_str_eq(text.data,
                      "  - id: layout.one\n"
@@ -334,7 +334,7 @@ START_TEST(test_layout)
                      "    tags: [t, \".dot\"]\n"
                      "    notes: \"a \\\"note\\\"\\nover\\ttwo lines\"\n"
                      "    input: [1, 0x1.99999ap-4, -0.0, 1, 0x1.99999ap-4, -0.0, 1, 0x1.99999ap-4, -0.0]\n");
-    dmlconf_case_text_free(&text);
+    dmlconf_buffer_free(&text);
     /* Reproducers: hex floats; here a narrow width. */
     dmlconf_case_write_options exact = {.exact_floats = true, .width = 40};
     ck_assert_int_eq(dmlconf_case_write(&text, &c, &exact), 0);
@@ -344,7 +344,7 @@ START_TEST(test_layout)
                              "      -0x0p+0, 0x1p+0, 0x1.99999ap-4,\n"
                              "      -0x0p+0, 0x1p+0, 0x1.99999ap-4,\n"
                              "      -0x0p+0]\n");
-    dmlconf_case_text_free(&text);
+    dmlconf_buffer_free(&text);
     dmlconf_case_file_free(&file);
 }
 END_TEST
@@ -361,11 +361,11 @@ START_TEST(test_defaults_and_generators)
                                  "    input: {seed: 3, generate: uniform, max: 0.75, min: -0.5}\n";
     dmlconf_case_file file;
     dmlconf_case c = load_one(&file, source);
-    dmlconf_case_text text = {0};
+    dmlconf_buffer text = {0};
     uint32_t fields = 1u << DMLCONF_CASE_FIELD_OP | 1u << DMLCONF_CASE_FIELD_DTYPE;
     dmlconf_case_write_options options = {.omit = fields};
     ck_assert_int_eq(dmlconf_case_write_defaults(&text, &c, fields, &options), 0);
-    dmlconf_case_text_append(&text, "cases:\n", 7);
+    dmlconf_buffer_append(&text, "cases:\n", 7);
     ck_assert_int_eq(dmlconf_case_write(&text, &c, &options), 0);
     ck_assert_str_eq(text.data, "defaults:\n"
                                 "  op: cumulative_product\n"
@@ -379,7 +379,7 @@ START_TEST(test_defaults_and_generators)
                                 "    input: {generate: uniform, min: -0.5, max: 0.75, seed: 3}\n");
     /* Only op and dtype are defaults the writer writes. */
     ck_assert_int_eq(dmlconf_case_write_defaults(&text, &c, 1u << DMLCONF_CASE_FIELD_INPUT, NULL), -1);
-    dmlconf_case_text_free(&text);
+    dmlconf_buffer_free(&text);
     dmlconf_case_file_free(&file);
 }
 END_TEST
@@ -398,8 +398,8 @@ START_TEST(test_npy_round_trip)
                                  "    sizes: [4]\n    axis: 0\n    input: {npy: \"in put.npy\"}\n";
     dmlconf_case_file file;
     ck_assert_uint_eq(dmlconf_case_file_load_buffer(&file, yaml, source, strlen(source), NULL), 0);
-    dmlconf_case_text text = {0};
-    dmlconf_case_text_append(&text, "cases:\n", 7);
+    dmlconf_buffer text = {0};
+    dmlconf_buffer_append(&text, "cases:\n", 7);
     ck_assert_int_eq(dmlconf_case_write(&text, &file.cases[0], NULL), 0);
     ck_assert_ptr_nonnull(strstr(text.data, "    input: {npy: \"in put.npy\"}\n"));
     dmlconf_case_file again;
@@ -407,7 +407,7 @@ START_TEST(test_npy_round_trip)
     ck_assert(same_case(&file.cases[0], &again.cases[0], why, sizeof(why)));
     dmlconf_case_file_free(&again);
     dmlconf_case_file_free(&file);
-    dmlconf_case_text_free(&text);
+    dmlconf_buffer_free(&text);
     remove(npy);
     rmdir(folder);
 }
@@ -441,8 +441,8 @@ START_TEST(test_built_case)
     c.input.count = 6;
     c.tags = tags;
     c.tag_count = 1;
-    dmlconf_case_text text = {0};
-    dmlconf_case_text_append(&text, "cases:\n", 7);
+    dmlconf_buffer text = {0};
+    dmlconf_buffer_append(&text, "cases:\n", 7);
     ck_assert_int_eq(dmlconf_case_write(&text, &c, NULL), 0);
     dmlconf_case_file file;
     ck_assert_uint_eq(dmlconf_case_file_load_buffer(&file, "built.yaml", text.data, text.length, NULL), 0);
@@ -453,11 +453,11 @@ START_TEST(test_built_case)
     /* Notes with characters a terminal acts on are escaped: the file stays
      * printable (the loader then refuses such notes, at their line). */
     c.notes = notes;
-    dmlconf_case_text_free(&text);
+    dmlconf_buffer_free(&text);
     ck_assert_int_eq(dmlconf_case_write(&text, &c, NULL), 0);
     ck_assert_ptr_nonnull(strstr(text.data, "    notes: \"odd text: \\\\ \\\" \\x1b \\u202e end\"\n"));
     ck_assert_uint_eq(dmlconf_text_first_control(text.data, true), 0);
-    dmlconf_case_text_free(&text);
+    dmlconf_buffer_free(&text);
 
     /* What the format cannot hold is refused. */
     c.notes = NULL;
@@ -466,17 +466,17 @@ START_TEST(test_built_case)
     c.desc.input.total_size_bytes = 0;
     c.desc.input.dimension_count = 9;
     ck_assert_int_eq(dmlconf_case_write(&text, &c, NULL), -1);
-    dmlconf_case_text_free(&text);
+    dmlconf_buffer_free(&text);
 }
 END_TEST
 
 START_TEST(test_comments)
 {
-    dmlconf_case_text text = {0};
+    dmlconf_buffer text = {0};
     dmlconf_case_write_comment(&text, "It said: %s", "two\nlines\tand \x1b[31mred\xe2\x80\xae \xff.");
     dmlconf_case_write_comment(&text, "%s", "");
     ck_assert_str_eq(text.data, "# It said: two lines and  [31mred   .\n#\n");
-    dmlconf_case_text_free(&text);
+    dmlconf_buffer_free(&text);
 }
 END_TEST
 

@@ -54,7 +54,7 @@ static void safe_name(const char *id, char *out, size_t size)
 /* The reproducer's text: where it comes from and how it failed, then the
  * shrunk case as a case of the original (its tolerance) named <id>.repro. */
 static int repro_text(const dmlconf_case *original, const runner_shrunk *shrunk, const char *path,
-                      dmlconf_case_text *text)
+                      dmlconf_buffer *text)
 {
     const runner_candidate *c = &shrunk->candidate;
     const dmlconf_case_result *last = &shrunk->result;
@@ -73,7 +73,7 @@ static int repro_text(const dmlconf_case *original, const runner_shrunk *shrunk,
         dmlconf_case_write_comment(text, "Worst: %s", worst);
     }
     dmlconf_case_write_comment(text, "Run it with: dmlconf run %s", path);
-    dmlconf_case_text_appendf(text, "cases:\n");
+    dmlconf_buffer_printf(text, "cases:\n");
 
     char id[DMLCONF_CASE_MAX_ID_BYTES + 8], tag[] = "repro", *tags[1] = {tag};
     snprintf(id, sizeof(id), "%s.repro", original->id);
@@ -102,22 +102,22 @@ static int write_repro(const runner_config *config, const dmlconf_case *original
     char name[200];
     safe_name(original->id, name, sizeof(name));
     snprintf(path, path_size, "%s/%s.yaml", dir, name);
-    dmlconf_case_text text = {0};
+    dmlconf_buffer text = {0};
     if (repro_text(original, shrunk, path, &text))
     {
         snprintf(why, why_size, "cannot write %s: %s", path, text.failed ? "out of memory" : "not a case file");
-        dmlconf_case_text_free(&text);
+        dmlconf_buffer_free(&text);
         return -1;
     }
     FILE *out = fopen(path, "w");
     if (!out)
     {
         snprintf(why, why_size, "cannot write %s: %s", path, strerror(errno));
-        dmlconf_case_text_free(&text);
+        dmlconf_buffer_free(&text);
         return -1;
     }
     bool written = fwrite(text.data, 1, text.length, out) == text.length;
-    dmlconf_case_text_free(&text);
+    dmlconf_buffer_free(&text);
     if (fclose(out) || !written)
     {
         snprintf(why, why_size, "cannot write %s: %s", path, strerror(errno));

@@ -66,7 +66,7 @@ void explore_case_release(dmlconf_case *c)
     memset(c, 0, sizeof(*c));
 }
 
-int explore_write_case(dmlconf_case_text *text, const explore_spec *spec, const char *id, const char *notes)
+int explore_write_case(dmlconf_buffer *text, const explore_spec *spec, const char *id, const char *notes)
 {
     dmlconf_case c;
     if (explore_case_from_spec(spec, id, "(explore)", &c))

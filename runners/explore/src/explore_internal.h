@@ -235,7 +235,7 @@ void explore_case_release(dmlconf_case *c);
  * loader reads back the same case; `notes` (may be NULL) becomes its notes.
  * Returns 0, or -1 when memory runs out (text->failed) or the spec is not
  * a case the format holds. */
-int explore_write_case(dmlconf_case_text *text, const explore_spec *spec, const char *id, const char *notes);
+int explore_write_case(dmlconf_buffer *text, const explore_spec *spec, const char *id, const char *notes);
 
 /* ---- generating cases (explore_generate.c, explore_values.c) --------------------- */
 

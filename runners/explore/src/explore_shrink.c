@@ -119,7 +119,7 @@ int explore_write_repro(const char *path, const explore_spec *spec, const char *
     explore_boundaries none = {NULL, 0};
     if (!finding->first.negative && explore_cell_of(&finding->first.desc, &none, &cell))
         explore_cell_name(&cell, cell_name, sizeof(cell_name));
-    dmlconf_case_text text = {0};
+    dmlconf_buffer text = {0};
     dmlconf_case_write_comment(&text, "A finding of `dmlconf explore` on the %s backend: %s", context->backend,
                                finding->signature);
     dmlconf_case_write_comment(&text,
@@ -148,16 +148,16 @@ int explore_write_repro(const char *path, const explore_spec *spec, const char *
     }
     dmlconf_case_write_comment(&text, "Run it with: dmlconf run --backend %s %s%s", context->backend, path,
                                context->command ? context->command : "");
-    dmlconf_case_text_appendf(&text, "cases:\n");
+    dmlconf_buffer_printf(&text, "cases:\n");
     if (explore_write_case(&text, spec, id, NULL))
     {
         snprintf(why, why_size, "cannot write %s: %s", path, text.failed ? "out of memory" : "not a case file");
-        dmlconf_case_text_free(&text);
+        dmlconf_buffer_free(&text);
         return -1;
     }
     FILE *out = fopen(path, "w");
     bool written = out && fwrite(text.data, 1, text.length, out) == text.length;
-    dmlconf_case_text_free(&text);
+    dmlconf_buffer_free(&text);
     if (!out || fclose(out) || !written)
     {
         snprintf(why, why_size, "cannot write %s: %s", path, strerror(errno));

@@ -472,8 +472,8 @@ START_TEST(test_written_cases_load_back)
     };
     explore_spec *specs = calloc(COUNT, sizeof(*specs));
     ck_assert_ptr_nonnull(specs);
-    dmlconf_case_text text = {0};
-    dmlconf_case_text_appendf(&text, "cases:\n");
+    dmlconf_buffer text = {0};
+    dmlconf_buffer_printf(&text, "cases:\n");
     for (uint64_t i = 0; i < COUNT; ++i)
     {
         ck_assert_int_eq(explore_generate(&f.generator, i, &specs[i]), 0);
@@ -506,7 +506,7 @@ START_TEST(test_written_cases_load_back)
         free(values);
     }
     dmlconf_case_file_free(&file);
-    dmlconf_case_text_free(&text);
+    dmlconf_buffer_free(&text);
     for (size_t i = 0; i < COUNT; ++i)
         explore_spec_free(&specs[i]);
     free(specs);

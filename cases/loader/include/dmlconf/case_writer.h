@@ -14,7 +14,7 @@
  * Value lists are flow lists wrapped before a width, continuation lines
  * indented two spaces past their key.
  *
- * The writer appends to a dmlconf_case_text, so a caller composes a file
+ * The writer appends to a dmlconf_buffer (common's growable text), so a caller composes a file
  * (comments, defaults, cases) in memory and writes it where and how it
  * wants (the generator into the corpus, bless into the file it edits, a
  * reproducer beside a run's reports).
@@ -24,6 +24,7 @@
 #ifndef DMLCONF_CASE_WRITER_H
 #define DMLCONF_CASE_WRITER_H
 
+#include <dmlconf/buffer.h>
 #include <dmlconf/case.h>
 #include <dmlconf/compiler.h>
 
@@ -34,32 +35,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* ---- text ------------------------------------------------------------------- */
-
-/* A growable text the writer appends to. Start it zeroed ({0}); data is NULL
- * until something is written, then NUL-terminated; the caller releases it
- * with dmlconf_case_text_free. When memory runs out `failed` is set, later
- * appends do nothing, and the text is incomplete: check it before using
- * the text. */
-typedef struct dmlconf_case_text
-{
-    char *data;
-    size_t length;
-    size_t capacity;
-    bool failed;
-} dmlconf_case_text;
-
-/* Appends `length` bytes (need not be NUL-terminated). On running out of
- * memory sets text->failed and leaves the text as it was. */
-void dmlconf_case_text_append(dmlconf_case_text *text, const char *bytes, size_t length);
-
-/* Appends printf-formatted text; on running out of memory (or a format
- * error) sets text->failed. */
-void dmlconf_case_text_appendf(dmlconf_case_text *text, const char *format, ...) DMLCONF_PRINTF_LIKE(2, 3);
-
-/* Frees the text and zeroes it. NULL is allowed. */
-void dmlconf_case_text_free(dmlconf_case_text *text);
 
 /* ---- writing ------------------------------------------------------------------ */
 
@@ -108,14 +83,14 @@ typedef struct dmlconf_case_write_options
  * Returns 0, or -1 when the case cannot be written (a rank above 8, a
  * total_size_bytes other than 0, inline values of a dtype without values)
  * or memory runs out (text->failed); text may then hold part of the case. */
-int dmlconf_case_write(dmlconf_case_text *text, const dmlconf_case *c, const dmlconf_case_write_options *options);
+int dmlconf_case_write(dmlconf_buffer *text, const dmlconf_case *c, const dmlconf_case_write_options *options);
 
 /* Writes a file's "defaults:" block: the fields in `fields` (bit 1u <<
  * dmlconf_case_field; op and dtype are the ones supported) with their values
  * in `defaults`, each as dmlconf_case_write writes it, indented by two
  * spaces. Returns 0, or -1 for a field it cannot write as a default (id,
  * input, expected, or one not supported) or when memory runs out. */
-int dmlconf_case_write_defaults(dmlconf_case_text *text, const dmlconf_case *defaults, uint32_t fields,
+int dmlconf_case_write_defaults(dmlconf_buffer *text, const dmlconf_case *defaults, uint32_t fields,
                                 const dmlconf_case_write_options *options);
 
 /* Writes the value of an `input:` or `expected:` key, what follows "key: ":
@@ -127,7 +102,7 @@ int dmlconf_case_write_defaults(dmlconf_case_text *text, const dmlconf_case *def
  * given, in dmlconf_datagen_key order and the seed last. `newline` NULL is
  * "\n". Returns 0, or -1 for a kind without a value (NONE), inline values
  * of a type without scalar values, or when memory runs out. */
-int dmlconf_case_write_data(dmlconf_case_text *text, dmlconf_data_type type, const dmlconf_case_data *data,
+int dmlconf_case_write_data(dmlconf_buffer *text, dmlconf_data_type type, const dmlconf_case_data *data,
                             size_t column, size_t indent, const char *newline,
                             const dmlconf_case_write_options *options);
 
@@ -136,7 +111,7 @@ int dmlconf_case_write_data(dmlconf_case_text *text, dmlconf_data_type type, con
  * as a space, so that the comment stays one line and the file loads (the
  * loader refuses control characters anywhere in a file), then '\n'. An
  * empty text writes "#". */
-void dmlconf_case_write_comment(dmlconf_case_text *text, const char *format, ...) DMLCONF_PRINTF_LIKE(2, 3);
+void dmlconf_case_write_comment(dmlconf_buffer *text, const char *format, ...) DMLCONF_PRINTF_LIKE(2, 3);
 
 #ifdef __cplusplus
 }
