@@ -160,7 +160,8 @@ static void prepare_child(pid_t parent, bool exec_follows)
  * so a successful exec closes it with nothing written). */
 static void exec_child(const dmlconf_process_options *options, int in_read, int out_write, int err_write, int report)
 {
-    if (dup2(in_read, 0) < 0 || dup2(out_write, 1) < 0 || (err_write >= 0 && dup2(err_write, 2) < 0))
+    if (dup2(in_read, 0) < 0 || dup2(out_write, 1) < 0 || (err_write >= 0 && dup2(err_write, 2) < 0) ||
+        (options->stderr_mode == DMLCONF_CHILD_STDERR_TO_OUTPUT && dup2(out_write, 2) < 0))
     {
         int error = errno;
         (void)write_fully(report, &error, sizeof(error));
@@ -232,6 +233,8 @@ int dmlconf_process_start(const dmlconf_process_options *options, dmlconf_proces
         {
             if (err[1] >= 0)
                 dup2(err[1], 2);
+            else if (options->stderr_mode == DMLCONF_CHILD_STDERR_TO_OUTPUT)
+                dup2(outp[1], 2);
             _exit(options->function(options->context, in[0], outp[1]));
         }
         close(report[0]);
@@ -437,6 +440,18 @@ void dmlconf_process_kill(dmlconf_process *process)
             kill(process->pid, SIGKILL);
         process->killed = true;
     }
+}
+
+bool dmlconf_process_request_stop(dmlconf_process *process, dmlconf_stop_request how)
+{
+    if (process->pid <= 0 || process->reaped)
+        return false;
+    int number = how == DMLCONF_STOP_INTERRUPT ? SIGINT : SIGTERM;
+    /* The group it leads (prepare_child and dmlconf_process_start made
+     * it); the child alone when the group is gone. */
+    if (kill(-process->pid, number) != 0 && kill(process->pid, number) != 0)
+        return false;
+    return true;
 }
 
 /* Ends what is left of an ended child's process group: programs it started

@@ -248,6 +248,12 @@ int dmlconf_process_start(const dmlconf_process_options *options, dmlconf_proces
                  0;
         p->capture = ok;
     }
+    else if (ok && options->stderr_mode == DMLCONF_CHILD_STDERR_TO_OUTPUT)
+    {
+        /* The child's standard error is another handle to the output pipe. */
+        ok = DuplicateHandle(GetCurrentProcess(), out_write, GetCurrentProcess(), &err_write, 0, TRUE,
+                             DUPLICATE_SAME_ACCESS);
+    }
     else if (ok && options->stderr_mode == DMLCONF_CHILD_STDERR_DISCARD)
     {
         err_write =
@@ -559,6 +565,15 @@ void dmlconf_process_kill(dmlconf_process *process)
             TerminateProcess(process->process, KILLED_STATUS);
         process->killed = true;
     }
+}
+
+bool dmlconf_process_request_stop(dmlconf_process *process, dmlconf_stop_request how)
+{
+    (void)how;
+    /* CREATE_NO_WINDOW: the child has no console a Ctrl-C or Ctrl-Break
+     * event could reach. */
+    dmlconf_process_kill(process);
+    return false;
 }
 
 void dmlconf_process_end(dmlconf_process *process, double grace, dmlconf_exit *exit_status)

@@ -42,6 +42,12 @@ int dmlconf_set_environment(const char *name, const char *value)
     return _putenv_s(name, value) == 0 ? 0 : -1;
 }
 
+int dmlconf_unset_environment(const char *name)
+{
+    /* An empty value removes the variable. */
+    return strchr(name, '=') || _putenv_s(name, "") != 0 ? -1 : 0;
+}
+
 const char *dmlconf_wine_version(void)
 {
     typedef const char *(CDECL * get_version_fn)(void);
@@ -89,6 +95,11 @@ unsigned dmlconf_terminal_columns(FILE *stream)
 int dmlconf_set_environment(const char *name, const char *value)
 {
     return setenv(name, value, 1);
+}
+
+int dmlconf_unset_environment(const char *name)
+{
+    return unsetenv(name);
 }
 
 const char *dmlconf_wine_version(void)

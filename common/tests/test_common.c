@@ -9,6 +9,7 @@
 #include <dmlconf/glob.h>
 #include <dmlconf/process.h>
 #include <dmlconf/status_line.h>
+#include <dmlconf/system_info.h>
 #include <dmlconf/threads.h>
 
 #include "test_helpers.h"
@@ -307,6 +308,89 @@ START_TEST(test_kill_and_outside_kill)
     dmlconf_process_finish(p, 0.1, &ended);
     ck_assert_double_lt(dmlconf_clock_seconds() - started, 5.0);
     ck_assert(ended.killed_by_us);
+}
+END_TEST
+
+/* Reads what a child writes until the end of its output. */
+static size_t read_to_end(dmlconf_process *p, char *buffer, size_t size)
+{
+    size_t got = 0;
+    for (;;)
+    {
+        ck_assert_uint_lt(got, size);
+        long n = dmlconf_process_read(p, buffer + got, size - 1 - got, 10.0);
+        ck_assert_int_ge(n, 0);
+        if (n == 0)
+            break;
+        got += (size_t)n;
+    }
+    buffer[got] = '\0';
+    return got;
+}
+
+START_TEST(test_stderr_to_output)
+{
+    /* Standard error joins standard output, in the order written. */
+    const char *argv[] = {"sh", "-c", "echo one; echo two >&2; echo three", NULL};
+    dmlconf_process_options options = {0};
+    options.argv = argv;
+    options.stderr_mode = DMLCONF_CHILD_STDERR_TO_OUTPUT;
+    dmlconf_process *p = NULL;
+    char why[256], text[64];
+    ck_assert_int_eq(dmlconf_process_start(&options, &p, why, sizeof(why)), 0);
+    read_to_end(p, text, sizeof(text));
+    ck_assert_str_eq(text, "one\ntwo\nthree\n");
+    dmlconf_exit ended;
+    dmlconf_process_finish(p, 10.0, &ended);
+    ck_assert_int_eq(ended.kind, DMLCONF_EXIT_STATUS);
+    ck_assert_uint_eq(ended.code, 0);
+}
+END_TEST
+
+START_TEST(test_request_stop)
+{
+    /* A child that catches the signal finishes its own way: its last words
+     * and exit status are its own, not a kill's. */
+    const char *argv[] = {"sh", "-c", "trap 'echo stopping; exit 5' TERM; echo ready; while :; do sleep 0.05; done",
+                          NULL};
+    dmlconf_process_options options = {0};
+    options.argv = argv;
+    options.stderr_mode = DMLCONF_CHILD_STDERR_DISCARD;
+    dmlconf_process *p = NULL;
+    char why[256], text[64] = "";
+    ck_assert_int_eq(dmlconf_process_start(&options, &p, why, sizeof(why)), 0);
+    read_exactly(p, text, 6);
+    ck_assert_str_eq(text, "ready\n");
+    ck_assert(dmlconf_process_request_stop(p, DMLCONF_STOP_TERMINATE));
+    read_to_end(p, text, sizeof(text));
+    ck_assert_str_eq(text, "stopping\n");
+    dmlconf_exit ended;
+    dmlconf_process_finish(p, 10.0, &ended);
+    ck_assert_int_eq(ended.kind, DMLCONF_EXIT_STATUS);
+    ck_assert_uint_eq(ended.code, 5);
+    ck_assert(!ended.killed_by_us);
+
+    /* A child that ignores it is killed once the grace is over. */
+    const char *stubborn[] = {"sh", "-c", "trap '' INT; echo ready; while :; do sleep 0.05; done", NULL};
+    options.argv = stubborn;
+    ck_assert_int_eq(dmlconf_process_start(&options, &p, why, sizeof(why)), 0);
+    memset(text, 0, sizeof(text));
+    read_exactly(p, text, 6);
+    ck_assert(dmlconf_process_request_stop(p, DMLCONF_STOP_INTERRUPT));
+    double started = dmlconf_clock_seconds();
+    dmlconf_process_finish(p, 0.3, &ended);
+    ck_assert_double_lt(dmlconf_clock_seconds() - started, 5.0);
+    ck_assert(ended.killed_by_us);
+}
+END_TEST
+
+START_TEST(test_unset_environment)
+{
+    ck_assert_int_eq(dmlconf_set_environment("DMLCONF_TEST_UNSET", "1"), 0);
+    ck_assert_str_eq(getenv("DMLCONF_TEST_UNSET"), "1");
+    ck_assert_int_eq(dmlconf_unset_environment("DMLCONF_TEST_UNSET"), 0);
+    ck_assert_ptr_null(getenv("DMLCONF_TEST_UNSET"));
+    ck_assert_int_eq(dmlconf_unset_environment("DMLCONF_TEST_UNSET"), 0);
 }
 END_TEST
 
@@ -727,6 +811,9 @@ static Suite *common_suite(void)
     tcase_add_test(processes, test_write_some_to_a_child_that_does_not_read);
     tcase_add_test(processes, test_blocking_write_after_write_some);
     tcase_add_test(processes, test_end_keeps_last_words);
+    tcase_add_test(processes, test_stderr_to_output);
+    tcase_add_test(processes, test_request_stop);
+    tcase_add_test(processes, test_unset_environment);
     suite_add_tcase(suite, processes);
     TCase *threads = tcase_create("threads");
     tcase_add_test(threads, test_threads);

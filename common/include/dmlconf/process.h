@@ -28,9 +28,10 @@ typedef struct dmlconf_process dmlconf_process;
 
 typedef enum dmlconf_child_stderr
 {
-    DMLCONF_CHILD_STDERR_INHERIT, /* the child writes to this process's stderr */
-    DMLCONF_CHILD_STDERR_CAPTURE, /* kept in memory: the last stderr_tail_bytes */
-    DMLCONF_CHILD_STDERR_DISCARD, /* thrown away */
+    DMLCONF_CHILD_STDERR_INHERIT,   /* the child writes to this process's stderr */
+    DMLCONF_CHILD_STDERR_CAPTURE,   /* kept in memory: the last stderr_tail_bytes */
+    DMLCONF_CHILD_STDERR_DISCARD,   /* thrown away */
+    DMLCONF_CHILD_STDERR_TO_OUTPUT, /* into the same pipe as its standard output, in the order written */
 } dmlconf_child_stderr;
 
 typedef struct dmlconf_process_options
@@ -126,6 +127,22 @@ bool dmlconf_exit_killed_from_outside(const dmlconf_exit *exit_status);
 
 /* Ends the child at once (SIGKILL; TerminateProcess). */
 void dmlconf_process_kill(dmlconf_process *process);
+
+/* How dmlconf_process_request_stop asks a child to stop. */
+typedef enum dmlconf_stop_request
+{
+    DMLCONF_STOP_INTERRUPT, /* as Ctrl-C does: SIGINT */
+    DMLCONF_STOP_TERMINATE, /* as a CI system's timeout does: SIGTERM */
+} dmlconf_stop_request;
+
+/* Asks the child and everything in its process group to stop, as a signal
+ * from outside would (SIGINT or SIGTERM to the group), and returns at once:
+ * a child that catches it can finish what it writes, and
+ * dmlconf_process_finish's grace bounds how long it is waited for. Returns
+ * true when the child was asked; false when it has been reaped already, or
+ * on Windows, where a child started without a console receives no console
+ * event: there it is ended at once, as dmlconf_process_kill does. */
+bool dmlconf_process_request_stop(dmlconf_process *process, dmlconf_stop_request how);
 
 /* Closes the child's input, waits up to `grace` seconds for it to exit
  * (then kills it), collects how it ended into *exit_status (may be NULL),

@@ -30,6 +30,11 @@ uint64_t dmlconf_physical_memory_bytes(void);
  * starts. Returns 0, or -1 when the system refuses (out of memory). */
 int dmlconf_set_environment(const char *name, const char *value);
 
+/* Removes an environment variable from this process's environment (and so
+ * from the processes it starts next); one that is not set is fine. Returns
+ * 0, or -1 when the system refuses (a name holding '='). */
+int dmlconf_unset_environment(const char *name);
+
 /* Wine's version ("8.0") when this Windows program runs under Wine; NULL
  * on Windows itself and on every other system. */
 const char *dmlconf_wine_version(void);
