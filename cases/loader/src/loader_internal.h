@@ -69,6 +69,12 @@ void loader_source_free(loader_source *source);
 dmlconf_mark loader_source_mark(const loader_source *source, size_t line, size_t column);
 /* A mark from one of libyaml's marks. */
 dmlconf_mark loader_source_mark_yaml(const loader_source *source, const yaml_mark_t *mark);
+/* libyaml's error (a reader or syntax error) as one message and the mark it
+ * points at: "YAML syntax error: did not find expected key while parsing a
+ * block mapping (which started at line 3, column 1)". Returns false when
+ * libyaml ran out of memory (nothing to point at). */
+bool loader_yaml_problem(const loader_source *source, const yaml_parser_t *parser, dmlconf_mark *mark, char *message,
+                         size_t size);
 /* A hash of the text (64 bits), to see whether a file changed. */
 uint64_t loader_source_hash(const char *text, size_t size);
 /* A mark from a byte offset. */
@@ -138,8 +144,7 @@ void loader_data_free(loader_data *data);
 /* Reports an error in a value node, at most DMLCONF_CASE_MAX_LIST_ERRORS per
  * node; marks the node bad. */
 void loader_data_error(loader *L, loader_data *data, dmlconf_mark mark, const char *format, ...)
-    DMLCONF_PRINTF_LIKE(4, 5)
-    ;
+    DMLCONF_PRINTF_LIKE(4, 5);
 /* Reports how many errors of the node were not shown, if any. */
 void loader_data_error_summary(loader *L, loader_data *data, const char *what);
 
@@ -205,14 +210,10 @@ struct loader
 
 /* Reports an error at `mark` (line 0: no position). When the file reaches the
  * error limit, reports that and sets stop. */
-void loader_error(loader *L, dmlconf_mark mark, const char *format, ...)
-    DMLCONF_PRINTF_LIKE(3, 4)
-    ;
+void loader_error(loader *L, dmlconf_mark mark, const char *format, ...) DMLCONF_PRINTF_LIKE(3, 4);
 /* Like loader_error, naming a related place ("first defined at"). */
 void loader_error_related(loader *L, dmlconf_mark mark, const char *related_label, dmlconf_mark related,
-                          const char *format, ...)
-    DMLCONF_PRINTF_LIKE(5, 6)
-    ;
+                          const char *format, ...) DMLCONF_PRINTF_LIKE(5, 6);
 /* Reports that memory ran out and stops the file. */
 void loader_out_of_memory(loader *L);
 

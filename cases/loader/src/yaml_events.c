@@ -22,21 +22,19 @@ dmlconf_mark loader_event_end(loader *L)
     return loader_source_mark_yaml(&L->source, &L->event.end_mark);
 }
 
-/* Reports libyaml's error (syntax or reader) and stops the file. */
-static void report_parser_error(loader *L)
+bool loader_yaml_problem(const loader_source *source, const yaml_parser_t *parser, dmlconf_mark *mark, char *message,
+                         size_t size)
 {
-    yaml_parser_t *parser = &L->parser;
-    dmlconf_mark mark, context;
+    dmlconf_mark context;
     const char *problem = parser->problem ? parser->problem : "unknown problem", *hint;
 
     switch (parser->error)
     {
     case YAML_MEMORY_ERROR:
-        loader_out_of_memory(L);
-        return;
+        return false;
     case YAML_READER_ERROR:
-        mark = loader_source_mark_at_offset(&L->source, parser->problem_offset);
-        loader_error(L, mark, "cannot read the file as YAML text: %s", problem);
+        *mark = loader_source_mark_at_offset(source, parser->problem_offset);
+        snprintf(message, size, "cannot read the file as YAML text: %s", problem);
         break;
     case YAML_NO_ERROR:
     case YAML_SCANNER_ERROR:
@@ -45,22 +43,38 @@ static void report_parser_error(loader *L)
     case YAML_WRITER_ERROR:
     case YAML_EMITTER_ERROR:
     default:
-        mark = loader_source_mark(&L->source, parser->problem_mark.line, parser->problem_mark.column);
-        hint = mark.offset < L->source.size && L->source.text[mark.offset] == '\t'
+        *mark = loader_source_mark(source, parser->problem_mark.line, parser->problem_mark.column);
+        hint = mark->offset < source->size && source->text[mark->offset] == '\t'
                    ? " (a tab: YAML indents with spaces only)"
                    : "";
         if (parser->context)
         {
-            context = loader_source_mark(&L->source, parser->context_mark.line, parser->context_mark.column);
-            loader_error(L, mark, "YAML syntax error: %s %s (which started at line %" PRIu32 ", column %" PRIu32 ")%s",
-                         problem, parser->context, context.line, context.column, hint);
+            context = loader_source_mark(source, parser->context_mark.line, parser->context_mark.column);
+            snprintf(message, size,
+                     "YAML syntax error: %s %s (which started at line %" PRIu32 ", column %" PRIu32 ")%s", problem,
+                     parser->context, context.line, context.column, hint);
         }
         else
         {
-            loader_error(L, mark, "YAML syntax error: %s%s", problem, hint);
+            snprintf(message, size, "YAML syntax error: %s%s", problem, hint);
         }
         break;
     }
+    return true;
+}
+
+/* Reports libyaml's error (syntax or reader) and stops the file. */
+static void report_parser_error(loader *L)
+{
+    dmlconf_mark mark;
+    char message[512];
+
+    if (!loader_yaml_problem(&L->source, &L->parser, &mark, message, sizeof(message)))
+    {
+        loader_out_of_memory(L);
+        return;
+    }
+    loader_error(L, mark, "%s", message);
     L->stop = true;
 }
 
