@@ -347,6 +347,40 @@ char *dmlconf_path_join(const char *folder, const char *name)
     return path;
 }
 
+bool dmlconf_path_is_absolute(const char *path)
+{
+    if (is_separator(path[0]))
+        return true;
+#if defined(_WIN32)
+    if (((path[0] >= 'A' && path[0] <= 'Z') || (path[0] >= 'a' && path[0] <= 'z')) && path[1] == ':')
+        return true;
+#endif
+    return false;
+}
+
+char *dmlconf_path_resolve(const char *folder, const char *name)
+{
+    return dmlconf_path_is_absolute(name) ? dmlconf_strdup(name) : dmlconf_path_join(folder, name);
+}
+
+char *dmlconf_path_folder(const char *path)
+{
+    size_t end = strlen(path);
+    while (end > 0 && !is_separator(path[end - 1]))
+        --end;
+    /* The separators before the name go too, but the root's. */
+    while (end > 1 && is_separator(path[end - 1]))
+        --end;
+    if (end == 0)
+        return dmlconf_strdup(".");
+    char *folder = malloc(end + 1);
+    if (!folder)
+        return NULL;
+    memcpy(folder, path, end);
+    folder[end] = '\0';
+    return folder;
+}
+
 static int make_one_folder(const char *path)
 {
 #if defined(_WIN32)

@@ -63,6 +63,19 @@ void dmlconf_free_folder_names(char **names);
  * memory runs out. */
 char *dmlconf_path_join(const char *folder, const char *name);
 
+/* Whether `path` is absolute: it starts with a separator, or (Windows) a
+ * drive letter and a colon. */
+bool dmlconf_path_is_absolute(const char *path);
+
+/* `name` taken from `folder`: name itself when it is absolute, else
+ * dmlconf_path_join(folder, name). Returns a new string, or NULL when
+ * memory runs out. */
+char *dmlconf_path_resolve(const char *folder, const char *name);
+
+/* The folder `path` lies in ("." for a bare name; "/" for a file at the
+ * root). Returns a new string, or NULL when memory runs out. */
+char *dmlconf_path_folder(const char *path);
+
 /* Creates folder `path` and any missing parents (an existing folder is
  * fine). Returns 0, or -1 with `why`. */
 int dmlconf_make_folders(const char *path, char *why, size_t why_size);
