@@ -450,7 +450,7 @@ static dmlconf_yaml_file *new_file(const char *path, const dmlconf_yaml_limits *
 {
     dmlconf_yaml_file *file = calloc(1, sizeof(*file));
     if (file)
-        file->path = loader_strdup(path);
+        file->path = dmlconf_strdup(path);
     if (!file || !file->path)
     {
         free(file);

@@ -64,6 +64,7 @@ int command_validate(int argc, char **argv);
 int command_bless(int argc, char **argv);
 int command_merge(int argc, char **argv);
 int command_compare(int argc, char **argv);
+int command_suite(int argc, char **argv);
 int command_adapters(int argc, char **argv);
 int command_docgen(int argc, char **argv);
 int command_worker(int argc, char **argv);

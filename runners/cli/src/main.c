@@ -26,6 +26,7 @@ static const subcommand subcommands[] = {
     {"bless", command_bless, "fill in expected values from the oracle"},
     {"merge", command_merge, "merge the results of shards into one report"},
     {"compare", command_compare, "what changed between two runs: regressions, fixes, times, verdicts"},
+    {"suite", command_suite, "several runs named in one suite file, with a combined summary"},
     {"adapters", command_adapters, "list the backends and their adapters"},
     {"docgen", command_docgen, "render, check or update the reference pages' example blocks"},
     {"explore", command_explore, "random cases against the oracle, failures shrunk into reproducers"},
