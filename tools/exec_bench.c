@@ -11,6 +11,8 @@
  */
 #define _DEFAULT_SOURCE
 
+#include "bench_command.h"
+
 #include <dmlconf/clock.h>
 
 #include <stdio.h>
@@ -37,59 +39,6 @@
 
 /* The case throughput this benchmark is held to (the tracker's). */
 #define TARGET_CASES_PER_SECOND 5000.0
-
-/* CPU seconds (user and system) of this process's children that have
- * ended and been waited for, their own waited-for descendants included. */
-static double children_cpu_seconds(void)
-{
-    struct rusage usage;
-    getrusage(RUSAGE_CHILDREN, &usage);
-    return (double)usage.ru_utime.tv_sec + (double)usage.ru_utime.tv_usec * 1e-6 + (double)usage.ru_stime.tv_sec +
-           (double)usage.ru_stime.tv_usec * 1e-6;
-}
-
-/* Runs a command with its output discarded; returns its exit status, its
- * wall time and the CPU time of it and its descendants (workers, adapters). */
-static int run(const char *const argv[], double *seconds, double *cpu_seconds)
-{
-    fflush(NULL);
-    double cpu_before = children_cpu_seconds();
-    double start = dmlconf_clock_seconds();
-    pid_t pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0)
-    {
-        if (!freopen("/dev/null", "w", stdout))
-            _exit(127);
-        execv(argv[0], (char *const *)argv);
-        _exit(127);
-    }
-    int status;
-    if (waitpid(pid, &status, 0) < 0)
-        return -1;
-    *seconds = dmlconf_clock_seconds() - start;
-    *cpu_seconds = children_cpu_seconds() - cpu_before;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-/* Counts the case lines of a results.jsonl. */
-static long count_results(const char *dir)
-{
-    char path[700];
-    snprintf(path, sizeof(path), "%s/results.jsonl", dir);
-    FILE *file = fopen(path, "r");
-    if (!file)
-        return -1;
-    char *line = NULL;
-    size_t capacity = 0;
-    long cases = 0;
-    while (getline(&line, &capacity, file) > 0)
-        cases += strncmp(line, "{\"id\":", 6) == 0;
-    free(line);
-    fclose(file);
-    return cases;
-}
 
 /* A fresh report folder name for one run. */
 static void report_dir(char *out, size_t size, const char *work, const char *name, int round)
@@ -139,8 +88,9 @@ static int measure_run(const char *dmlconf, const char *work, const char *name, 
         argv[n++] = adapter;
     }
     argv[n] = NULL;
-    double seconds, cpu;
-    int status = run(argv, &seconds, &cpu);
+    bench_command_run r;
+    int status = bench_command(argv, false, &r) ? -1 : r.exit_status;
+    double seconds = r.wall, cpu = r.user + r.system;
     /* 1: cases failed (NumPy's float16), which is the run working. */
     if (status != 0 && status != 1)
     {
@@ -152,7 +102,7 @@ static int measure_run(const char *dmlconf, const char *work, const char *name, 
         m->best = seconds;
         m->cpu = cpu;
     }
-    m->cases = count_results(dir);
+    m->cases = bench_count_results(dir);
     return 0;
 }
 

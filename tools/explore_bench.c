@@ -9,6 +9,8 @@
  */
 #define _DEFAULT_SOURCE
 
+#include "bench_command.h"
+
 #include <dmlconf/clock.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -28,29 +30,6 @@
 /* What the tracker asks of explore on the oracle with small tensors. */
 #define TARGET_CASES_PER_SECOND 10000.0
 
-/* Runs a command with its output discarded; returns its exit status and
- * its wall time. */
-static int run(const char *const argv[], double *seconds)
-{
-    fflush(NULL);
-    double start = dmlconf_clock_seconds();
-    pid_t pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0)
-    {
-        if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
-            _exit(127);
-        execv(argv[0], (char *const *)argv);
-        _exit(127);
-    }
-    int status;
-    if (waitpid(pid, &status, 0) < 0)
-        return -1;
-    *seconds = dmlconf_clock_seconds() - start;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
 /* A number after "key": in a JSON file (a plain scan). */
 static double json_number(const char *path, const char *key)
 {
@@ -65,24 +44,6 @@ static double json_number(const char *path, const char *key)
     snprintf(pattern, sizeof(pattern), "\"%s\":", key);
     const char *at = strstr(text, pattern);
     return at ? strtod(at + strlen(pattern), NULL) : -1.0;
-}
-
-/* Counts the case lines of a results.jsonl. */
-static long count_results(const char *dir)
-{
-    char path[700];
-    snprintf(path, sizeof(path), "%s/results.jsonl", dir);
-    FILE *file = fopen(path, "r");
-    if (!file)
-        return -1;
-    char *line = NULL;
-    size_t capacity = 0;
-    long cases = 0;
-    while (getline(&line, &capacity, file) > 0)
-        cases += strncmp(line, "{\"id\":", 6) == 0;
-    free(line);
-    fclose(file);
-    return cases;
 }
 
 int main(int argc, char **argv)
@@ -108,8 +69,10 @@ int main(int argc, char **argv)
     snprintf(replay_index, sizeof(replay_index), "%llu", (unsigned long long)(replayed - 1));
     const char *replay[] = {DMLCONF_BINARY, "explore",  "--backend",  "oracle", "--max-elements",
                             max_text,       "--replay", replay_index, NULL};
+    bench_command_run r = {0};
     double replay_seconds = 0.0;
-    int status = run(replay, &replay_seconds);
+    int status = bench_command(replay, true, &r) ? -1 : r.exit_status;
+    replay_seconds = r.wall;
     if (status)
     {
         fprintf(stderr, "explore --replay exited with %d\n", status);
@@ -132,7 +95,8 @@ int main(int argc, char **argv)
                              explore_dir,
                              NULL};
     double explore_wall = 0.0;
-    status = run(explore, &explore_wall);
+    status = bench_command(explore, true, &r) ? -1 : r.exit_status;
+    explore_wall = r.wall;
     double cases = json_number(state, "next_index"), seconds = json_number(state, "seconds");
     if (status || cases <= 0.0 || seconds <= 0.0)
     {
@@ -155,8 +119,9 @@ int main(int argc, char **argv)
                             DMLCONF_SOURCE_CASES "/negative",
                             NULL};
     double run_seconds = 0.0;
-    status = run(corpus, &run_seconds);
-    long corpus_cases = count_results(run_dir);
+    status = bench_command(corpus, true, &r) ? -1 : r.exit_status;
+    run_seconds = r.wall;
+    long corpus_cases = bench_count_results(run_dir);
 
     double rate = cases / seconds;
     printf("dmlconf explore on the oracle, tensors of at most %s elements, %s workers, %s s:\n", max_text, jobs,

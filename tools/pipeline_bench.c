@@ -24,6 +24,8 @@
  */
 #define _DEFAULT_SOURCE
 
+#include "bench_command.h"
+
 #include <dmlconf/canary.h>
 #include <dmlconf/clock.h>
 #include <dmlconf/comparator.h>
@@ -334,56 +336,12 @@ static void print_stage(const bench *b, const stage *s, const char *note)
 
 /* ---- end to end --------------------------------------------------------------------- */
 
-/* One run of the command: wall seconds, user and system CPU seconds of it
- * and its descendants, and the peak resident set size in KiB. */
-typedef struct process_run
-{
-    double wall, user, system;
-    long peak_kib;
-} process_run;
-
-static double timeval_seconds(const struct timeval *t)
-{
-    return (double)t->tv_sec + (double)t->tv_usec * 1e-6;
-}
-
-/* Runs a command with its output discarded; returns its exit status (or -1
- * when it cannot be started) and fills *run. */
-static int run_command(const char *const argv[], process_run *run)
-{
-    fflush(NULL);
-    struct rusage before;
-    getrusage(RUSAGE_CHILDREN, &before);
-    double start = dmlconf_clock_seconds();
-    pid_t pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0)
-    {
-        if (!freopen("/dev/null", "w", stdout))
-            _exit(127);
-        execv(argv[0], (char *const *)argv);
-        _exit(127);
-    }
-    int status;
-    struct rusage usage;
-    if (wait4(pid, &status, 0, &usage) < 0)
-        return -1;
-    run->wall = dmlconf_clock_seconds() - start;
-    struct rusage children;
-    getrusage(RUSAGE_CHILDREN, &children);
-    run->peak_kib = children.ru_maxrss > usage.ru_maxrss ? children.ru_maxrss : usage.ru_maxrss;
-    run->user = timeval_seconds(&children.ru_utime) - timeval_seconds(&before.ru_utime);
-    run->system = timeval_seconds(&children.ru_stime) - timeval_seconds(&before.ru_stime);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
 /* The case end to end through the command, 3 runs one after the other:
  * the first and the best (by wall time), and the peak resident memory of
  * the worst run in KiB. Returns 0, or -1. Run first, before this process
  * holds any tensor: a forked child starts with its parent's memory in its
  * peak. */
-static int end_to_end(const char *dmlconf, uint64_t n, process_run *first, process_run *best, long *worst_peak)
+static int end_to_end(const char *dmlconf, uint64_t n, bench_command_run *first, bench_command_run *best, long *worst_peak)
 {
     char work[] = "/tmp/dmlconf-pipeline-XXXXXX";
     if (!mkdtemp(work))
@@ -415,8 +373,8 @@ static int end_to_end(const char *dmlconf, uint64_t n, process_run *first, proce
             result = -1;
         const char *command[] = {dmlconf, "run",        "-q", "--backend", "oracle",  "-j",
                                  "1",     "--no-repro", "-o", report,      yaml_path, NULL};
-        process_run run = {0.0, 0.0, 0.0, 0};
-        int status = run_command(command, &run);
+        bench_command_run run = {0};
+        int status = bench_command(command, false, &run) ? -1 : run.exit_status;
         if (status != 0)
         {
             fprintf(stderr, "%s run exited with status %d\n", dmlconf, status);
@@ -436,7 +394,7 @@ static int end_to_end(const char *dmlconf, uint64_t n, process_run *first, proce
     return result;
 }
 
-static void print_run(const bench *b, const char *name, const process_run *run)
+static void print_run(const bench *b, const char *name, const bench_command_run *run)
 {
     double n = (double)b->n;
     printf("  %-34s %9.1f ms  %6.2f ns/element  (CPU %6.2f ns/element: user %.2f, system %.2f)\n", name,
@@ -476,7 +434,7 @@ int main(int argc, char **argv)
     b.desc.input.dimension_count = 1;
     b.desc.input.sizes[0] = (uint32_t)b.n;
     b.desc.output = b.desc.input;
-    process_run first_run, best_run;
+    bench_command_run first_run, best_run;
     long worst_peak = 0;
     if (end_to_end(dmlconf, b.n, &first_run, &best_run, &worst_peak))
         return 1;

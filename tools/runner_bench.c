@@ -8,6 +8,8 @@
  */
 #define _DEFAULT_SOURCE
 
+#include "bench_command.h"
+
 #include <dmlconf/clock.h>
 #include <errno.h>
 #include <stdio.h>
@@ -26,54 +28,6 @@
 #ifndef DMLCONF_SOURCE_CASES
 #define DMLCONF_SOURCE_CASES "cases"
 #endif
-
-/* Runs a command with its output discarded; returns its exit status and the
- * peak resident set size of it and its descendants in KiB. */
-static int run(const char *const argv[], long *peak_kib, double *seconds)
-{
-    fflush(NULL);
-    double start = dmlconf_clock_seconds();
-    pid_t pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0)
-    {
-        if (!freopen("/dev/null", "w", stdout))
-            _exit(127);
-        execv(argv[0], (char *const *)argv);
-        _exit(127);
-    }
-    int status;
-    struct rusage usage;
-    if (wait4(pid, &status, 0, &usage) < 0)
-        return -1;
-    *seconds = dmlconf_clock_seconds() - start;
-    /* The worker processes are the command's children, waited for by it:
-     * RUSAGE_CHILDREN of this process covers them once the command exits. */
-    struct rusage children;
-    getrusage(RUSAGE_CHILDREN, &children);
-    *peak_kib = children.ru_maxrss > usage.ru_maxrss ? children.ru_maxrss : usage.ru_maxrss;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-/* Counts the case lines of a results.jsonl (those that start with an id:
- * not its header, nor its completion record). */
-static long count_results(const char *dir)
-{
-    char path[512];
-    snprintf(path, sizeof(path), "%s/results.jsonl", dir);
-    FILE *file = fopen(path, "r");
-    if (!file)
-        return -1;
-    char *line = NULL;
-    size_t capacity = 0;
-    long cases = 0;
-    while (getline(&line, &capacity, file) > 0)
-        cases += strncmp(line, "{\"id\":", 6) == 0;
-    free(line);
-    fclose(file);
-    return cases;
-}
 
 /* Sums the "elements" of every result (a plain scan of the JSON lines). */
 static double count_elements(const char *dir)
@@ -121,28 +75,31 @@ int main(int argc, char **argv)
      *    baseline: loading the same files (dmlconf validate). */
     double load_best = 0.0, run_best = 0.0;
     long peak;
+    bench_command_run r;
     for (int i = 0; i < 3; ++i)
     {
         double seconds;
         const char *validate[] = {dmlconf, "validate", doc, conformance, edge, negative, NULL};
-        if (run(validate, &peak, &seconds) != 0)
+        if (bench_command(validate, false, &r) || r.exit_status != 0)
         {
             fprintf(stderr, "dmlconf validate failed\n");
             return 1;
         }
+        seconds = r.wall;
         if (i == 0 || seconds < load_best)
             load_best = seconds;
         const char *small[] = {dmlconf,   "run", "-q",   "--backend", "oracle",    "-j", "2",      "-f",
                                "!*long*", "-o",  report, doc,         conformance, edge, negative, NULL};
-        if (run(small, &peak, &seconds) != 0)
+        if (bench_command(small, false, &r) || r.exit_status != 0)
         {
             fprintf(stderr, "dmlconf run failed on the small cases\n");
             return 1;
         }
+        seconds = r.wall;
         if (i == 0 || seconds < run_best)
             run_best = seconds;
     }
-    long small_cases = count_results(report);
+    long small_cases = bench_count_results(report);
     double small_elements = count_elements(report);
     printf("small cases (corpus without long axes), --backend oracle --jobs 2, best of 3:\n");
     printf("  %ld cases in %.3f s: %.0f cases/s, %.3g elements/s (loading alone: %.3f s, %.0f%% of the run)\n",
@@ -155,12 +112,13 @@ int main(int argc, char **argv)
     double whole;
     const char *all[] = {dmlconf, "run",  "-q", "--backend", "oracle", "-j",     "2",
                          "-o",    report, doc,  conformance, edge,     negative, NULL};
-    if (run(all, &peak, &whole) != 0)
+    if (bench_command(all, false, &r) || r.exit_status != 0)
     {
         fprintf(stderr, "dmlconf run failed on the corpus\n");
         return 1;
     }
-    long all_cases = count_results(report);
+    whole = r.wall;
+    long all_cases = bench_count_results(report);
     double all_elements = count_elements(report);
     printf("whole corpus, --backend oracle --jobs 2:\n  %ld cases, %.3g elements in %.3f s: %.0f cases/s, "
            "%.3g elements/s\n\n",
@@ -180,7 +138,9 @@ int main(int argc, char **argv)
     double big_seconds;
     const char *big[] = {dmlconf, "run",        "-q", "--backend", "oracle", "-j",
                          "1",     "--no-repro", "-o", big_report,  big_yaml, NULL};
-    int status = run(big, &peak, &big_seconds);
+    int status = bench_command(big, false, &r) ? -1 : r.exit_status;
+    big_seconds = r.wall;
+    peak = r.peak_kib;
     double tensors_mib = 2.0 * 4e8 / 1048576.0;
     printf("one 10^8-element float32 case (its input and output buffers: %.0f MiB), --jobs 1:\n", tensors_mib);
     printf("  %s in %.1f s; peak RSS %.0f MiB = %.2fx the tensors; target < 2048 MiB: %s\n",
