@@ -63,6 +63,79 @@ static void append_knob(d3d12_backend *b, const char *name, const char *value)
     snprintf(b->knobs + used, sizeof(b->knobs) - used, "%s%s=%s", used ? ", " : "", name, value);
 }
 
+/* The knobs that take a whole number, each checked against its range. */
+typedef enum number_knob
+{
+    KNOB_LOOKBACK_TILES,
+    KNOB_BUILD_AHEAD,
+    KNOB_CHUNK,
+    KNOB_TILE_GROUPS,
+    KNOB_EPOCHS,
+    KNOB_VIEW_WORDS,
+} number_knob;
+
+static const struct
+{
+    number_knob knob;
+    const char *variable;
+    const char *label; /* in the backend's description; NULL: changes no result, not named */
+    uint64_t min, max;
+    const char *what;
+} number_knobs[] = {
+    {KNOB_LOOKBACK_TILES, "DMLCONF_D3D12_LOOKBACK_TILES", "lookback tiles", 1, 64, "a number of tiles"},
+    {KNOB_BUILD_AHEAD, "DMLCONF_D3D12_BUILD_AHEAD", NULL, 0, SCAN_PIPELINES_MAX_THREADS, "a number of threads"},
+    {KNOB_CHUNK, "DMLCONF_D3D12_CHUNK", "chunk", 1, UINT32_MAX, "a chunk length"},
+    {KNOB_TILE_GROUPS, "DMLCONF_D3D12_TILE_GROUPS", "tile groups", 1, UINT32_MAX, "a number of thread groups"},
+    {KNOB_EPOCHS, "DMLCONF_D3D12_EPOCHS", "epochs", 1, SCAN_EPOCH_MAX, "a number of epochs"},
+    {KNOB_VIEW_WORDS, "DMLCONF_D3D12_VIEW_WORDS", "view words", MIN_VIEW_WORDS, UINT64_MAX / 4, "a number of words"},
+};
+
+/* Reads the knobs of number_knobs that are set. Returns 0, or -1 with
+ * `why` for a value that is not a number in its range. */
+static int read_number_knobs(d3d12_backend *b, char *why, size_t why_size)
+{
+    for (size_t k = 0; k < sizeof(number_knobs) / sizeof(number_knobs[0]); ++k)
+    {
+        const char *text = getenv(number_knobs[k].variable);
+        uint64_t value;
+        if (!text || !*text)
+            continue;
+        if (!dmlconf_parse_u64(text, number_knobs[k].min, number_knobs[k].max, &value))
+        {
+            snprintf(why, why_size, "%s=%s is not %s from %llu to %llu", number_knobs[k].variable, text,
+                     number_knobs[k].what, (unsigned long long)number_knobs[k].min,
+                     (unsigned long long)number_knobs[k].max);
+            return -1;
+        }
+        switch (number_knobs[k].knob)
+        {
+        case KNOB_LOOKBACK_TILES:
+            b->limits.lookback_tiles = (uint32_t)value;
+            break;
+        case KNOB_BUILD_AHEAD:
+            b->build_ahead_threads = (unsigned)value;
+            break;
+        case KNOB_CHUNK:
+            b->limits.max_chunk = (uint32_t)value;
+            break;
+        case KNOB_TILE_GROUPS:
+            b->limits.tile_groups = (uint32_t)value;
+            break;
+        case KNOB_EPOCHS:
+            b->epoch_max = (uint32_t)value;
+            break;
+        case KNOB_VIEW_WORDS:
+            /* Smaller views only: the device's own limit stays the most. */
+            if (value * 4 < b->view_bytes)
+                b->view_bytes = value * 4;
+            break;
+        }
+        if (number_knobs[k].label)
+            append_knob(b, number_knobs[k].label, text);
+    }
+    return 0;
+}
+
 /* Reads the test knobs. Returns 0, or -1 with `why` for a bad value. */
 static int read_knobs(d3d12_backend *b, char *why, size_t why_size)
 {
@@ -144,79 +217,10 @@ static int read_knobs(d3d12_backend *b, char *why, size_t why_size)
         b->limits.lookback_spans = !strcmp(lookback, "spans");
         append_knob(b, "lookback", lookback);
     }
-    const char *tiles = getenv("DMLCONF_D3D12_LOOKBACK_TILES");
-    if (tiles && *tiles)
-    {
-        uint64_t count;
-        if (!dmlconf_parse_u64(tiles, 1, 64, &count))
-        {
-            snprintf(why, why_size, "DMLCONF_D3D12_LOOKBACK_TILES=%s is not a number of tiles from 1 to 64", tiles);
-            return -1;
-        }
-        b->limits.lookback_tiles = (uint32_t)count;
-        append_knob(b, "lookback tiles", tiles);
-    }
-    const char *ahead = getenv("DMLCONF_D3D12_BUILD_AHEAD");
-    if (ahead && *ahead)
-    {
-        uint64_t threads;
-        if (!dmlconf_parse_u64(ahead, 0, SCAN_PIPELINES_MAX_THREADS, &threads))
-        {
-            snprintf(why, why_size, "DMLCONF_D3D12_BUILD_AHEAD=%s is not a number of threads from 0 to %u", ahead,
-                     SCAN_PIPELINES_MAX_THREADS);
-            return -1;
-        }
-        b->build_ahead_threads = (unsigned)threads;
-    }
     const char *trace = getenv("DMLCONF_D3D12_TRACE");
     b->trace = trace && *trace && strcmp(trace, "0");
-    uint64_t value;
-    const char *chunk = getenv("DMLCONF_D3D12_CHUNK");
-    if (chunk && *chunk)
-    {
-        if (!dmlconf_parse_u64(chunk, 1, UINT32_MAX, &value))
-        {
-            snprintf(why, why_size, "DMLCONF_D3D12_CHUNK=%s is not a chunk length", chunk);
-            return -1;
-        }
-        b->limits.max_chunk = (uint32_t)value;
-        append_knob(b, "chunk", chunk);
-    }
-    const char *groups = getenv("DMLCONF_D3D12_TILE_GROUPS");
-    if (groups && *groups)
-    {
-        if (!dmlconf_parse_u64(groups, 1, UINT32_MAX, &value))
-        {
-            snprintf(why, why_size, "DMLCONF_D3D12_TILE_GROUPS=%s is not a number of thread groups", groups);
-            return -1;
-        }
-        b->limits.tile_groups = (uint32_t)value;
-        append_knob(b, "tile groups", groups);
-    }
-    const char *epochs = getenv("DMLCONF_D3D12_EPOCHS");
-    if (epochs && *epochs)
-    {
-        if (!dmlconf_parse_u64(epochs, 1, SCAN_EPOCH_MAX, &value))
-        {
-            snprintf(why, why_size, "DMLCONF_D3D12_EPOCHS=%s is not a number of epochs from 1 to %u", epochs,
-                     SCAN_EPOCH_MAX);
-            return -1;
-        }
-        b->epoch_max = (uint32_t)value;
-        append_knob(b, "epochs", epochs);
-    }
-    const char *view = getenv("DMLCONF_D3D12_VIEW_WORDS");
-    if (view && *view)
-    {
-        if (!dmlconf_parse_u64(view, MIN_VIEW_WORDS, UINT64_MAX / 4, &value))
-        {
-            snprintf(why, why_size, "DMLCONF_D3D12_VIEW_WORDS=%s is not a number of at least %u", view, MIN_VIEW_WORDS);
-            return -1;
-        }
-        if (value * 4 < b->view_bytes)
-            b->view_bytes = value * 4;
-        append_knob(b, "view words", view);
-    }
+    if (read_number_knobs(b, why, why_size))
+        return -1;
     /* The device reads its own knob (DMLCONF_D3D12_BUFFER_LIMIT); the
      * runtime's description names it. */
     if (b->device.buffer_limit)
