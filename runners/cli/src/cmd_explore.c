@@ -146,132 +146,115 @@ static int add_corpus_path(explore_run_options *o, char *path)
     return 0;
 }
 
-/* Parses the command line. Returns -1 to go on, or the exit status. */
-static int parse_options(int argc, char **argv, explore_run_options *o)
+/* The long options of `dmlconf explore`; the letters past the short ones are
+ * long-only. */
+static const struct option explore_long_options[] = {
+    {"backend", required_argument, NULL, 'b'},
+    {"adapter", required_argument, NULL, 'a'},
+    CLI_DIRECTML_LONG_OPTIONS,
+    {"feature-level", required_argument, NULL, 'l'},
+    {"seconds", required_argument, NULL, 'T'},
+    {"cases", required_argument, NULL, 'C'},
+    {"seed", required_argument, NULL, 's'},
+    {"max-elements", required_argument, NULL, 'M'},
+    {"negative-rate", required_argument, NULL, 'N'},
+    {"jobs", required_argument, NULL, 'j'},
+    {"report-dir", required_argument, NULL, 'o'},
+    {"resume", no_argument, NULL, 'U'},
+    {"overwrite", no_argument, NULL, 'W'},
+    {"timeout", required_argument, NULL, 'O'},
+    {"shrink-seconds", required_argument, NULL, 'K'},
+    {"no-shrink", no_argument, NULL, 'P'},
+    {"no-rerun", no_argument, NULL, 'R'},
+    {"corpus", required_argument, NULL, 'c'},
+    {"no-corpus", no_argument, NULL, 'X'},
+    {"replay", required_argument, NULL, 'Y'},
+    {"quiet", no_argument, NULL, 'q'},
+    {"progress-interval", required_argument, NULL, 'I'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+/* Takes one option (getopt_long's answer) into *o. Returns -1 to go on, or
+ * the exit status to end with (help, a usage error). */
+static int apply_explore_option(int option, char *argument, explore_run_options *o)
 {
-    static const struct option options[] = {
-        {"backend", required_argument, NULL, 'b'},
-        {"adapter", required_argument, NULL, 'a'},
-        CLI_DIRECTML_LONG_OPTIONS,
-        {"feature-level", required_argument, NULL, 'l'},
-        {"seconds", required_argument, NULL, 'T'},
-        {"cases", required_argument, NULL, 'C'},
-        {"seed", required_argument, NULL, 's'},
-        {"max-elements", required_argument, NULL, 'M'},
-        {"negative-rate", required_argument, NULL, 'N'},
-        {"jobs", required_argument, NULL, 'j'},
-        {"report-dir", required_argument, NULL, 'o'},
-        {"resume", no_argument, NULL, 'U'},
-        {"overwrite", no_argument, NULL, 'W'},
-        {"timeout", required_argument, NULL, 'O'},
-        {"shrink-seconds", required_argument, NULL, 'K'},
-        {"no-shrink", no_argument, NULL, 'P'},
-        {"no-rerun", no_argument, NULL, 'R'},
-        {"corpus", required_argument, NULL, 'c'},
-        {"no-corpus", no_argument, NULL, 'X'},
-        {"replay", required_argument, NULL, 'Y'},
-        {"quiet", no_argument, NULL, 'q'},
-        {"progress-interval", required_argument, NULL, 'I'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    memset(o, 0, sizeof(*o));
-    o->report_dir = "dmlconf-explore";
-    o->seed = 1;
-    o->max_elements = 65536;
-    o->negative_percent = 5;
-    o->jobs = dmlconf_cpu_count();
-    o->timeout = 120;
-    o->shrink_seconds = 30.0;
-    o->progress_interval = 5.0;
-    o->shrink = o->rerun = true;
-    o->argc = argc;
-    o->argv = argv;
-    /* After "--": the command of a backend that runs one (exec). */
-    int separator = 1;
-    while (separator < argc && strcmp(argv[separator], "--"))
-        ++separator;
-    if (separator + 1 < argc)
-        o->command = (const char *const *)(argv + separator + 1);
-    argc = separator;
-    optind = 1;
-    int option;
-    while ((option = getopt_long(argc, argv, "b:a:l:j:o:qh", options, NULL)) != -1)
+    switch (option)
     {
-        int status = -1;
-        switch (option)
-        {
-        case 'b':
-            o->backend_name = optarg;
-            break;
-        case 'a':
-            o->adapter = optarg;
-            break;
-        case CLI_OPTION_DIRECTML_DLL:
-        case CLI_OPTION_DIRECTML_FLAGS:
-        case CLI_OPTION_DIRECTML_GRAPH:
-        case CLI_OPTION_DIRECTML_BINDING:
-            if (cli_take_directml_option("explore", option, optarg))
-                return EXIT_SETUP;
-            break;
-        case 'l':
-            if (!dmlconf_feature_level_from_name(optarg, &o->level))
-                return usage_error("--feature-level", "a feature level (1_0 to 6_4)", optarg);
-            break;
-        case 'o':
-            o->report_dir = optarg;
-            break;
-        case 'U':
-            o->resume = true;
-            break;
-        case 'W':
-            o->overwrite = true;
-            break;
-        case 'P':
-            o->shrink = false;
-            break;
-        case 'R':
-            o->rerun = false;
-            break;
-        case 'c':
-            if (add_corpus_path(o, optarg))
-                return EXIT_SETUP;
-            break;
-        case 'X':
-            o->no_corpus = true;
-            break;
-        case 'q':
-            o->quiet = true;
-            break;
-        case 'I':
-        {
-            char *end = NULL;
-            o->progress_interval = strtod(optarg, &end);
-            if (end == optarg || *end || !(o->progress_interval >= 0.0 && o->progress_interval <= 3600.0))
-                return usage_error("--progress-interval", "0 to 3600 seconds", optarg);
-            break;
-        }
-        case 'h':
-            fputs(explore_usage, stdout);
-            return EXIT_PASSED;
-        case 'T':
-        case 'C':
-        case 's':
-        case 'M':
-        case 'N':
-        case 'j':
-        case 'O':
-        case 'K':
-        case 'Y':
-            status = parse_number_option(option, optarg, o);
-            break;
-        default:
-            fputs(explore_usage, stderr);
-            return EXIT_USAGE;
-        }
-        if (status >= 0)
-            return status;
+    case 'b':
+        o->backend_name = argument;
+        break;
+    case 'a':
+        o->adapter = argument;
+        break;
+    case CLI_OPTION_DIRECTML_DLL:
+    case CLI_OPTION_DIRECTML_FLAGS:
+    case CLI_OPTION_DIRECTML_GRAPH:
+    case CLI_OPTION_DIRECTML_BINDING:
+        if (cli_take_directml_option("explore", option, argument))
+            return EXIT_SETUP;
+        break;
+    case 'l':
+        if (!dmlconf_feature_level_from_name(argument, &o->level))
+            return usage_error("--feature-level", "a feature level (1_0 to 6_4)", argument);
+        break;
+    case 'o':
+        o->report_dir = argument;
+        break;
+    case 'U':
+        o->resume = true;
+        break;
+    case 'W':
+        o->overwrite = true;
+        break;
+    case 'P':
+        o->shrink = false;
+        break;
+    case 'R':
+        o->rerun = false;
+        break;
+    case 'c':
+        if (add_corpus_path(o, argument))
+            return EXIT_SETUP;
+        break;
+    case 'X':
+        o->no_corpus = true;
+        break;
+    case 'q':
+        o->quiet = true;
+        break;
+    case 'I':
+    {
+        char *end = NULL;
+        o->progress_interval = strtod(argument, &end);
+        if (end == argument || *end || !(o->progress_interval >= 0.0 && o->progress_interval <= 3600.0))
+            return usage_error("--progress-interval", "0 to 3600 seconds", argument);
+        break;
     }
+    case 'h':
+        fputs(explore_usage, stdout);
+        return EXIT_PASSED;
+    case 'T':
+    case 'C':
+    case 's':
+    case 'M':
+    case 'N':
+    case 'j':
+    case 'O':
+    case 'K':
+    case 'Y':
+        return parse_number_option(option, argument, o);
+    default:
+        fputs(explore_usage, stderr);
+        return EXIT_USAGE;
+    }
+    return -1;
+}
+
+/* Checks the options against each other and the operands left after them.
+ * Returns -1 to go on, or EXIT_USAGE (said why). */
+static int check_explore_options(int argc, char **argv, explore_run_options *o)
+{
     if (optind < argc)
     {
         fprintf(stderr, "dmlconf explore: unexpected argument '%s' (it takes no case files)\n", argv[optind]);
@@ -317,6 +300,39 @@ static int parse_options(int argc, char **argv, explore_run_options *o)
     if (!o->seconds && !o->cases)
         o->seconds = 60.0;
     return -1;
+}
+
+/* Parses the command line. Returns -1 to go on, or the exit status. */
+static int parse_options(int argc, char **argv, explore_run_options *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->report_dir = "dmlconf-explore";
+    o->seed = 1;
+    o->max_elements = 65536;
+    o->negative_percent = 5;
+    o->jobs = dmlconf_cpu_count();
+    o->timeout = 120;
+    o->shrink_seconds = 30.0;
+    o->progress_interval = 5.0;
+    o->shrink = o->rerun = true;
+    o->argc = argc;
+    o->argv = argv;
+    /* After "--": the command of a backend that runs one (exec). */
+    int separator = 1;
+    while (separator < argc && strcmp(argv[separator], "--"))
+        ++separator;
+    if (separator + 1 < argc)
+        o->command = (const char *const *)(argv + separator + 1);
+    argc = separator;
+    optind = 1;
+    int option;
+    while ((option = getopt_long(argc, argv, "b:a:l:j:o:qh", explore_long_options, NULL)) != -1)
+    {
+        int status = apply_explore_option(option, optarg, o);
+        if (status >= 0)
+            return status;
+    }
+    return check_explore_options(argc, argv, o);
 }
 
 int command_explore(int argc, char **argv)
