@@ -179,11 +179,18 @@ start=$SECONDS
 DMLCONF_TEST_PLUGIN_FAULT=hang timeout 60 "$dmlconf" run --backend "plugin:$plugin" -j 0 --timeout 0 -q \
     -o stuck-term int.yaml 2>stuck-term.txt &
 pid=$!
-sleep 2
+# Once the run has begun its reports it is in the hanging call, its
+# handlers set (however loaded the machine).
+for _ in $(seq 1 300); do
+    test -s stuck-term/results.jsonl && break
+    sleep 0.1
+done
+sleep 1
+start=$SECONDS
 kill -TERM "$pid"
 wait "$pid"
 status=$?
-expect "-j 0: one SIGTERM ends it ($status, $((SECONDS - start)) s)" test $((SECONDS - start)) -lt 15
+expect "-j 0: one SIGTERM ends it ($status, $((SECONDS - start)) s after it)" test $((SECONDS - start)) -lt 15
 check "-j 0: one SIGTERM" 2 $status
 expect "-j 0 SIGTERM: the reports say interrupted" test "$(summary stuck-term "s['verdict']['status']")" = interrupted
 

@@ -213,7 +213,19 @@ done:
     return rc;
 }
 
-int command_merge(int argc, char **argv)
+/* What `dmlconf merge` was told. */
+typedef struct merge_options
+{
+    const char *dir;
+    bool partial, overwrite, quiet;
+    uint64_t junit_max_bytes;
+    char **shard_arguments; /* the RESULTS operands */
+    size_t shard_count;
+} merge_options;
+
+/* Parses the command line. Returns -1 to go on, or the exit status (help,
+ * a usage error). */
+static int parse_merge_options(int argc, char **argv, merge_options *o)
 {
     static const struct option options[] = {{"report-dir", required_argument, NULL, 'o'},
                                             {"partial", no_argument, NULL, 'p'},
@@ -222,9 +234,7 @@ int command_merge(int argc, char **argv)
                                             {"quiet", no_argument, NULL, 'q'},
                                             {"help", no_argument, NULL, 'h'},
                                             {NULL, 0, NULL, 0}};
-    const char *dir = NULL;
-    bool partial = false, overwrite = false, quiet = false;
-    uint64_t junit_max_bytes = 0;
+    memset(o, 0, sizeof(*o));
     int option;
     optind = 1;
     while ((option = getopt_long(argc, argv, "o:qh", options, NULL)) != -1)
@@ -232,16 +242,16 @@ int command_merge(int argc, char **argv)
         switch (option)
         {
         case 'o':
-            dir = optarg;
+            o->dir = optarg;
             break;
         case 'p':
-            partial = true;
+            o->partial = true;
             break;
         case 'w':
-            overwrite = true;
+            o->overwrite = true;
             break;
         case 'J':
-            if (cli_parse_bytes(optarg, &junit_max_bytes) || junit_max_bytes == 0)
+            if (cli_parse_bytes(optarg, &o->junit_max_bytes) || o->junit_max_bytes == 0)
             {
                 fprintf(stderr, "dmlconf merge: --junit-max-bytes takes a number of bytes (1M, 500k), not '%s'\n",
                         optarg);
@@ -249,7 +259,7 @@ int command_merge(int argc, char **argv)
             }
             break;
         case 'q':
-            quiet = true;
+            o->quiet = true;
             break;
         case 'h':
             fputs(merge_usage, stdout);
@@ -259,26 +269,25 @@ int command_merge(int argc, char **argv)
             return EXIT_USAGE;
         }
     }
-    if (!dir || optind == argc)
+    if (!o->dir || optind == argc)
     {
         fputs(merge_usage, stderr);
         return EXIT_USAGE;
     }
-    size_t count = (size_t)(argc - optind);
-    shard *shards = calloc(count, sizeof(*shards));
-    dmlconf_result_list merged = {0};
-    /* Shards that cannot be read, or that are refused, are invalid input. */
-    int exit_code = EXIT_INVALID_INPUT;
-    if (!shards)
-    {
-        fprintf(stderr, "dmlconf merge: out of memory\n");
-        return EXIT_SETUP;
-    }
+    o->shard_arguments = argv + optind;
+    o->shard_count = (size_t)(argc - optind);
+    return -1;
+}
+
+/* Reads every shard's results. Returns true when each could be read and
+ * none lies where the merged reports go (each refusal said). */
+static bool read_shards(const merge_options *o, shard *shards)
+{
     bool readable = true;
-    for (size_t s = 0; s < count; ++s)
+    for (size_t s = 0; s < o->shard_count; ++s)
     {
         char why[640];
-        shards[s].path = dmlconf_results_path(argv[optind + (int)s]);
+        shards[s].path = dmlconf_results_path(o->shard_arguments[s]);
         if (!shards[s].path)
         {
             fprintf(stderr, "dmlconf merge: out of memory\n");
@@ -292,60 +301,83 @@ int command_merge(int argc, char **argv)
             continue;
         }
         /* The merged reports would overwrite the shard being read. */
-        char *target = dmlconf_results_path(dir);
+        char *target = dmlconf_results_path(o->dir);
         bool same = target && (dmlconf_paths_same(target, shards[s].path) ||
-                               dmlconf_paths_same(dir, argv[optind + (int)s]));
+                               dmlconf_paths_same(o->dir, o->shard_arguments[s]));
         free(target);
         if (same)
         {
-            fprintf(stderr, "dmlconf merge: -o %s is where the shard %s lies; the merged reports go elsewhere\n", dir,
-                    shards[s].path);
+            fprintf(stderr, "dmlconf merge: -o %s is where the shard %s lies; the merged reports go elsewhere\n",
+                    o->dir, shards[s].path);
             readable = false;
         }
     }
-    dmlconf_run_end end;
-    if (readable && gather(shards, count, partial, &merged, &end) == 0)
+    return readable;
+}
+
+/* Writes the merged run's reports and prints its verdict. Returns the exit
+ * status: the merged run's verdict, or EXIT_SETUP for a folder that cannot
+ * be written. */
+static int write_merged(const merge_options *o, const shard *shards, const dmlconf_result_list *merged,
+                        const dmlconf_run_end *end)
+{
+    /* The merged run is the whole run: shard 0 of 1, planning every case
+     * the shards were cut from. */
+    dmlconf_run_info info = shards[0].file.info;
+    info.shard_index = 0;
+    info.shard_count = 1;
+    info.planned_cases = info.corpus_cases;
+    dmlconf_report_input in = {&info,
+                               shards[0].file.load_errors.items,
+                               shards[0].file.load_errors.count,
+                               merged->items,
+                               merged->count,
+                               end,
+                               NULL,
+                               NULL,
+                               0,
+                               o->junit_max_bytes};
+    char why[640];
+    if (dmlconf_reports_write_all(o->dir, o->overwrite ? DMLCONF_REPORTS_OVERWRITE : DMLCONF_REPORTS_NEW, &in, why,
+                                  sizeof(why)))
     {
-        /* The merged run is the whole run: shard 0 of 1, planning every case
-         * the shards were cut from. */
-        dmlconf_run_info info = shards[0].file.info;
-        info.shard_index = 0;
-        info.shard_count = 1;
-        info.planned_cases = info.corpus_cases;
-        dmlconf_report_input in = {&info,
-                                   shards[0].file.load_errors.items,
-                                   shards[0].file.load_errors.count,
-                                   merged.items,
-                                   merged.count,
-                                   &end,
-                                   NULL,
-                                   NULL,
-                                   0,
-                                   junit_max_bytes};
-        char why[640];
-        if (dmlconf_reports_write_all(dir, overwrite ? DMLCONF_REPORTS_OVERWRITE : DMLCONF_REPORTS_NEW, &in, why,
-                                      sizeof(why)))
-        {
-            /* A folder that cannot be written or is in use, as for run. */
-            fprintf(stderr, "dmlconf merge: %s%s\n", why, overwrite ? "" : " (--overwrite replaces them)");
-            exit_code = EXIT_SETUP;
-        }
-        else
-        {
-            /* The exit status is the merged run's verdict, as its reports
-             * say it: anything short of every planned case is incomplete,
-             * and nothing judged is no pass. */
-            dmlconf_run_verdict verdict;
-            dmlconf_report_input_verdict(&in, &verdict);
-            if (!quiet)
-                printf("merged %zu results from %zu shard%s into %s/%s\n", merged.count, count, count == 1 ? "" : "s",
-                       dir, end.kind == DMLCONF_END_PARTIAL ? " (partial: the reports say incomplete)" : "");
-            dmlconf_verdict_print(stdout, &verdict, dmlconf_stream_is_terminal(stdout) && !getenv("NO_COLOR"));
-            exit_code = verdict.exit_status;
-        }
+        /* A folder that cannot be written or is in use, as for run. */
+        fprintf(stderr, "dmlconf merge: %s%s\n", why, o->overwrite ? "" : " (--overwrite replaces them)");
+        return EXIT_SETUP;
     }
+    /* The exit status is the merged run's verdict, as its reports say it:
+     * anything short of every planned case is incomplete, and nothing
+     * judged is no pass. */
+    dmlconf_run_verdict verdict;
+    dmlconf_report_input_verdict(&in, &verdict);
+    if (!o->quiet)
+        printf("merged %zu results from %zu shard%s into %s/%s\n", merged->count, o->shard_count,
+               o->shard_count == 1 ? "" : "s", o->dir,
+               end->kind == DMLCONF_END_PARTIAL ? " (partial: the reports say incomplete)" : "");
+    dmlconf_verdict_print(stdout, &verdict, dmlconf_stream_is_terminal(stdout) && !getenv("NO_COLOR"));
+    return verdict.exit_status;
+}
+
+int command_merge(int argc, char **argv)
+{
+    merge_options o;
+    int exit_code = parse_merge_options(argc, argv, &o);
+    if (exit_code >= 0)
+        return exit_code;
+    shard *shards = calloc(o.shard_count, sizeof(*shards));
+    if (!shards)
+    {
+        fprintf(stderr, "dmlconf merge: out of memory\n");
+        return EXIT_SETUP;
+    }
+    /* Shards that cannot be read, or that are refused, are invalid input. */
+    exit_code = EXIT_INVALID_INPUT;
+    dmlconf_result_list merged = {0};
+    dmlconf_run_end end;
+    if (read_shards(&o, shards) && gather(shards, o.shard_count, o.partial, &merged, &end) == 0)
+        exit_code = write_merged(&o, shards, &merged, &end);
     dmlconf_result_list_free(&merged);
-    for (size_t s = 0; s < count; ++s)
+    for (size_t s = 0; s < o.shard_count; ++s)
     {
         free(shards[s].path);
         dmlconf_results_file_free(&shards[s].file);
