@@ -8,7 +8,7 @@
 #   4. with --accepted, the comparison with the last accepted run's merged
 #      reports                    dmlconf compare ACCEPTED OUT/merged -o OUT/compare
 #                                 (exit status 0: no regressions)
-# A dmlconf without the compare command (0.1.0 has none) cannot make step 4:
+# A dmlconf without the compare command (an older build) cannot make step 4:
 # the step says so and fails (exit status 3); nothing stands in for it.
 #
 # Usage: run-locally.sh [OPTIONS] [-- RUN_OPTIONS...]
