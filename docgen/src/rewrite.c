@@ -125,57 +125,46 @@ static size_t separator(const docgen_page *page, const docgen_token *token)
     return before == ',' || before == ';' ? 1 : 0;
 }
 
-/* The brackets have the input's shape: replace the wrong numbers (and the
- * wrong explanatory comments) in place. */
-static int rewrite_numbers(const docgen_page *page, size_t index, const unsigned char *expected, dmlconf_buffer *out)
+/* Each number of the output as it will stand: the page's own text where
+ * its value is right, else the expected value formatted in the page's
+ * style (changed). */
+static void choose_numbers(const docgen_page *page, const docgen_tensor *t, dmlconf_data_type type,
+                           const unsigned char *expected, new_number *numbers)
 {
-    const docgen_example *e = &page->examples[index];
-    const docgen_tensor *t = &e->output;
-    const docgen_tensor *input = &page->inputs[e->input];
-    size_t element = dmlconf_value_size(input->type);
-    size_t columns = input->sizes[input->rank - 1];
-    size_t count = t->token_count;
-    uint32_t lines = t->last_line - t->first_line + 1;
-    new_number *numbers = calloc(count, sizeof(*numbers));
-    size_t *field = calloc(columns, sizeof(*field)); /* each column's new width; 0: keep the column as it is */
-    line_parts *parts = calloc(lines, sizeof(*parts));
-    comment_group *groups = calloc(lines, sizeof(*groups));
-    size_t *group_of = calloc(lines, sizeof(*group_of));
-    size_t group_count = 0;
-    comment_fixes fixes = {0};
-    int result = -1;
-    if (!numbers || !field || !parts || !groups || !group_of || comment_check(page, index, expected, NULL, &fixes))
-        goto done;
-
-    for (size_t k = 0; k < count; ++k)
+    size_t element = dmlconf_value_size(type);
+    for (size_t k = 0; k < t->token_count; ++k)
     {
         const docgen_token *token = &t->tokens[k];
         new_number *n = &numbers[k];
         const unsigned char *value = expected + k * element;
-        if (t->value_ok[k] && check_same_value(input->type, (const unsigned char *)t->values + k * element, value))
+        if (t->value_ok[k] && check_same_value(type, (const unsigned char *)t->values + k * element, value))
         {
             n->text = page->text + token->offset;
             n->length = token->length;
         }
         else
         {
-            n->length = numbers_format(&page->numbers, input->type, value, n->buffer, sizeof(n->buffer));
+            n->length = numbers_format(&page->numbers, type, value, n->buffer, sizeof(n->buffer));
             n->text = n->buffer;
             n->changed = true;
         }
     }
+}
 
-    /* A column with a new number gets the width of its widest new number
-     * plus the padding the page gave it beyond its widest numbers: the
-     * smallest gap before a number of the column (one space after a comma
-     * is the separator, not padding). A page aligned by the rule has none; a
-     * page that pads a column wider keeps that; a row that was edited by hand
-     * without realigning its column does not widen the others. */
+/* A column with a new number gets the width of its widest new number plus
+ * the padding the page gave it beyond its widest numbers: the smallest gap
+ * before a number of the column (one space after a comma is the separator,
+ * not padding). A page aligned by the rule has none; a page that pads a
+ * column wider keeps that; a row that was edited by hand without realigning
+ * its column does not widen the others. field[c] 0: keep column c as it is. */
+static void column_fields(const docgen_page *page, const docgen_tensor *t, const new_number *numbers, size_t columns,
+                          size_t *field)
+{
     for (size_t c = 0; c < columns; ++c)
     {
         size_t new_widest = 0, least_gap = SIZE_MAX;
         bool changed = false;
-        for (size_t k = c; k < count; k += columns)
+        for (size_t k = c; k < t->token_count; k += columns)
         {
             const docgen_token *token = &t->tokens[k];
             new_widest = numbers[k].length > new_widest ? numbers[k].length : new_widest;
@@ -187,15 +176,21 @@ static int rewrite_numbers(const docgen_page *page, size_t index, const unsigned
         if (changed && least_gap != SIZE_MAX)
             field[c] = new_widest + least_gap;
     }
+}
 
-    /* Rebuild each line's code. */
+/* Rebuilds each line's code with its numbers and their fields, and finds
+ * its comment (and the fix for it). Returns 0, or -1 when memory runs out. */
+static int rebuild_lines(const docgen_page *page, const docgen_tensor *t, const new_number *numbers,
+                         const size_t *field, size_t columns, const comment_fixes *fixes, line_parts *parts)
+{
+    uint32_t lines = t->last_line - t->first_line + 1;
     size_t k = 0;
     for (uint32_t i = 0; i < lines; ++i)
     {
         uint32_t line = t->first_line + i;
         size_t cursor = page_line_start(page, line);
         line_parts *p = &parts[i];
-        for (; k < count && t->tokens[k].line == line; ++k)
+        for (; k < t->token_count && t->tokens[k].line == line; ++k)
         {
             const docgen_token *token = &t->tokens[k];
             size_t pad_begin = token->offset - token->pad, width = field[k % columns];
@@ -209,15 +204,23 @@ static int rewrite_numbers(const docgen_page *page, size_t index, const unsigned
             cursor = token->offset + token->length;
         }
         split_line(page, line, cursor, p);
-        p->new_comment = new_comment(&fixes, i);
+        p->new_comment = new_comment(fixes, i);
         if (p->gap_begin > cursor)
             dmlconf_buffer_append(&p->code, page->text + cursor, p->gap_begin - cursor);
         if (p->code.failed)
-            goto done;
+            return -1;
     }
+    return 0;
+}
 
-    /* Comments aligned in one column stay aligned: the column moves by the
-     * largest change of the lines whose comments are in it. */
+/* Comments aligned in one column stay aligned: the column moves by the
+ * largest change of the lines whose comments are in it. Fills groups (one
+ * per column of comments) and group_of (each line's). */
+static void group_comments(const docgen_page *page, const docgen_tensor *t, const line_parts *parts,
+                           comment_group *groups, size_t *group_of)
+{
+    uint32_t lines = t->last_line - t->first_line + 1;
+    size_t group_count = 0;
     for (uint32_t i = 0; i < lines; ++i)
     {
         const line_parts *p = &parts[i];
@@ -241,7 +244,14 @@ static int rewrite_numbers(const docgen_page *page, size_t index, const unsigned
             groups[g].set = true;
         }
     }
+}
 
+/* Appends the output's lines: a line left as it was byte for byte, the
+ * others rebuilt with their comments moved with their column. */
+static void write_lines(dmlconf_buffer *out, const docgen_page *page, const docgen_tensor *t,
+                        const line_parts *parts, const comment_group *groups, const size_t *group_of)
+{
+    uint32_t lines = t->last_line - t->first_line + 1;
     for (uint32_t i = 0; i < lines; ++i)
     {
         uint32_t line = t->first_line + i;
@@ -256,9 +266,35 @@ static int rewrite_numbers(const docgen_page *page, size_t index, const unsigned
         if (i + 1 < lines)
             append_break(out, page, line);
     }
-    result = out->failed ? -1 : 0;
+}
 
-done:
+/* The brackets have the input's shape: replace the wrong numbers (and the
+ * wrong explanatory comments) in place. */
+static int rewrite_numbers(const docgen_page *page, size_t index, const unsigned char *expected, dmlconf_buffer *out)
+{
+    const docgen_example *e = &page->examples[index];
+    const docgen_tensor *t = &e->output;
+    const docgen_tensor *input = &page->inputs[e->input];
+    size_t columns = input->sizes[input->rank - 1];
+    uint32_t lines = t->last_line - t->first_line + 1;
+    new_number *numbers = calloc(t->token_count, sizeof(*numbers));
+    size_t *field = calloc(columns, sizeof(*field));
+    line_parts *parts = calloc(lines, sizeof(*parts));
+    comment_group *groups = calloc(lines, sizeof(*groups));
+    size_t *group_of = calloc(lines, sizeof(*group_of));
+    comment_fixes fixes = {0};
+    int result = -1;
+    if (numbers && field && parts && groups && group_of && !comment_check(page, index, expected, NULL, &fixes))
+    {
+        choose_numbers(page, t, input->type, expected, numbers);
+        column_fields(page, t, numbers, columns, field);
+        if (rebuild_lines(page, t, numbers, field, columns, &fixes, parts) == 0)
+        {
+            group_comments(page, t, parts, groups, group_of);
+            write_lines(out, page, t, parts, groups, group_of);
+            result = out->failed ? -1 : 0;
+        }
+    }
     for (uint32_t i = 0; parts && i < lines; ++i)
         dmlconf_buffer_free(&parts[i].code);
     comment_fixes_free(&fixes);
