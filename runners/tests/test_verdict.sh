@@ -193,6 +193,22 @@ status=$?
 expect "-j 0: one SIGTERM ends it ($status, $((SECONDS - start)) s after it)" test $((SECONDS - start)) -lt 15
 check "-j 0: one SIGTERM" 2 $status
 expect "-j 0 SIGTERM: the reports say interrupted" test "$(summary stuck-term "s['verdict']['status']")" = interrupted
+# The same signal twice at once (as `timeout` sends it to the process and to
+# its group) is one request, not the second that ends the run unreported.
+DMLCONF_TEST_PLUGIN_FAULT=hang "$dmlconf" run --backend "plugin:$plugin" -j 0 --timeout 0 -q \
+    -o stuck-twice int.yaml 2>stuck-twice.txt &
+pid=$!
+for _ in $(seq 1 300); do
+    test -s stuck-twice/results.jsonl && break
+    sleep 0.1
+done
+sleep 1
+kill -TERM "$pid"
+kill -TERM "$pid"
+wait "$pid"
+check "-j 0: SIGTERM twice at once" 2 $?
+expect "-j 0 SIGTERM twice at once: the reports say interrupted" \
+    test "$(summary stuck-twice "s['verdict']['status']")" = interrupted
 
 # ---- a refused run deletes nothing, and no run replaces another silently (12, 13) ---
 
