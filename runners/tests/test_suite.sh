@@ -104,6 +104,27 @@ sed -i '/name: nowhere/,$d' suites/mixed.yaml
 sed -i '/name: listed/,$d' suites/mixed.yaml
 "$dmlconf" suite -o mixed3 suites/mixed.yaml >/dev/null 2>&1; check "a suite with a failing run" 1 $?
 
+# Known flakes (flakes: a file, as run --flakes takes it): the case the
+# adapter gets wrong is accepted as a known flake; the verdict still says
+# failed, the baseline's answer no regressions, and the exit status follows
+# the answer.
+printf '# flaky on this adapter\nst.four\n' > suites/flakes.txt
+cat > suites/flaky.yaml <<YAML
+runs:
+  - name: flaky
+    backend: exec
+    paths: [cases.yaml]
+    flakes: flakes.txt
+    repro: false
+    command: ["$adapter", --mode, wrong, --trigger-elements, "4"]
+YAML
+"$dmlconf" suite -o flaky suites/flaky.yaml >flaky.txt 2>&1; check "a run whose failure is a known flake" 0 $?
+expect "suite.json: failed, no regressions" test "$(json flaky/suite.json "s['runs'][0]['verdict'], s['runs'][0]['baseline'].startswith('no regressions')")" = "('failed', True)"
+expect "the flake's message names its file and line" grep -q 'listed as a known flake (suites/flakes.txt:2)' flaky/flaky/results.jsonl
+"$dmlconf" run --backend oracle -q --flakes no-such-flakes.txt -o no-flakes suites/cases.yaml >noflakes.txt 2>&1
+check "run --flakes with a file that does not exist" 3 $?
+expect "it says so" grep -q -- '--flakes: no-such-flakes.txt does not exist' noflakes.txt
+
 # --check: each run's command line, from the file's folder; nothing runs.
 "$dmlconf" suite --check -o checked suites/good.yaml >check.txt 2>&1; check "--check" 0 $?
 expect "--check: the adapter run's command line" grep -q "^adapter: dmlconf run -o DIR/adapter --backend exec --jobs 1 --no-rerun suites/cases.yaml -- $adapter\$" check.txt

@@ -747,6 +747,16 @@ static int prepare_backend(run_command *r, char **argv, int argc)
         }
         r->state.have_baseline = true;
     }
+    if (o->flakes_file)
+    {
+        char reason[512];
+        if (runner_baseline_load_flakes(&r->state.baseline, o->flakes_file, reason, sizeof(reason)))
+        {
+            snprintf(r->why, sizeof(r->why), "--flakes: %s", reason);
+            return end_unstarted(&r->state, EXIT_SETUP, r->why);
+        }
+        r->state.have_baseline = true;
+    }
     return 0;
 }
 
@@ -852,9 +862,15 @@ static int describe_run(run_command *r, int argc, char **argv)
     fill_run_info(state, argc + 1, argv - 1, o->seed, &identity);
     describe_scope(o, &r->s, &state->info);
     state->info.self_check = runner_backend_is_self_check(r->ops);
-    if (o->baseline_dir)
+    if (o->baseline_dir || o->flakes_file)
     {
-        snprintf(state->info.baseline, sizeof(state->info.baseline), "%s", o->baseline_dir);
+        /* Known flakes are a baseline too: the run answers "no
+         * regressions" beside its verdict. */
+        dmlconf_text baseline = {state->info.baseline, sizeof(state->info.baseline), 0};
+        if (o->baseline_dir)
+            dmlconf_text_appendf(&baseline, "%s", o->baseline_dir);
+        if (o->flakes_file)
+            dmlconf_text_appendf(&baseline, "%sflakes %s", o->baseline_dir ? ", " : "", o->flakes_file);
         state->info.strict_baseline = o->strict_baseline;
         state->info.baseline_stale_lines = r->stale;
     }

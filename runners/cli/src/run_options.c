@@ -65,6 +65,8 @@ static const char run_usage_running[] =
     "                            crash isolation)\n"
     "      --baseline DIR        known failures, flakes and skips (failures.txt, flakes.txt,\n"
     "                            skips.txt); a listed failure that passes fails the run\n"
+    "      --flakes FILE         more known flakes (globs, one a line, as flakes.txt), with or\n"
+    "                            without --baseline\n"
     "      --strict-baseline     a baseline line that matches no case (stale) fails the run\n"
     "  -o, --report-dir DIR      where the reports go (default: dmlconf-results); checked\n"
     "                            and locked before any case runs; a folder that holds an\n"
@@ -249,6 +251,7 @@ static const struct option run_long_options[] = {
     {"jobs", required_argument, NULL, 'j'},
     {"baseline", required_argument, NULL, 'B'},
     {"strict-baseline", no_argument, NULL, 'X'},
+    {"flakes", required_argument, NULL, 'k'},
     {"report-dir", required_argument, NULL, 'o'},
     {"resume", no_argument, NULL, 'U'},
     {"overwrite", no_argument, NULL, 'W'},
@@ -392,6 +395,9 @@ static int apply_run_option(int option, const char *argument, run_options *o)
         return -1;
     case 'X':
         o->strict_baseline = true;
+        return -1;
+    case 'k':
+        o->flakes_file = argument;
         return -1;
     case 'o':
         o->report_dir = argument;

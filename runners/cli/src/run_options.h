@@ -26,6 +26,7 @@ typedef struct run_operands
 typedef struct run_options
 {
     const char *backend_name, *adapter, *baseline_dir, *report_dir;
+    const char *flakes_file; /* --flakes FILE */
     const char *const *backend_arguments; /* the backend config's: a plugin's path or exec's command */
     dmlconf_feature_level level;
     runner_filter filter;

@@ -53,6 +53,7 @@ static const run_key run_keys[] = {
     {"rerun_failures", "--rerun-failures", KEY_PATH, 0, 0},
     {"baseline", "--baseline", KEY_PATH, 0, 0},
     {"strict_baseline", "--strict-baseline", KEY_FLAG, 0, 0},
+    {"flakes", "--flakes", KEY_PATH, 0, 0},
     {"jobs", "--jobs", KEY_COUNT, 0, 1024},
     {"timeout", "--timeout", KEY_COUNT, 0, 86400},
     {"seed", "--seed", KEY_COUNT, 0, UINT64_MAX},
@@ -294,7 +295,7 @@ static void find_run_keys(reader *r, const dmlconf_yaml_node *mapping, const dml
             error_at(r, mapping->keys[i], "unknown key '%s' in %s (a run takes name, %s%s)", key,
                      is_defaults ? "the defaults" : "a run", is_defaults ? "" : "and ",
                      "backend, adapter, feature_level, filters, caselists, rerun_failures, baseline, "
-                     "strict_baseline, jobs, timeout, seed, memory_limit, junit_max_bytes, rerun, repro, "
+                     "strict_baseline, flakes, jobs, timeout, seed, memory_limit, junit_max_bytes, rerun, repro, "
                      "directml_dll, directml_flags, directml_graph, directml_binding, paths, command");
             continue;
         }

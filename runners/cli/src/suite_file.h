@@ -12,12 +12,12 @@
  *
  * A run's keys, each the `dmlconf run` option of its name: backend,
  * adapter, feature_level, filters (a list, or one glob), caselists (a list,
- * or one file), rerun_failures, baseline, strict_baseline, paths (case
+ * or one file), rerun_failures, baseline, strict_baseline, flakes, paths (case
  * files and folders), command (exec's adapter program and its arguments),
  * jobs, timeout, seed, memory_limit, junit_max_bytes, rerun (false:
  * --no-rerun), repro (false: --no-repro), directml_dll, directml_flags,
  * directml_graph, directml_binding. Relative paths (baseline, caselists,
- * rerun_failures, paths, directml_dll, and a command's program when it
+ * rerun_failures, flakes, paths, directml_dll, and a command's program when it
  * names a folder) are taken from the folder the suite file lies in.
  */
 #ifndef DMLCONF_SUITE_FILE_H

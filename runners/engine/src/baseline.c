@@ -42,22 +42,21 @@ static int add_line(void *context, const char *text, uint32_t line)
     return add_entry(context, text, line);
 }
 
-/* Reads the non-empty lines of dir/name into `list` (a missing file has
- * none). */
-static int read_entries(const char *dir, const char *name, runner_baseline_list *list, char *why, size_t why_size)
+/* Reads the non-empty lines of the file list->path names into `list`; a
+ * missing file has none when `may_be_missing`, else it is an error. */
+static int read_list_file(runner_baseline_list *list, bool may_be_missing, char *why, size_t why_size)
 {
-    char *path = dmlconf_path_join(dir, name);
-    if (!path)
-    {
-        snprintf(why, why_size, "out of memory");
-        return -1;
-    }
-    list->path = path;
+    const char *path = list->path;
     dmlconf_path_kind kind;
     if (dmlconf_path_examine(path, &kind, NULL, why, why_size))
         return -1;
     if (kind == DMLCONF_PATH_MISSING)
-        return 0;
+    {
+        if (may_be_missing)
+            return 0;
+        snprintf(why, why_size, "%s does not exist", path);
+        return -1;
+    }
     char reason[256];
     FILE *file = dmlconf_open_regular_file(path, NULL, reason, sizeof(reason));
     if (!file)
@@ -68,6 +67,31 @@ static int read_entries(const char *dir, const char *name, runner_baseline_list 
     int result = runner_read_id_lines(file, path, add_line, list, why, why_size);
     fclose(file);
     return result;
+}
+
+/* Reads the non-empty lines of dir/name into `list` (a missing file has
+ * none). */
+static int read_entries(const char *dir, const char *name, runner_baseline_list *list, char *why, size_t why_size)
+{
+    list->path = dmlconf_path_join(dir, name);
+    if (!list->path)
+    {
+        snprintf(why, why_size, "out of memory");
+        return -1;
+    }
+    return read_list_file(list, true, why, why_size);
+}
+
+int runner_baseline_load_flakes(runner_baseline *baseline, const char *path, char *why, size_t why_size)
+{
+    runner_baseline_list *list = &baseline->flakes_file;
+    list->path = dmlconf_strdup(path);
+    if (!list->path)
+    {
+        snprintf(why, why_size, "out of memory");
+        return -1;
+    }
+    return read_list_file(list, false, why, why_size);
 }
 
 /* The statuses a known failure can have. */
@@ -220,12 +244,17 @@ void runner_baseline_apply(const runner_baseline *baseline, dmlconf_case_result 
         }
         return;
     }
-    if (failed && matching_glob((runner_baseline_list *)&baseline->flakes, result->id))
+    const runner_baseline_list *flakes = &baseline->flakes;
+    if (failed && !matching_glob((runner_baseline_list *)flakes, result->id))
+        flakes = &baseline->flakes_file;
+    const runner_baseline_entry *flake = failed ? matching_glob((runner_baseline_list *)flakes, result->id) : NULL;
+    if (flake)
     {
         /* A known flake that failed every time it ran: a failure the
          * baseline accepts; it never passed. */
-        snprintf(note, sizeof(note), "%s in %u of %u attempts; listed in flakes.txt as a known flake",
-                 dmlconf_status_name(result->status), (unsigned)result->attempts, (unsigned)result->attempts);
+        snprintf(note, sizeof(note), "%s in %u of %u attempts; listed as a known flake (%s:%u)",
+                 dmlconf_status_name(result->status), (unsigned)result->attempts, (unsigned)result->attempts,
+                 flakes->path, (unsigned)flake->line);
         append_message(result, note);
         result->known_status = DMLCONF_STATUS_FLAKE;
         result->status = DMLCONF_STATUS_EXPECTED_FAIL;
@@ -275,8 +304,9 @@ int runner_baseline_stale(const runner_baseline *baseline, const dmlconf_case *c
     *lines = NULL;
     *stale = 0;
     size_t capacity = 0;
-    const runner_baseline_list *lists[3] = {&baseline->failures, &baseline->flakes, &baseline->skips};
-    for (int l = 0; l < 3; ++l)
+    const runner_baseline_list *lists[4] = {&baseline->failures, &baseline->flakes, &baseline->skips,
+                                            &baseline->flakes_file};
+    for (int l = 0; l < 4; ++l)
     {
         for (size_t i = 0; i < lists[l]->count; ++i)
         {
@@ -303,4 +333,5 @@ void runner_baseline_free(runner_baseline *baseline)
     free_list(&baseline->failures);
     free_list(&baseline->flakes);
     free_list(&baseline->skips);
+    free_list(&baseline->flakes_file);
 }

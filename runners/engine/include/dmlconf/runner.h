@@ -361,12 +361,18 @@ typedef struct runner_baseline
     runner_baseline_list failures; /* sorted by id */
     runner_baseline_list flakes;
     runner_baseline_list skips;
+    runner_baseline_list flakes_file; /* run --flakes FILE: more globs of flaky ids */
 } runner_baseline;
 
 /* Loads a baseline folder. Returns 0, or -1 with why set for a folder that
  * does not exist, an unreadable file or a malformed line
  * ("path:line: ..."). */
 int runner_baseline_load(runner_baseline *baseline, const char *dir, char *why, size_t why_size);
+/* Adds the globs of a file of known flakes (as flakes.txt, one a line,
+ * '#' comments) to *baseline, which is a loaded baseline or a zeroed one (a
+ * run given --flakes without --baseline). Returns 0, or -1 with why set for
+ * a file that does not exist or cannot be read. */
+int runner_baseline_load_flakes(runner_baseline *baseline, const char *path, char *why, size_t why_size);
 bool runner_baseline_skips(const runner_baseline *baseline, const char *id);
 /* Rewrites a result's status by the baseline: a listed failure that ends in
  * the very status its line records is expected-fail (known_status that
@@ -376,7 +382,7 @@ bool runner_baseline_skips(const runner_baseline *baseline, const char *id);
  * flake, its message saying so. */
 void runner_baseline_apply(const runner_baseline *baseline, dmlconf_case_result *result);
 /* The baseline's stale lines: failures.txt ids that name none of `cases`
- * and flakes.txt or skips.txt globs that match none of them, as
+ * and flakes.txt, --flakes or skips.txt globs that match none of them, as
  * "path:line: text" strings in a new array (*lines, *stale of them; free
  * each and the array). Returns 0, or -1 when memory runs out. */
 int runner_baseline_stale(const runner_baseline *baseline, const dmlconf_case *const *cases, size_t count,
@@ -573,7 +579,9 @@ int runner_worker_serve(const runner_worker *worker, int in_fd, int out_fd);
 
 /* Catches SIGINT and SIGTERM (Ctrl-C, Ctrl-Break and closing the console on
  * Windows): the first sets the flag runner_interrupt_flag points to, the
- * second of a kind ends the process. */
+ * second of a kind ends the process (on POSIX, when it comes a second or
+ * more after the first: one sent to the process and to its group at once
+ * is one request). */
 void runner_interrupt_install(void);
 /* Puts the default actions back. */
 void runner_interrupt_restore(void);
