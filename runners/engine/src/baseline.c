@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void free_list(runner_baseline_list *list);
+
 static int add_entry(runner_baseline_list *list, const char *text, uint32_t line)
 {
     if (!dmlconf_reserve((void **)&list->entries, &list->capacity, list->count + 1, sizeof(*list->entries)))
@@ -91,7 +93,13 @@ int runner_baseline_load_flakes(runner_baseline *baseline, const char *path, cha
         snprintf(why, why_size, "out of memory");
         return -1;
     }
-    return read_list_file(list, false, why, why_size);
+    if (read_list_file(list, false, why, why_size))
+    {
+        /* Nothing of it is kept: the baseline is as it was. */
+        free_list(list);
+        return -1;
+    }
+    return 0;
 }
 
 /* The statuses a known failure can have. */

@@ -371,7 +371,8 @@ int runner_baseline_load(runner_baseline *baseline, const char *dir, char *why, 
 /* Adds the globs of a file of known flakes (as flakes.txt, one a line,
  * '#' comments) to *baseline, which is a loaded baseline or a zeroed one (a
  * run given --flakes without --baseline). Returns 0, or -1 with why set for
- * a file that does not exist or cannot be read. */
+ * a file that does not exist or cannot be read (the baseline left as it
+ * was). */
 int runner_baseline_load_flakes(runner_baseline *baseline, const char *path, char *why, size_t why_size);
 bool runner_baseline_skips(const runner_baseline *baseline, const char *id);
 /* Rewrites a result's status by the baseline: a listed failure that ends in
