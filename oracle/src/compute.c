@@ -78,6 +78,29 @@ static int check_buffers(const dmlconf_scan_desc *desc, const void *input, size_
     return 0;
 }
 
+uint64_t dmlconf_compute_scratch_bytes(const dmlconf_scan_desc *desc, bool with_side)
+{
+    const dmlconf_tensor_desc *in_desc = &desc->input, *out_desc = &desc->output;
+    if (desc->axis >= in_desc->dimension_count || in_desc->dimension_count > DMLCONF_MAX_DIMENSIONS ||
+        dmlconf_line_count(in_desc, desc->axis) == 0)
+        return 0;
+    uint64_t element = dmlconf_data_type_bits(in_desc->data_type) / 8u;
+    uint64_t n = in_desc->sizes[desc->axis];
+    if (n <= 1)
+        return 0;
+    bool reversed = desc->direction == DMLCONF_AXIS_DIRECTION_DECREASING;
+    /* Every line of a tensor has the same steps: the first one's say. */
+    uint64_t in_step = 0, out_step = 0, logical_step = 0;
+    dmlconf_line_layout(in_desc, desc->axis, 0, NULL, &in_step, NULL, &logical_step);
+    dmlconf_line_layout(out_desc, desc->axis, 0, NULL, &out_step, NULL, NULL);
+    /* As dmlconf_compute decides, below. */
+    bool read_direct = !reversed && !desc->in_place && in_step == 1;
+    bool write_direct = !reversed && out_step == 1;
+    bool side_direct = !reversed && logical_step == 1;
+    return (read_direct ? 0 : n * element) + (write_direct ? 0 : n * element) +
+           (with_side && !side_direct ? n * (uint64_t)sizeof(dmlconf_side_data) : 0);
+}
+
 int dmlconf_compute(const dmlconf_scan_desc *desc, const void *input, size_t input_bytes, void *output,
                     size_t output_bytes, dmlconf_side_data *side, dmlconf_error *err)
 {

@@ -551,6 +551,49 @@ START_TEST(side_data_logical_order)
 }
 END_TEST
 
+/* What dmlconf_compute copies beside the buffers: nothing for lines read
+ * and written where they lie, a line's length of elements for each side it
+ * cannot (reversed, strided, in place), side data where its order is not
+ * the line's. */
+START_TEST(scratch_bytes)
+{
+    static const uint32_t out_strides[2] = {1, 5};
+    const layout packed = {2, {3, 4}, NULL, NULL}, strided_out = {2, {3, 4}, NULL, out_strides};
+    const uint64_t side = sizeof(dmlconf_side_data);
+    struct
+    {
+        const layout *l;
+        uint32_t axis;
+        bool decreasing, in_place, with_side;
+        uint64_t expected;
+    } checks[] = {
+        {&packed, 1, false, false, false, 0},
+        {&packed, 1, false, false, true, 0},
+        {&packed, 1, true, false, false, 2 * 4 * 4},
+        {&packed, 1, true, false, true, 2 * 4 * 4 + 4 * side},
+        {&packed, 1, false, true, false, 4 * 4},
+        {&strided_out, 1, false, false, true, 4 * 4},
+        {&packed, 0, false, false, false, 2 * 3 * 4},
+        {&packed, 0, false, false, true, 2 * 3 * 4 + 3 * side},
+    };
+    for (size_t i = 0; i < COUNT_OF(checks); ++i)
+    {
+        scan_case s = {DMLCONF_OPERATOR_CUMULATIVE_PRODUCT,
+                       DMLCONF_DATA_TYPE_INT32,
+                       checks[i].axis,
+                       checks[i].decreasing ? DMLCONF_AXIS_DIRECTION_DECREASING : DMLCONF_AXIS_DIRECTION_INCREASING,
+                       false,
+                       checks[i].in_place};
+        dmlconf_scan_desc desc;
+        descs_for(checks[i].l, &s, &desc);
+        ck_assert_msg(dmlconf_compute_scratch_bytes(&desc, checks[i].with_side) == checks[i].expected,
+                      "check %zu: %llu bytes, expected %llu", i,
+                      (unsigned long long)dmlconf_compute_scratch_bytes(&desc, checks[i].with_side),
+                      (unsigned long long)checks[i].expected);
+    }
+}
+END_TEST
+
 static Suite *tensor_scan_suite(void)
 {
     Suite *suite = suite_create("tensor_scan");
@@ -583,6 +626,10 @@ static Suite *tensor_scan_suite(void)
 
     tc = tcase_create("side_data");
     tcase_add_loop_test(tc, side_data_logical_order, 0, 2);
+    suite_add_tcase(suite, tc);
+
+    tc = tcase_create("scratch");
+    tcase_add_test(tc, scratch_bytes);
     suite_add_tcase(suite, tc);
 
     return suite;

@@ -41,6 +41,16 @@ check "an in-place 2^32 - 1 element case over the memory limit" 2 $?
 expect "in place: one 17.2 GB buffer" grep -q "an input buffer of 17.2 GB, an output buffer of 0 bytes (in place" \
     mem2/results.jsonl
 
+# The oracle as the backend copies a decreasing line twice: a 2^31 + 1
+# element one needs those copies too, named before anything is allocated
+# (it was admitted, then ended by the out-of-memory killer).
+"$dmlconf" run -q --backend oracle -j 1 -o mem3 --memory-limit 1G -f 'limits.int32.product.1d.2p31p1.decreasing' \
+    "$limits" 2>err.txt
+check "a decreasing 2^31 + 1 element line on the oracle, over the memory limit" 2 $?
+expect "it needs the oracle's line copies too" \
+    grep -q "an input buffer of 8.6 GB, an output buffer of 8.6 GB, the oracle's line copies of 17.2 GB and" \
+    mem3/results.jsonl
+
 # The miniature: every size at most 1000.
 mkdir -p mini
 python3 - "$limits" mini <<'PY'

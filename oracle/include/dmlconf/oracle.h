@@ -296,6 +296,16 @@ DMLCONF_API dmlconf_feature_level dmlconf_min_feature_level(const dmlconf_scan_d
 DMLCONF_API int dmlconf_compute(const dmlconf_scan_desc *desc, const void *input, size_t input_bytes, void *output,
                                 size_t output_bytes, dmlconf_side_data *side, dmlconf_error *err);
 
+/* The memory dmlconf_compute touches beside the caller's buffers for
+ * `desc`: a copy of a line it cannot read where it lies (reversed,
+ * strided, or in place) and one it cannot write where it lies (reversed or
+ * strided), each of the axis's length, and with `with_side` one side-data
+ * entry an element of a line not written in packed order; 0 when every
+ * line is read and written where it lies. A caller that bounds a case's
+ * memory adds it (buffers not aligned to their element take the copies
+ * too). */
+DMLCONF_API uint64_t dmlconf_compute_scratch_bytes(const dmlconf_scan_desc *desc, bool with_side);
+
 /* Computes one line: `in` holds n contiguous elements of `type` in scan
  * order (already reversed for a decreasing scan), `out` receives n elements
  * in the same order, and `side` (may be NULL) n entries. `in` and `out` must

@@ -437,11 +437,14 @@ static void format_bytes(uint64_t bytes, char *text, size_t size)
 /* Whether running the case would take more memory than a case may: its
  * buffers are computed from its descs before anything is allocated. Sets
  * the result (error, with the need and the limit) when it would. */
-static bool over_memory_limit(const dmlconf_case *c, uint64_t limit, dmlconf_case_result *result)
+static bool over_memory_limit(const dmlconf_case *c, uint64_t limit, bool oracle_backend, dmlconf_case_result *result)
 {
     dmlconf_case_buffers buffers;
     if (!limit || !dmlconf_case_buffer_bytes(c, &buffers))
         return false;
+    /* The oracle as the backend copies the lines it cannot scan where they
+     * lie (a decreasing 2^31-element line: two more of its size). */
+    uint64_t scratch = oracle_backend ? dmlconf_compute_scratch_bytes(&c->desc, false) : 0;
     /* The input and output buffers (one, in place) with the canary guard,
      * and the comparator's chunks in flight, whatever the tensor's size:
      * on one thread 2^16 elements of about 64 bytes (input, expected value,
@@ -450,7 +453,7 @@ static bool over_memory_limit(const dmlconf_case *c, uint64_t limit, dmlconf_cas
     uint64_t count = dmlconf_case_element_count(c);
     uint64_t chunk = case_threads(c) > 1 ? UINT64_C(1) << 22 : UINT64_C(1) << 16;
     uint64_t judging = (count < chunk ? count : chunk) * (case_threads(c) > 1 ? 128u : 64u);
-    uint64_t need = buffers.input + buffers.output + DMLCONF_CANARY_GUARD + judging;
+    uint64_t need = buffers.input + buffers.output + DMLCONF_CANARY_GUARD + judging + scratch;
     if (need <= limit)
         return false;
     char need_text[32], limit_text[32], input[32], output[32];
@@ -458,10 +461,18 @@ static bool over_memory_limit(const dmlconf_case *c, uint64_t limit, dmlconf_cas
     format_bytes(limit, limit_text, sizeof(limit_text));
     format_bytes(buffers.input, input, sizeof(input));
     format_bytes(c->desc.in_place ? 0 : buffers.output, output, sizeof(output));
+    char scratch_text[64] = "";
+    if (scratch)
+    {
+        char bytes[32];
+        format_bytes(scratch, bytes, sizeof(bytes));
+        snprintf(scratch_text, sizeof(scratch_text), ", the oracle's line copies of %s", bytes);
+    }
     snprintf(result->message, sizeof(result->message),
-             "not run: it needs about %s of memory (an input buffer of %s, an output buffer of %s%s and the "
+             "not run: it needs about %s of memory (an input buffer of %s, an output buffer of %s%s%s and the "
              "comparator's chunks), more than the limit of %s a case (--memory-limit)",
-             need_text, input, output, c->desc.in_place ? " (in place: the input's)" : "", limit_text);
+             need_text, input, output, c->desc.in_place ? " (in place: the input's)" : "", scratch_text,
+             limit_text);
     return true;
 }
 
@@ -510,7 +521,7 @@ static void prepare_case(runner_backend *backend, const runner_config *config, p
         return;
     }
     runner_result_init(p->result, c, DMLCONF_STATUS_ERROR, "not run");
-    if (over_memory_limit(c, config->memory_limit, p->result))
+    if (over_memory_limit(c, config->memory_limit, runner_backend_is_self_check(backend->backend->ops), p->result))
     {
         /* Over the machine's limit: not judged, which leaves the verdict
          * incomplete rather than failing the implementation. */
