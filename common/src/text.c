@@ -161,3 +161,31 @@ void dmlconf_text_make_printable(char *text, bool allow_tab_and_newline)
     }
     *out = '\0';
 }
+
+bool dmlconf_text_shell_safe(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           (c != '\0' && strchr("_./:,+@%-", c) != NULL);
+}
+
+void dmlconf_text_append_shell_word(dmlconf_text *text, const char *word, size_t length)
+{
+    bool safe = length > 0;
+
+    for (size_t i = 0; i < length && safe; ++i)
+        safe = dmlconf_text_shell_safe((unsigned char)word[i]);
+    if (safe)
+    {
+        dmlconf_text_appendf(text, "%.*s", (int)length, word);
+        return;
+    }
+    dmlconf_text_appendf(text, "'");
+    for (size_t i = 0; i < length; ++i)
+    {
+        if (word[i] == '\'')
+            dmlconf_text_appendf(text, "'\\''");
+        else
+            dmlconf_text_appendf(text, "%c", word[i]);
+    }
+    dmlconf_text_appendf(text, "'");
+}

@@ -69,6 +69,15 @@ typedef struct dmlconf_text
  * when size > 0), and counts all of it in text->length. */
 void dmlconf_text_appendf(dmlconf_text *text, const char *format, ...) DMLCONF_PRINTF_LIKE(2, 3);
 
+/* Whether a POSIX shell word may hold `c` unquoted (letters, digits and
+ * _./:,+@%-). */
+bool dmlconf_text_shell_safe(unsigned char c);
+
+/* Appends `length` bytes of `word` as one word for a POSIX shell: as it is
+ * when it holds only letters, digits and _./:,+@%-, else in single quotes
+ * (a quote inside as '\''; an empty word as ''). */
+void dmlconf_text_append_shell_word(dmlconf_text *text, const char *word, size_t length);
+
 #ifdef __cplusplus
 }
 #endif

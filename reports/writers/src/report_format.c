@@ -166,35 +166,6 @@ size_t dmlconf_report_format_coordinates(const dmlconf_mismatch *mismatch, char 
 
 /* ---- the reproduce command -------------------------------------------------------- */
 
-/* Characters a shell word may hold unquoted. */
-static bool shell_safe(unsigned char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           (c != '\0' && strchr("_./:,+@%-", c) != NULL);
-}
-
-void report_text_append_shell_word(dmlconf_text *text, const char *word, size_t length)
-{
-    bool safe = length > 0;
-
-    for (size_t i = 0; i < length && safe; ++i)
-        safe = shell_safe((unsigned char)word[i]);
-    if (safe)
-    {
-        dmlconf_text_appendf(text, "%.*s", (int)length, word);
-        return;
-    }
-    dmlconf_text_appendf(text, "'");
-    for (size_t i = 0; i < length; ++i)
-    {
-        if (word[i] == '\'')
-            dmlconf_text_appendf(text, "'\\''");
-        else
-            dmlconf_text_appendf(text, "%c", word[i]);
-    }
-    dmlconf_text_appendf(text, "'");
-}
-
 static bool is_identifier(const char *name, size_t length)
 {
     if (length == 0 || (name[0] >= '0' && name[0] <= '9'))
@@ -241,13 +212,13 @@ static void append_environment(dmlconf_text *text, const dmlconf_run_info *info)
                 size_t name_length = (size_t)(equals - line);
                 dmlconf_text_appendf(text, "%.*s=", (int)name_length, line);
                 if (length - name_length - 1 > 0)
-                    report_text_append_shell_word(text, equals + 1, length - name_length - 1);
+                    dmlconf_text_append_shell_word(text, equals + 1, length - name_length - 1);
                 else
                     dmlconf_text_appendf(text, "''");
             }
             else
             {
-                report_text_append_shell_word(text, line, length);
+                dmlconf_text_append_shell_word(text, line, length);
             }
             dmlconf_text_appendf(text, " ");
         }
@@ -268,7 +239,7 @@ static void append_filter(dmlconf_text *text, const char *id, size_t length)
     bool plain = length > 0;
 
     for (size_t i = 0; i < length && plain; ++i)
-        plain = shell_safe((unsigned char)id[i]) && !glob_special(id, i);
+        plain = dmlconf_text_shell_safe((unsigned char)id[i]) && !glob_special(id, i);
     if (plain)
     {
         dmlconf_text_appendf(text, "%.*s", (int)length, id);
@@ -302,18 +273,18 @@ size_t dmlconf_report_format_repro(const dmlconf_run_info *info, const dmlconf_c
     if (length > 0)
     {
         dmlconf_text_appendf(&text, " --backend ");
-        report_text_append_shell_word(&text, info->backend_requested, length);
+        dmlconf_text_append_shell_word(&text, info->backend_requested, length);
     }
     else if ((length = dmlconf_bounded_length(info->backend, sizeof(info->backend))) > 0)
     {
         dmlconf_text_appendf(&text, " --backend ");
-        report_text_append_shell_word(&text, info->backend, length);
+        dmlconf_text_append_shell_word(&text, info->backend, length);
     }
     length = dmlconf_bounded_length(info->adapter_requested, sizeof(info->adapter_requested));
     if (length > 0)
     {
         dmlconf_text_appendf(&text, " --adapter ");
-        report_text_append_shell_word(&text, info->adapter_requested, length);
+        dmlconf_text_append_shell_word(&text, info->adapter_requested, length);
     }
     if (level)
         dmlconf_text_appendf(&text, " --feature-level %s", level);
@@ -329,7 +300,7 @@ size_t dmlconf_report_format_repro(const dmlconf_run_info *info, const dmlconf_c
          * is made relative instead. */
         if (result->file[0] == '-')
             dmlconf_text_appendf(&text, "./");
-        report_text_append_shell_word(&text, result->file, length);
+        dmlconf_text_append_shell_word(&text, result->file, length);
     }
     length = dmlconf_bounded_length(info->backend_command, sizeof(info->backend_command));
     if (length > 0)

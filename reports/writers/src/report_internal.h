@@ -114,9 +114,6 @@ static inline size_t report_utf8_encode(uint32_t cp, char out[4])
 
 /* ---- report_format.c ------------------------------------------------------- */
 
-/* Appends `length` bytes of `word` as one word for a POSIX shell: as is
- * when it is made only of safe characters, else in single quotes. */
-void report_text_append_shell_word(dmlconf_text *text, const char *word, size_t length);
 /* dmlconf_report_format_repro into a malloc'ed string; NULL when memory
  * runs out. */
 char *report_repro_command(const dmlconf_run_info *info, const dmlconf_case_result *result);

@@ -110,7 +110,7 @@ static void append_command_word(dmlconf_text *text, const char *const *words, si
 {
     if (i)
         dmlconf_text_appendf(text, " ");
-    report_text_append_shell_word(text, words[i], strlen(words[i]));
+    dmlconf_text_append_shell_word(text, words[i], strlen(words[i]));
 }
 
 int dmlconf_run_info_set_command_line(dmlconf_run_info *info, const char *const *words, size_t count)
@@ -155,7 +155,7 @@ int dmlconf_run_info_set_backend_command(dmlconf_run_info *info, const char *con
         one_line = one_line && !strpbrk(words[i], "\n\r");
         if (i)
             dmlconf_text_appendf(&text, " ");
-        report_text_append_shell_word(&text, words[i], strlen(words[i]));
+        dmlconf_text_append_shell_word(&text, words[i], strlen(words[i]));
     }
     if (text.length < sizeof(info->backend_command) && one_line)
         return 0;

@@ -107,16 +107,16 @@ static int parse_options(int argc, char **argv, suite_options *o)
     return -1;
 }
 
-/* Prints a run's command line, for --check. */
+/* Prints a run's command line, for --check: each word as a shell takes it. */
 static void print_command(const char *name, const suite_run *run)
 {
     printf("%s: dmlconf run -o DIR/%s", name, name);
     for (size_t a = 0; a < run->argument_count; ++a)
     {
-        const char *word = run->arguments[a];
-        bool plain = *word && strspn(word, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/=:+@,") ==
-                                  strlen(word);
-        printf(plain ? " %s" : " '%s'", word);
+        char word[4096];
+        dmlconf_text text = {word, sizeof(word), 0};
+        dmlconf_text_append_shell_word(&text, run->arguments[a], strlen(run->arguments[a]));
+        printf(" %s%s", word, text.length >= sizeof(word) ? "..." : "");
     }
     putchar('\n');
 }
