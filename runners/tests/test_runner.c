@@ -766,14 +766,17 @@ static const char canary_text[] =
     "  - {id: c.float_nan, dtype: float32, sizes: [2], input: [nan, 1]}\n"
     "  - {id: c.padded, sizes: [2, 2], axis: 1, output_strides: [4, 1], input: [1, 2, 3, 4]}\n";
 
-static void run_canary_mode_with(const char *mode, bool rerun, collected *out)
+/* Loads `text` (named `name`) and runs every case of it on the fault
+ * backend in `mode`, in this process; every case must have a result. */
+static void run_text_in_mode(const char *name, const char *text, size_t length, const char *mode, bool rerun,
+                             collected *out)
 {
-    dmlconf_case_file canary_file;
-    ck_assert_uint_eq(
-        dmlconf_case_file_load_buffer(&canary_file, "canary.yaml", canary_text, sizeof(canary_text) - 1, NULL), 0);
+    dmlconf_case_file loaded;
+    ck_assert_uint_eq(dmlconf_case_file_load_buffer(&loaded, name, text, length, NULL), 0);
     const dmlconf_case *list[8];
-    for (size_t i = 0; i < canary_file.case_count; ++i)
-        list[i] = &canary_file.cases[i];
+    ck_assert_uint_le(loaded.case_count, sizeof(list) / sizeof(list[0]));
+    for (size_t i = 0; i < loaded.case_count; ++i)
+        list[i] = &loaded.cases[i];
     memset(out, 0, sizeof(*out));
     runner_schedule schedule = {
         .backend_ops = &fault_ops,
@@ -786,9 +789,14 @@ static void run_canary_mode_with(const char *mode, bool rerun, collected *out)
     };
     dmlconf_backend_info info;
     char why[256];
-    ck_assert_int_eq(runner_schedule_run(&schedule, list, canary_file.case_count, &info, why, sizeof(why)), 0);
-    ck_assert_uint_eq(out->count, canary_file.case_count);
-    dmlconf_case_file_free(&canary_file);
+    ck_assert_int_eq(runner_schedule_run(&schedule, list, loaded.case_count, &info, why, sizeof(why)), 0);
+    ck_assert_uint_eq(out->count, loaded.case_count);
+    dmlconf_case_file_free(&loaded);
+}
+
+static void run_canary_mode_with(const char *mode, bool rerun, collected *out)
+{
+    run_text_in_mode("canary.yaml", canary_text, sizeof(canary_text) - 1, mode, rerun, out);
 }
 
 static void run_canary_mode(const char *mode, collected *out)
@@ -853,27 +861,7 @@ static const char half_text[] =
 
 static void run_half_mode(const char *mode, collected *out)
 {
-    dmlconf_case_file half_file;
-    ck_assert_uint_eq(dmlconf_case_file_load_buffer(&half_file, "half.yaml", half_text, sizeof(half_text) - 1, NULL),
-                      0);
-    const dmlconf_case *list[4];
-    for (size_t i = 0; i < half_file.case_count; ++i)
-        list[i] = &half_file.cases[i];
-    memset(out, 0, sizeof(*out));
-    runner_schedule schedule = {
-        .backend_ops = &fault_ops,
-        .backend_config = {.adapter = mode},
-        .config = {.level = DMLCONF_FEATURE_LEVEL_NONE},
-        .jobs = 0,
-        .on_info = on_info,
-        .on_result = on_result,
-        .context = out,
-    };
-    dmlconf_backend_info info;
-    char why[256];
-    ck_assert_int_eq(runner_schedule_run(&schedule, list, half_file.case_count, &info, why, sizeof(why)), 0);
-    ck_assert_uint_eq(out->count, half_file.case_count);
-    dmlconf_case_file_free(&half_file);
+    run_text_in_mode("half.yaml", half_text, sizeof(half_text) - 1, mode, false, out);
 }
 
 START_TEST(test_half_precision_rule)
