@@ -34,12 +34,10 @@ static void status_cell(FILE *out, const dmlconf_case_result *r)
     }
     fprintf(out, "<span class=\"status status-%s\">%s</span>", report_status_text(r->status),
             report_status_text(r->status));
-    if (r->failure != DMLCONF_FAILURE_NONE && dmlconf_failure_name(r->failure))
-    {
-        fprintf(out, " %s", dmlconf_failure_name(r->failure));
-        if (r->comparison.pattern != DMLCONF_PATTERN_NONE && dmlconf_pattern_name(r->comparison.pattern))
-            fprintf(out, ", %s", dmlconf_pattern_name(r->comparison.pattern));
-    }
+    char words[96];
+    report_failure_words(r, words, sizeof(words));
+    if (words[0])
+        fprintf(out, " %s", words);
     fputs("</td>", out);
 }
 

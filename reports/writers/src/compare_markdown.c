@@ -43,13 +43,10 @@ static void status_cell(FILE *out, const dmlconf_case_result *r)
         return;
     }
     fputs(report_status_text(r->status), out);
-    if (r->failure != DMLCONF_FAILURE_NONE && dmlconf_failure_name(r->failure))
-    {
-        fprintf(out, " (%s", dmlconf_failure_name(r->failure));
-        if (r->comparison.pattern != DMLCONF_PATTERN_NONE && dmlconf_pattern_name(r->comparison.pattern))
-            fprintf(out, ", %s", dmlconf_pattern_name(r->comparison.pattern));
-        fputc(')', out);
-    }
+    char words[96];
+    report_failure_words(r, words, sizeof(words));
+    if (words[0])
+        fprintf(out, " (%s)", words);
 }
 
 static void time_cell(FILE *out, const dmlconf_case_result *r)

@@ -123,6 +123,11 @@ char *report_repro_command(const dmlconf_run_info *info, const dmlconf_case_resu
 /* The status's name, or "unknown" outside the enum. */
 const char *report_status_text(dmlconf_status status);
 
+/* What went wrong in a result, in words: its failure kind and, with one,
+ * the pattern of its wrong values ("values", "values, staircase"); "" when
+ * it records none. Written into out (size bytes). */
+void report_failure_words(const dmlconf_case_result *result, char *out, size_t size);
+
 /* Whether a case still fails for the next baseline (fail, error, crash,
  * timeout, expected-fail). */
 bool report_status_still_fails(dmlconf_status status);

@@ -26,6 +26,19 @@ const char *report_status_text(dmlconf_status status)
     return name ? name : "unknown";
 }
 
+void report_failure_words(const dmlconf_case_result *result, char *out, size_t size)
+{
+    dmlconf_text text = {out, size, 0};
+    if (size)
+        out[0] = '\0';
+    const char *failure = result->failure != DMLCONF_FAILURE_NONE ? dmlconf_failure_name(result->failure) : NULL;
+    if (!failure)
+        return;
+    const char *pattern =
+        result->comparison.pattern != DMLCONF_PATTERN_NONE ? dmlconf_pattern_name(result->comparison.pattern) : NULL;
+    dmlconf_text_appendf(&text, "%s%s%s", failure, pattern ? ", " : "", pattern ? pattern : "");
+}
+
 bool report_status_still_fails(dmlconf_status status)
 {
     return status == DMLCONF_STATUS_FAIL || status == DMLCONF_STATUS_ERROR || status == DMLCONF_STATUS_CRASH ||
