@@ -84,21 +84,13 @@ int dmlconf_suite_exit_status(const dmlconf_suite_report *suite)
     return worst;
 }
 
+/* A run's or the suite's status by its exit status (0 to 3). */
+static const char *const status_words[4] = {"passed", "failed", "incomplete", "setup error"};
+
 const char *dmlconf_suite_status_text(const dmlconf_suite_report *suite)
 {
-    if (suite->interrupted_by)
-        return "interrupted";
-    switch (dmlconf_suite_exit_status(suite))
-    {
-    case 0:
-        return "passed";
-    case 1:
-        return "failed";
-    case 2:
-        return "incomplete";
-    default:
-        return "setup error";
-    }
+    int status = dmlconf_suite_exit_status(suite);
+    return suite->interrupted_by ? "interrupted" : status_words[status >= 0 && status <= 3 ? status : 3];
 }
 
 /* How many runs ended with each exit status (0 to 3, the rest in 3). */
@@ -115,7 +107,6 @@ static void count_statuses(const dmlconf_suite_report *suite, size_t counts[4])
 /* "3 runs: 2 passed, 1 failed" */
 static void counts_text(const dmlconf_suite_report *suite, char *out, size_t size)
 {
-    static const char *const words[4] = {"passed", "failed", "incomplete", "setup error"};
     size_t counts[4];
     count_statuses(suite, counts);
     dmlconf_text text = {out, size, 0};
@@ -127,7 +118,7 @@ static void counts_text(const dmlconf_suite_report *suite, char *out, size_t siz
     {
         if (counts[s])
         {
-            dmlconf_text_appendf(&text, "%s%zu %s", separator, counts[s], words[s]);
+            dmlconf_text_appendf(&text, "%s%zu %s", separator, counts[s], status_words[s]);
             separator = ", ";
         }
     }

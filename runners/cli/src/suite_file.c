@@ -292,11 +292,13 @@ static void find_run_keys(reader *r, const dmlconf_yaml_node *mapping, const dml
         const run_key *known = find_key(key);
         if (!known)
         {
-            error_at(r, mapping->keys[i], "unknown key '%s' in %s (a run takes name, %s%s)", key,
-                     is_defaults ? "the defaults" : "a run", is_defaults ? "" : "and ",
-                     "backend, adapter, feature_level, filters, caselists, rerun_failures, baseline, "
-                     "strict_baseline, flakes, jobs, timeout, seed, memory_limit, junit_max_bytes, rerun, repro, "
-                     "directml_dll, directml_flags, directml_graph, directml_binding, paths, command");
+            /* The keys it could be, from the table itself. */
+            char keys[512];
+            dmlconf_text list = {keys, sizeof(keys), 0};
+            for (size_t k = 0; k < RUN_KEY_COUNT; ++k)
+                dmlconf_text_appendf(&list, "%s%s", k ? ", " : "", run_keys[k].name);
+            error_at(r, mapping->keys[i], "unknown key '%s' in %s (%s %s)", key, is_defaults ? "the defaults" : "a run",
+                     is_defaults ? "the defaults take" : "a run takes name and", keys);
             continue;
         }
         given[known - run_keys] = mapping->items[i];

@@ -252,10 +252,14 @@ void runner_baseline_apply(const runner_baseline *baseline, dmlconf_case_result 
         }
         return;
     }
+    /* flakes.txt first, then a --flakes file. */
     const runner_baseline_list *flakes = &baseline->flakes;
-    if (failed && !matching_glob((runner_baseline_list *)flakes, result->id))
-        flakes = &baseline->flakes_file;
     const runner_baseline_entry *flake = failed ? matching_glob((runner_baseline_list *)flakes, result->id) : NULL;
+    if (failed && !flake)
+    {
+        flakes = &baseline->flakes_file;
+        flake = matching_glob((runner_baseline_list *)flakes, result->id);
+    }
     if (flake)
     {
         /* A known flake that failed every time it ran: a failure the
